@@ -1,0 +1,133 @@
+/* desktop.c - the .desktop scanner
+ *
+ * DESKTOP-ID PRECEDENCE: the desktop-file ID of "<datadir>/applications/
+ * a/b/foo.desktop" is "a-b-foo.desktop" (desktop-entry spec, "Desktop File
+ * ID"), and for one ID the file of the earliest data directory wins, as in
+ * update-desktop-database and KDE's menu.
+ */
+#include "desktop.h"
+
+#include "kic.h"
+
+#include <string.h>
+
+void
+kic_desktop_entry_free (KicDesktopEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->id);
+  g_free (entry->path);
+  g_free (entry->icon);
+  g_free (entry);
+}
+
+gboolean
+kic_desktop_parse (const char *data, gsize length, char **icon, gboolean *hidden, GError **error)
+{
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GError) local_error = NULL;
+
+  *icon = NULL;
+  *hidden = FALSE;
+  if (!g_key_file_load_from_data (kf, data, length, G_KEY_FILE_NONE, error))
+    return FALSE;
+  if (!g_key_file_has_group (kf, G_KEY_FILE_DESKTOP_GROUP))
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,
+                   "no [%s] group", G_KEY_FILE_DESKTOP_GROUP);
+      return FALSE;
+    }
+  *hidden = g_key_file_get_boolean (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_HIDDEN, NULL);
+  if (*hidden)
+    return TRUE;
+  *icon = g_key_file_get_string (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, &local_error);
+  if (*icon == NULL && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "key 'Icon': %s", local_error->message);
+      return FALSE;
+    }
+  if (*icon != NULL)
+    g_strstrip (*icon);
+  return TRUE;
+}
+
+static void
+scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *seen,
+          GPtrArray *entries, guint depth)
+{
+  g_autoptr (GPtrArray) names = kic_fs_index_list (index, dir);
+
+  /* a loop of directory links ends here, as the spec's recursion must */
+  if (names == NULL || depth > 16)
+    return;
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      KicFsType type;
+
+      if (name[0] == '.')
+        continue;
+      type = kic_fs_index_stat_at (index, dir, name);
+      if (type == KIC_FS_DIR)
+        {
+          g_autofree char *sub = g_strconcat (prefix, name, "-", NULL);
+
+          scan_dir (index, path, sub, seen, entries, depth + 1);
+        }
+      else if (type == KIC_FS_FILE && g_str_has_suffix (name, ".desktop"))
+        {
+          g_autofree char *id = g_strconcat (prefix, name, NULL);
+          g_autofree char *data = NULL;
+          g_autoptr (GError) error = NULL;
+          gboolean hidden;
+          KicDesktopEntry *entry;
+          gsize length;
+          char *icon;
+
+          if (g_hash_table_contains (seen, id))
+            continue;
+          g_hash_table_add (seen, g_strdup (id));
+          if (!kic_fs_index_read_file (index, path, &data, &length, &error)
+              || !kic_desktop_parse (data, length, &icon, &hidden, &error))
+            {
+              kic_warning ("%s: %s", path, error->message);
+              continue;
+            }
+          if (hidden)
+            continue;
+          entry = g_new0 (KicDesktopEntry, 1);
+          entry->id = g_steal_pointer (&id);
+          entry->path = g_steal_pointer (&path);
+          entry->icon = icon;
+          g_ptr_array_add (entries, entry);
+        }
+    }
+}
+
+static int
+compare_entries (gconstpointer a, gconstpointer b)
+{
+  const KicDesktopEntry *ea = *(KicDesktopEntry *const *) a;
+  const KicDesktopEntry *eb = *(KicDesktopEntry *const *) b;
+
+  return strcmp (ea->id, eb->id);
+}
+
+GPtrArray *
+kic_desktop_scan (KicFsIndex *index, char **data_dirs)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; data_dirs[i] != NULL; i++)
+    {
+      g_autofree char *apps = g_build_filename (data_dirs[i], "applications", NULL);
+
+      scan_dir (index, apps, "", seen, entries, 0);
+    }
+  g_ptr_array_sort (entries, compare_entries);
+  return entries;
+}

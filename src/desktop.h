@@ -1,0 +1,29 @@
+/* desktop.h - the menu's .desktop files and their Icon= values */
+#ifndef KIC_DESKTOP_H
+#define KIC_DESKTOP_H
+
+#include "fsindex.h"
+
+#include <glib.h>
+
+typedef struct {
+  char *id;   /* desktop-file ID, e.g. "kde4-foo.desktop" */
+  char *path; /* the file, inside the root */
+  char *icon; /* Icon= as written; NULL when the key is missing */
+} KicDesktopEntry;
+
+void kic_desktop_entry_free (KicDesktopEntry *entry);
+
+/* Every .desktop file under "<datadir>/applications" of DATA_DIRS,
+ * sorted by desktop-file ID.  A file KDE would not show (Hidden=true) is
+ * left out; a file that cannot be read or parsed is one warning naming it.
+ * transfer full: KicDesktopEntry* */
+GPtrArray *kic_desktop_scan (KicFsIndex *index, char **data_dirs);
+
+/* Parse one .desktop file's text.  Returns FALSE with ERROR for a broken
+ * file; TRUE with *ICON NULL when there is no Icon= or the entry is hidden,
+ * *HIDDEN telling which. */
+gboolean kic_desktop_parse (const char *data, gsize length, char **icon, gboolean *hidden,
+                            GError **error);
+
+#endif /* KIC_DESKTOP_H */

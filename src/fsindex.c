@@ -1,0 +1,478 @@
+/* fsindex.c - directory listings, read once, answering existence questions
+ *
+ * Ownership: the index owns every listing, entry and cached string; callers
+ * get copies (transfer full) or borrowed pointers valid while the index lives.
+ */
+#include "fsindex.h"
+#include "kic.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The kernel gives up after 40 links in one lookup (ELOOP); so do we. */
+#define KIC_MAX_LINKS 40
+
+typedef struct {
+  guint8 d_type;     /* DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN... from readdir */
+  gboolean resolved; /* type below is known */
+  KicFsType type;    /* what the entry is after following links */
+} KicFsEntry;
+
+typedef struct {
+  GHashTable *entries; /* name -> KicFsEntry* */
+} KicFsDir;
+
+struct _KicFsIndex {
+  char *root;             /* host prefix, "" for "/" and for virtual */
+  gboolean is_virtual;
+  GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
+  GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
+  guint n_dirs_read;
+};
+
+static void
+fs_dir_free (gpointer data)
+{
+  KicFsDir *dir = data;
+
+  if (dir == NULL)
+    return;
+  g_hash_table_unref (dir->entries);
+  g_free (dir);
+}
+
+static KicFsDir *
+fs_dir_new (void)
+{
+  KicFsDir *dir = g_new0 (KicFsDir, 1);
+
+  dir->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return dir;
+}
+
+static KicFsIndex *
+index_new (const char *root, gboolean is_virtual)
+{
+  KicFsIndex *index = g_new0 (KicFsIndex, 1);
+
+  index->root = g_strdup (root);
+  index->is_virtual = is_virtual;
+  index->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_dir_free);
+  index->real_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return index;
+}
+
+KicFsIndex *
+kic_fs_index_new (const char *root)
+{
+  g_autofree char *clean = NULL;
+
+  g_return_val_if_fail (root != NULL && g_path_is_absolute (root), NULL);
+  clean = kic_path_clean (root);
+  /* "/" becomes the empty prefix so host paths do not start with "//" */
+  return index_new (strcmp (clean, "/") == 0 ? "" : clean, FALSE);
+}
+
+KicFsIndex *
+kic_fs_index_new_virtual (void)
+{
+  return index_new ("", TRUE);
+}
+
+void
+kic_fs_index_free (KicFsIndex *index)
+{
+  if (index == NULL)
+    return;
+  g_hash_table_unref (index->dirs);
+  g_hash_table_unref (index->real_paths);
+  g_free (index->root);
+  g_free (index);
+}
+
+const char *
+kic_fs_index_root (const KicFsIndex *index)
+{
+  return index->is_virtual ? "" : (index->root[0] ? index->root : "/");
+}
+
+guint
+kic_fs_index_n_dirs_read (const KicFsIndex *index)
+{
+  return index->n_dirs_read;
+}
+
+char *
+kic_path_clean (const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr (GPtrArray) kept = g_ptr_array_new ();
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
+        continue;
+      if (strcmp (parts[i], "..") == 0)
+        {
+          if (kept->len > 0)
+            g_ptr_array_remove_index (kept, kept->len - 1);
+          continue;
+        }
+      g_ptr_array_add (kept, parts[i]);
+    }
+  for (guint i = 0; i < kept->len; i++)
+    {
+      g_string_append_c (out, '/');
+      g_string_append (out, g_ptr_array_index (kept, i));
+    }
+  if (out->len == 0)
+    g_string_append_c (out, '/');
+  return g_string_free (out, FALSE);
+}
+
+static char *
+path_join (const char *dir, const char *name)
+{
+  if (strcmp (dir, "/") == 0)
+    return g_strconcat ("/", name, NULL);
+  return g_strconcat (dir, "/", name, NULL);
+}
+
+static char *
+host_path_of_real (const KicFsIndex *index, const char *real)
+{
+  return g_strconcat (index->root, real, NULL);
+}
+
+/* Read directory REAL (a path with no links in it) from disk, once. */
+static KicFsDir *
+read_dir (KicFsIndex *index, const char *real)
+{
+  g_autofree char *host = host_path_of_real (index, real[1] ? real : "/");
+  KicFsDir *dir;
+  struct dirent *de;
+  DIR *d;
+  int fd;
+
+  index->n_dirs_read++;
+  fd = open (host, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      if (errno != ENOENT && errno != ENOTDIR)
+        kic_warning ("cannot read directory '%s': %s", host, g_strerror (errno));
+      return NULL;
+    }
+  d = fdopendir (fd);
+  if (d == NULL)
+    {
+      close (fd);
+      return NULL;
+    }
+  dir = fs_dir_new ();
+  while ((de = readdir (d)) != NULL)
+    {
+      KicFsEntry *entry;
+
+      if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
+        continue;
+      entry = g_new0 (KicFsEntry, 1);
+      entry->d_type = de->d_type;
+      if (de->d_type == DT_UNKNOWN)
+        {
+          struct stat st;
+
+          /* some file systems (old NFS, XFS v4) give no type in readdir */
+          if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+            entry->d_type = S_ISLNK (st.st_mode) ? DT_LNK : S_ISDIR (st.st_mode) ? DT_DIR
+                            : S_ISREG (st.st_mode)                                ? DT_REG
+                                                                                  : DT_FIFO;
+        }
+      if (entry->d_type != DT_LNK)
+        {
+          entry->resolved = TRUE;
+          entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR
+                                                                                       : KIC_FS_OTHER;
+        }
+      g_hash_table_insert (dir->entries, g_strdup (de->d_name), entry);
+    }
+  closedir (d);
+  return dir;
+}
+
+/* The listing of REAL, a link-free directory path; NULL when it is not a
+ * directory. */
+static KicFsDir *
+get_dir (KicFsIndex *index, const char *real)
+{
+  gpointer value;
+
+  if (g_hash_table_lookup_extended (index->dirs, real, NULL, &value))
+    return value;
+  value = index->is_virtual ? NULL : read_dir (index, real);
+  g_hash_table_insert (index->dirs, g_strdup (real), value);
+  return value;
+}
+
+static char *resolve (KicFsIndex *index, const char *path, int *links);
+
+/* Resolve symbolic link LINK (a real path of a link) to the real path of
+ * its target, or NULL. */
+static char *
+resolve_link (KicFsIndex *index, const char *link, int *links)
+{
+  g_autofree char *host = host_path_of_real (index, link);
+  g_autofree char *parent = g_path_get_dirname (link);
+  g_autofree char *target = NULL;
+  g_autofree char *joined = NULL;
+  char buf[4096];
+  ssize_t n;
+
+  if (++*links > KIC_MAX_LINKS)
+    return NULL;
+  n = readlink (host, buf, sizeof buf - 1);
+  if (n < 0)
+    return NULL;
+  buf[n] = '\0';
+  /* inside the root an absolute target starts at the root, as in a chroot */
+  joined = buf[0] == '/' ? g_strdup (buf) : path_join (parent, buf);
+  return resolve (index, joined, links);
+}
+
+/* Walk PATH component by component from "/", following links; returns the
+ * real path (it may name a non-directory) or NULL when a component is
+ * missing.  ".." after a link goes to the parent of the link's target, as
+ * the kernel does, because CUR is always a real directory. */
+static char *
+resolve (KicFsIndex *index, const char *path, int *links)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+  g_autofree char *cur = g_strdup ("/");
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *c = parts[i];
+      KicFsDir *dir;
+      KicFsEntry *entry;
+      char *next;
+
+      if (c[0] == '\0' || strcmp (c, ".") == 0)
+        continue;
+      if (strcmp (c, "..") == 0)
+        {
+          next = g_path_get_dirname (cur);
+          g_free (cur);
+          cur = next;
+          continue;
+        }
+      dir = get_dir (index, cur);
+      if (dir == NULL)
+        return NULL;
+      entry = g_hash_table_lookup (dir->entries, c);
+      if (entry == NULL)
+        return NULL;
+      next = path_join (cur, c);
+      if (entry->d_type == DT_LNK)
+        {
+          char *target = resolve_link (index, next, links);
+
+          g_free (next);
+          if (target == NULL)
+            return NULL;
+          next = target;
+        }
+      g_free (cur);
+      cur = next;
+    }
+  return g_steal_pointer (&cur);
+}
+
+/* The real path of PATH, cached: every theme directory is resolved once. */
+static const char *
+real_path_cached (KicFsIndex *index, const char *path)
+{
+  gpointer value;
+  int links = 0;
+
+  if (g_hash_table_lookup_extended (index->real_paths, path, NULL, &value))
+    return value;
+  value = resolve (index, path, &links);
+  g_hash_table_insert (index->real_paths, g_strdup (path), value);
+  return value;
+}
+
+/* The type of the object at REAL, a real path. */
+static KicFsType
+type_of_real (KicFsIndex *index, const char *real)
+{
+  g_autofree char *parent = NULL;
+  g_autofree char *base = NULL;
+  KicFsEntry *entry;
+  KicFsDir *dir;
+
+  if (strcmp (real, "/") == 0)
+    return get_dir (index, "/") ? KIC_FS_DIR : KIC_FS_NONE;
+  parent = g_path_get_dirname (real);
+  base = g_path_get_basename (real);
+  dir = get_dir (index, parent);
+  entry = dir ? g_hash_table_lookup (dir->entries, base) : NULL;
+  if (entry == NULL || entry->d_type == DT_LNK)
+    return KIC_FS_NONE; /* resolve() never returns a link */
+  return entry->type;
+}
+
+static KicFsType
+entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntry *entry)
+{
+  if (!entry->resolved)
+    {
+      g_autofree char *link = path_join (dir_real, name);
+      g_autofree char *target = NULL;
+      int links = 0;
+
+      target = resolve_link (index, link, &links);
+      entry->type = target ? type_of_real (index, target) : KIC_FS_NONE;
+      entry->resolved = TRUE;
+    }
+  return entry->type;
+}
+
+KicFsType
+kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
+{
+  const char *real = real_path_cached (index, dir);
+  KicFsDir *listing;
+  KicFsEntry *entry;
+
+  if (real == NULL)
+    return KIC_FS_NONE;
+  listing = get_dir (index, real);
+  if (listing == NULL)
+    return KIC_FS_NONE;
+  entry = g_hash_table_lookup (listing->entries, name);
+  if (entry == NULL)
+    return KIC_FS_NONE;
+  return entry_type (index, real, name, entry);
+}
+
+KicFsType
+kic_fs_index_stat (KicFsIndex *index, const char *path)
+{
+  const char *real = real_path_cached (index, path);
+
+  if (real == NULL)
+    return KIC_FS_NONE;
+  return type_of_real (index, real);
+}
+
+char *
+kic_fs_index_realpath (KicFsIndex *index, const char *path)
+{
+  return g_strdup (real_path_cached (index, path));
+}
+
+char *
+kic_fs_index_host_path (KicFsIndex *index, const char *path)
+{
+  const char *real = real_path_cached (index, path);
+
+  return real ? host_path_of_real (index, real) : NULL;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+GPtrArray *
+kic_fs_index_list (KicFsIndex *index, const char *path)
+{
+  const char *real = real_path_cached (index, path);
+  KicFsDir *listing = real ? get_dir (index, real) : NULL;
+  GPtrArray *names;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (listing == NULL)
+    return NULL;
+  names = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, listing->entries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+/* Make sure directory REAL exists in the index (virtual parents too). */
+static KicFsDir *
+ensure_dir (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = get_dir (index, real);
+
+  if (dir != NULL)
+    return dir;
+  if (strcmp (real, "/") != 0)
+    {
+      g_autofree char *parent = g_path_get_dirname (real);
+      g_autofree char *base = g_path_get_basename (real);
+
+      kic_fs_index_add (index, parent, base, KIC_FS_DIR);
+    }
+  dir = fs_dir_new ();
+  g_hash_table_replace (index->dirs, g_strdup (real), dir);
+  return dir;
+}
+
+static gboolean
+is_null_value (gpointer key, gpointer value, gpointer user_data)
+{
+  (void) key;
+  (void) user_data;
+  return value == NULL;
+}
+
+void
+kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type)
+{
+  g_autofree char *clean = kic_path_clean (dir);
+  const char *real = real_path_cached (index, clean);
+  KicFsDir *listing;
+  KicFsEntry *entry;
+
+  if (real == NULL)
+    {
+      /* a virtual directory: its path is its real path */
+      g_hash_table_replace (index->real_paths, g_strdup (clean), g_strdup (clean));
+      real = g_hash_table_lookup (index->real_paths, clean);
+    }
+  listing = ensure_dir (index, real);
+  /* a path that was missing may exist now */
+  g_hash_table_foreach_remove (index->real_paths, is_null_value, NULL);
+  entry = g_new0 (KicFsEntry, 1);
+  entry->d_type = type == KIC_FS_DIR ? DT_DIR : DT_REG;
+  entry->resolved = TRUE;
+  entry->type = type;
+  g_hash_table_replace (listing->entries, g_strdup (name), entry);
+  if (type == KIC_FS_NONE)
+    g_hash_table_remove (listing->entries, name);
+}
+
+gboolean
+kic_fs_index_read_file (KicFsIndex *index, const char *path,
+                        char **contents, gsize *length, GError **error)
+{
+  g_autofree char *host = NULL;
+
+  if (index->is_virtual || kic_fs_index_stat (index, path) != KIC_FS_FILE)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", path);
+      return FALSE;
+    }
+  host = kic_fs_index_host_path (index, path);
+  return g_file_get_contents (host, contents, length, error);
+}

@@ -1,0 +1,74 @@
+/* fsindex.h - an in-memory picture of the part of a file system KDE probes
+ *
+ * KDE tests every icon candidate with one access(2).  We answer the same
+ * question from directory listings instead: each directory is read once
+ * (readdir), each symbolic link is read once (readlink), and every later
+ * question about that directory is a hash lookup.  Paths are absolute paths
+ * as seen inside the root (--root): symbolic links are followed the way the
+ * kernel follows them inside a chroot, so an absolute link target never
+ * leaves the root.
+ *
+ * An index made with kic_fs_index_new_virtual() never touches the disk: its
+ * directories exist only through kic_fs_index_add().  The unit tests and the
+ * planner (which adds the links it intends to plant) use that.
+ */
+#ifndef KIC_FSINDEX_H
+#define KIC_FSINDEX_H
+
+#include <glib.h>
+
+typedef enum {
+  KIC_FS_NONE = 0, /* no such object, a dangling link or a link loop */
+  KIC_FS_FILE,     /* a regular file, after following links */
+  KIC_FS_DIR,      /* a directory, after following links */
+  KIC_FS_OTHER,    /* exists, but is neither (device, fifo, socket) */
+} KicFsType;
+
+typedef struct _KicFsIndex KicFsIndex;
+
+/* transfer full; ROOT is a host directory ("/" for the running system) */
+KicFsIndex *kic_fs_index_new (const char *root);
+/* transfer full; an index with no disk behind it */
+KicFsIndex *kic_fs_index_new_virtual (void);
+void kic_fs_index_free (KicFsIndex *index);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicFsIndex, kic_fs_index_free)
+
+/* transfer none; the host directory the index reads, "" when virtual */
+const char *kic_fs_index_root (const KicFsIndex *index);
+
+/* What PATH is, following symbolic links inside the root. */
+KicFsType kic_fs_index_stat (KicFsIndex *index, const char *path);
+
+/* What DIR/NAME is; the fast form the resolver calls once per candidate.
+ * NAME is a single path component. */
+KicFsType kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name);
+
+/* The names in directory PATH, sorted; NULL when PATH is not a directory.
+ * transfer container (the strings belong to the index) */
+GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
+
+/* The real path of PATH inside the root with every link resolved, or NULL
+ * when it does not exist.  transfer full */
+char *kic_fs_index_realpath (KicFsIndex *index, const char *path);
+
+/* The host path of PATH (root prefix + real path), or NULL when it does
+ * not exist.  transfer full */
+char *kic_fs_index_host_path (KicFsIndex *index, const char *path);
+
+/* Record that DIR/NAME exists as TYPE; DIR (and its parents) are created as
+ * directories when they are not in the index.  For a disk-backed index this
+ * overrides what the disk says, for as long as the index lives. */
+void kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type);
+
+/* Read a regular file under the root (following links inside the root). */
+gboolean kic_fs_index_read_file (KicFsIndex *index, const char *path,
+                                 char **contents, gsize *length, GError **error);
+
+/* How many directories the index has read from disk (for tests). */
+guint kic_fs_index_n_dirs_read (const KicFsIndex *index);
+
+/* Lexically clean an absolute path ("//", "/./", "/../"; ".." stops at
+ * "/"), the way Qt's QDir::cleanPath does.  transfer full */
+char *kic_path_clean (const char *path);
+
+#endif /* KIC_FSINDEX_H */

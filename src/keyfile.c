@@ -1,0 +1,129 @@
+/* keyfile.c - lenient GKeyFile loading and KConfig-like getters */
+#include "keyfile.h"
+
+#include "kic.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* KConfig accepts "[group]", "key=value", comments and blank lines; it
+ * skips anything else, and keys before the first group go to a default
+ * group nobody here reads. */
+static gboolean
+line_is_acceptable (const char *line, gboolean in_group)
+{
+  const char *p = line;
+
+  while (*p == ' ' || *p == '\t')
+    p++;
+  if (*p == '\0' || *p == '#')
+    return TRUE;
+  if (*p == '[')
+    return strchr (p, ']') != NULL;
+  return in_group && strchr (p, '=') != NULL && *p != '=';
+}
+
+static char *
+sanitize (const char *data, gsize length, const char *origin)
+{
+  g_autofree char *copy = g_strndup (data, length);
+  g_auto (GStrv) lines = g_strsplit (copy, "\n", -1);
+  GString *out = g_string_sized_new (length);
+  gboolean in_group = FALSE;
+  guint skipped = 0;
+  guint first_bad = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (!g_utf8_validate (line, -1, NULL) || !line_is_acceptable (line, in_group))
+        {
+          if (skipped++ == 0)
+            first_bad = i + 1;
+          continue;
+        }
+      if (g_str_has_prefix (g_strchug (lines[i]), "["))
+        in_group = TRUE;
+      g_string_append (out, line);
+      g_string_append_c (out, '\n');
+    }
+  if (skipped > 0)
+    kic_warning ("%s:%u: skipping %u line%s that are not 'key=value' or '[group]'",
+                 origin, first_bad, skipped, skipped == 1 ? "" : "s");
+  return g_string_free (out, FALSE);
+}
+
+GKeyFile *
+kic_keyfile_load (const char *data, gsize length, const char *origin, GError **error)
+{
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GError) first_error = NULL;
+  g_autofree char *clean = NULL;
+
+  g_key_file_set_list_separator (kf, ',');
+  if (memchr (data, '\0', length) == NULL
+      && g_key_file_load_from_data (kf, data, length, G_KEY_FILE_NONE, &first_error))
+    return g_steal_pointer (&kf);
+  clean = sanitize (data, length, origin);
+  g_key_file_free (kf);
+  kf = g_key_file_new ();
+  g_key_file_set_list_separator (kf, ',');
+  if (!g_key_file_load_from_data (kf, clean, strlen (clean), G_KEY_FILE_NONE, error))
+    {
+      g_prefix_error (error, "%s: ", origin);
+      return NULL;
+    }
+  return g_steal_pointer (&kf);
+}
+
+char *
+kic_keyfile_get_string (GKeyFile *kf, const char *group, const char *key, const char *def)
+{
+  char *value = g_key_file_get_string (kf, group, key, NULL);
+
+  return value ? value : g_strdup (def);
+}
+
+int
+kic_keyfile_get_int (GKeyFile *kf, const char *group, const char *key, int def)
+{
+  g_autofree char *value = g_key_file_get_string (kf, group, key, NULL);
+  char *end;
+  long n;
+
+  if (value == NULL)
+    return def;
+  g_strstrip (value);
+  errno = 0;
+  n = strtol (value, &end, 10);
+  if (end == value || *end != '\0' || errno != 0 || n < G_MININT || n > G_MAXINT)
+    return def;
+  return (int) n;
+}
+
+gboolean
+kic_keyfile_get_bool (GKeyFile *kf, const char *group, const char *key, gboolean def)
+{
+  g_autofree char *value = g_key_file_get_string (kf, group, key, NULL);
+
+  if (value == NULL)
+    return def;
+  g_strstrip (value);
+  /* KConfig: "true", "on", "yes" and "1" are true; anything else false */
+  return g_ascii_strcasecmp (value, "true") == 0 || g_ascii_strcasecmp (value, "on") == 0
+         || g_ascii_strcasecmp (value, "yes") == 0 || strcmp (value, "1") == 0;
+}
+
+char **
+kic_keyfile_get_list (GKeyFile *kf, const char *group, const char *key, const char *def)
+{
+  char **value = g_key_file_get_string_list (kf, group, key, NULL, NULL);
+
+  if (value != NULL)
+    return value;
+  if (def == NULL)
+    return g_new0 (char *, 1);
+  return g_strsplit (def, ",", -1);
+}

@@ -1,0 +1,35 @@
+/* kic.h - shared definitions of kde-icon-cache
+ *
+ * Every module reports failures through GError in the KIC_ERROR domain (or a
+ * GLib domain such as G_FILE_ERROR for system calls); only main.c turns an
+ * error into a message and an exit code.
+ */
+#ifndef KIC_H
+#define KIC_H
+
+#include <glib.h>
+
+#define KIC_ERROR (kic_error_quark ())
+
+typedef enum {
+  KIC_ERROR_USAGE,   /* bad command line: exit status 2 */
+  KIC_ERROR_PARSE,   /* a file we read is malformed */
+  KIC_ERROR_IO,      /* a system call failed */
+  KIC_ERROR_PARTIAL, /* the run finished but some input was skipped */
+} KicError;
+
+GQuark kic_error_quark (void);
+
+/* Print a one-line warning "kde-icon-cache: warning: ..." unless quiet.
+ * Warnings are for bad input that the run skips (a broken .desktop file, an
+ * index.theme line KDE ignores too); they never stop the run. */
+void kic_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+/* Verbose diagnostics, printed only with --verbose. */
+void kic_debug (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+/* Set by main.c from --quiet / --verbose. */
+extern gboolean kic_quiet;
+extern gboolean kic_verbose;
+
+#endif /* KIC_H */

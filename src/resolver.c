@@ -1,0 +1,395 @@
+/* resolver.c - the KF5 5.103 icon lookup over a KicFsIndex
+ *
+ * Citations are KDE/kiconthemes@v5.103.0:src/kiconloader.cpp unless
+ * kicontheme.cpp is named.  The loop order is theme -> name variant ->
+ * extension -> directory.
+ */
+#include "resolver.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct _KicResolver {
+  KicFsIndex *index; /* borrowed */
+  GPtrArray *themes; /* KicTheme*, search order; may hold one theme twice */
+  char **data_dirs;
+  gboolean data_home_hidden;
+  char **user_search_paths;
+  GHashTable *generic_icons;
+  int group_size[KIC_GROUP_LAST];
+};
+
+/* One lookup in progress. */
+typedef struct {
+  KicResolver *resolver;
+  KicResult *result;
+} Lookup;
+
+static void
+call_free (gpointer data)
+{
+  KicCall *call = data;
+
+  g_free (call->path);
+  g_free (call);
+}
+
+KicResolver *
+kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index)
+{
+  KicResolver *resolver = g_new0 (KicResolver, 1);
+
+  resolver->index = index;
+  resolver->themes = g_steal_pointer (&setup->themes);
+  resolver->data_dirs = g_strdupv (setup->data_dirs);
+  resolver->data_home_hidden = setup->data_home_hidden;
+  resolver->user_search_paths = g_strdupv (setup->user_search_paths);
+  resolver->generic_icons = g_steal_pointer (&setup->generic_icons);
+  memcpy (resolver->group_size, setup->group_size, sizeof resolver->group_size);
+  return resolver;
+}
+
+void
+kic_resolver_free (KicResolver *resolver)
+{
+  if (resolver == NULL)
+    return;
+  g_ptr_array_unref (resolver->themes);
+  g_strfreev (resolver->data_dirs);
+  g_strfreev (resolver->user_search_paths);
+  if (resolver->generic_icons)
+    g_hash_table_unref (resolver->generic_icons);
+  g_free (resolver);
+}
+
+const GPtrArray *
+kic_resolver_themes (const KicResolver *resolver)
+{
+  return resolver->themes;
+}
+
+int
+kic_resolver_group_size (const KicResolver *resolver, KicGroup group)
+{
+  return resolver->group_size[group];
+}
+
+void
+kic_result_free (KicResult *result)
+{
+  if (result == NULL)
+    return;
+  g_free (result->path);
+  if (result->calls)
+    g_ptr_array_unref (result->calls);
+  g_free (result);
+}
+
+const char *
+kic_via_to_string (KicVia via)
+{
+  switch (via)
+    {
+    case KIC_VIA_NONE:
+      return "none";
+    case KIC_VIA_ABSOLUTE:
+      return "absolute";
+    case KIC_VIA_THEME:
+      return "theme";
+    case KIC_VIA_GENERIC:
+      return "generic";
+    case KIC_VIA_USER:
+      return "user";
+    }
+  return "?";
+}
+
+/* Count one file system call (and remember it when recording). */
+static void
+count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit)
+{
+  lookup->result->n_calls++;
+  if (lookup->result->calls != NULL)
+    {
+      KicCall *call = g_new0 (KicCall, 1);
+
+      call->kind = kind;
+      call->path = g_strdup (path);
+      call->hit = hit;
+      g_ptr_array_add (lookup->result->calls, call);
+    }
+}
+
+/* What DIR/FILE is; FILE may hold a '/' when Icon= does. */
+static KicFsType
+index_type (KicFsIndex *index, const char *dir, const char *file)
+{
+  g_autofree char *path = NULL;
+
+  if (strchr (file, '/') == NULL)
+    return kic_fs_index_stat_at (index, dir, file);
+  path = g_strconcat (dir, "/", file, NULL);
+  return kic_fs_index_stat (index, path);
+}
+
+/* kicontheme.cpp:783-792, KIconThemeDir::iconPath(): QFileInfo::exists()
+ * is one access(F_OK), true for anything that exists after following links;
+ * a hit goes through KLocalizedString::localizedFilePath(), which stats
+ * "<dir>/l10n" (KDE/ki18n@v5.103.0:src/i18n/klocalizedstring.cpp:1332). */
+static gboolean
+probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
+{
+  g_autofree char *path = NULL;
+  gboolean hit = index_type (lookup->resolver->index, dir->path, file) != KIC_FS_NONE;
+
+  if (lookup->result->calls != NULL)
+    path = g_strconcat (dir->path, "/", file, NULL);
+  count_call (lookup, KIC_CALL_ACCESS, path, hit);
+  if (hit)
+    {
+      g_autofree char *l10n = lookup->result->calls ? g_strconcat (dir->path, "/l10n", NULL) : NULL;
+
+      count_call (lookup, KIC_CALL_L10N, l10n, FALSE);
+    }
+  return hit;
+}
+
+/* kicontheme.cpp:173-259, KIconThemePrivate::iconPath() with MatchBest over
+ * the unscaled directories at scale 1.  A hit ends the scan only when its
+ * distance is 0; otherwise the scan goes on, skipping directories that are
+ * not closer (:235), and the closest hit wins. */
+static const KicThemeDir *
+scan_dirs (Lookup *lookup, const GPtrArray *dirs, const char *file, int size)
+{
+  const KicThemeDir *best = NULL;
+  int delta = -INT_MAX;
+
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (dirs, i);
+      int dw;
+
+      /* :191: only directories of the requested (integer) scale */
+      if (dir->spec->scale != 1)
+        continue;
+      dw = kic_dir_spec_distance (dir->spec, size);
+      /* :235: not closer than the best hit, or an upscale after a downscale */
+      if (abs (dw) >= abs (delta) && (dw < 0 || delta > 0))
+        continue;
+      if (!probe_theme_dir (lookup, dir, file))
+        continue;
+      best = dir;
+      delta = dw;
+      if (delta == 0)
+        break;
+    }
+  return best;
+}
+
+/* kicontheme.cpp:533-566, KIconTheme::iconPathByName(): each extension of
+ * the theme in turn; per extension first the scaled directories with
+ * MatchExact (at scale 1 none of them has the right scale, :191, so they
+ * cost nothing), then the unscaled ones with MatchBest. */
+static gboolean
+theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size)
+{
+  for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
+    {
+      g_autofree char *file = g_strconcat (name, theme->desc->extensions[e], NULL);
+      const KicThemeDir *dir = scan_dirs (lookup, theme->dirs, file, size);
+
+      if (dir != NULL)
+        {
+          lookup->result->path = g_strconcat (dir->path, "/", file, NULL);
+          lookup->result->theme = theme;
+          lookup->result->dir = dir;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* :877-888: bare media types get "-x-generic" (as update-mime-database
+ * does for a mime type without a generic icon) */
+static gboolean
+is_media_type (const char *name)
+{
+  static const char *const media_types[] = {
+    "text", "application", "image", "audio", "inode", "video",
+    "message", "model", "multipart", "x-content", "x-epoc", NULL,
+  };
+
+  return g_strv_contains (media_types, name);
+}
+
+/* :832-911, KIconLoaderPrivate::findMatchingIcon().  Per theme: the name,
+ * then the name cut at its last '-' (only while that dash is past index 1,
+ * dropping a trailing "-x"), then "<media>-x-generic".  Note that
+ * genericFallback (:844) is set once for the whole loop: after a name has
+ * reached its -x-generic form in one theme, later themes only try the name
+ * itself. */
+static gboolean
+find_matching_icon (Lookup *lookup, const char *name, int size)
+{
+  gboolean generic_fallback = g_str_has_suffix (name, "-x-generic");
+
+  for (guint t = 0; t < lookup->resolver->themes->len; t++)
+    {
+      const KicTheme *theme = g_ptr_array_index (lookup->resolver->themes, t);
+      g_autofree char *current = g_strdup (name);
+
+      while (current[0] != '\0')
+        {
+          const char *dash;
+
+          if (theme_lookup (lookup, theme, current, size))
+            return TRUE;
+          if (generic_fallback)
+            break;
+          dash = strrchr (current, '-');
+          if (dash != NULL && dash - current > 1)
+            {
+              current[dash - current] = '\0';
+              if (g_str_has_suffix (current, "-x"))
+                current[strlen (current) - 2] = '\0';
+            }
+          else if (is_media_type (current))
+            {
+              char *generic = g_strconcat (current, "-x-generic", NULL);
+
+              g_free (current);
+              current = generic;
+              generic_fallback = TRUE;
+            }
+          else
+            break;
+        }
+    }
+  /* :894-908: QIcon::fallbackSearchPaths() is empty in a Plasma session
+   * (the KDE platform theme sets none), so nothing is probed here. */
+  return FALSE;
+}
+
+/* :946-962, KIconLoaderPrivate::locate(): each search path; a relative one
+ * through QStandardPaths::locate(GenericDataLocation), which stats the file
+ * in every data directory in turn and takes the first regular file. */
+static gboolean
+locate (Lookup *lookup, const char *file)
+{
+  KicResolver *resolver = lookup->resolver;
+
+  for (guint s = 0; resolver->user_search_paths[s] != NULL; s++)
+    {
+      const char *sp = resolver->user_search_paths[s];
+
+      if (g_path_is_absolute (sp))
+        {
+          g_autofree char *path = g_strconcat (sp, "/", file, NULL);
+          gboolean hit = kic_fs_index_stat (resolver->index, path) != KIC_FS_NONE;
+
+          count_call (lookup, KIC_CALL_ACCESS, path, hit);
+          if (hit)
+            {
+              lookup->result->path = g_steal_pointer (&path);
+              return TRUE;
+            }
+          continue;
+        }
+      if (resolver->data_home_hidden)
+        {
+          g_autofree char *path = g_strconcat ("$XDG_DATA_HOME/", sp, "/", file, NULL);
+
+          count_call (lookup, KIC_CALL_STAT, path, FALSE);
+        }
+      for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
+        {
+          g_autofree char *path = g_strconcat (resolver->data_dirs[d], "/", sp, "/", file, NULL);
+          gboolean hit = kic_fs_index_stat (resolver->index, path) == KIC_FS_FILE;
+
+          count_call (lookup, KIC_CALL_STAT, path, hit);
+          if (hit)
+            {
+              lookup->result->path = g_steal_pointer (&path);
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* :982-994: the "User" group: .png, .svgz, .svg, .xpm, each over every
+ * search path before the next extension. */
+static gboolean
+user_group_lookup (Lookup *lookup, const char *name)
+{
+  static const char *const extensions[] = { ".png", ".svgz", ".svg", ".xpm" };
+
+  for (guint e = 0; e < G_N_ELEMENTS (extensions); e++)
+    {
+      g_autofree char *file = g_strconcat (name, extensions[e], NULL);
+
+      if (locate (lookup, file))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+kic_icon_name_is_absolute (const char *name)
+{
+  return name[0] == '/' || name[0] == ':';
+}
+
+char *
+kic_icon_name_strip_extension (const char *name)
+{
+  static const char *const extensions[] = { ".png", ".xpm", ".svg", ".svgz" };
+
+  for (guint e = 0; e < G_N_ELEMENTS (extensions); e++)
+    if (g_str_has_suffix (name, extensions[e]))
+      return g_strndup (name, strlen (name) - strlen (extensions[e]));
+  return g_strdup (name);
+}
+
+/* :971-1028, KIconLoader::iconPath(name, -size, canReturnNull = true) */
+KicResult *
+kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
+{
+  Lookup lookup = { resolver, g_new0 (KicResult, 1) };
+  g_autofree char *stripped = NULL;
+  const char *generic;
+
+  if (record)
+    lookup.result->calls = g_ptr_array_new_with_free_func (call_free);
+  /* :974-977: empty and absolute names come back as they are */
+  if (name[0] == '\0')
+    return lookup.result;
+  if (kic_icon_name_is_absolute (name))
+    {
+      lookup.result->path = g_strdup (name);
+      lookup.result->via = KIC_VIA_ABSOLUTE;
+      return lookup.result;
+    }
+  /* :979, :588-599 */
+  stripped = kic_icon_name_strip_extension (name);
+  /* :818-830: the themes, then the generic icon of a mime type name */
+  if (find_matching_icon (&lookup, stripped, size))
+    {
+      lookup.result->via = KIC_VIA_THEME;
+      return lookup.result;
+    }
+  generic = resolver->generic_icons ? g_hash_table_lookup (resolver->generic_icons, stripped) : NULL;
+  if (generic != NULL && find_matching_icon (&lookup, generic, size))
+    {
+      lookup.result->via = KIC_VIA_GENERIC;
+      return lookup.result;
+    }
+  /* :1017-1021: then the "User" group */
+  if (user_group_lookup (&lookup, stripped))
+    {
+      lookup.result->via = KIC_VIA_USER;
+      return lookup.result;
+    }
+  return lookup.result;
+}

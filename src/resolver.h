@@ -1,0 +1,82 @@
+/* resolver.h - KIconLoader::iconPath() of KDE Frameworks 5.103, and its cost
+ *
+ * The resolver is pure: it sees the themes and a KicFsIndex, never the file
+ * system itself.  For every lookup it also counts the file system calls KDE
+ * makes for it, as strace shows them: one access(2) per candidate, one
+ * stat(2) of "<dir>/l10n" after every hit in a theme directory, one stat(2)
+ * per data directory and file name the "User" group fallback tries.
+ */
+#ifndef KIC_RESOLVER_H
+#define KIC_RESOLVER_H
+
+#include "fsindex.h"
+#include "theme.h"
+
+#include <glib.h>
+
+typedef enum {
+  KIC_VIA_NONE,     /* KDE finds nothing */
+  KIC_VIA_ABSOLUTE, /* an absolute path: KDE returns it as it is */
+  KIC_VIA_THEME,    /* found in a theme directory */
+  KIC_VIA_GENERIC,  /* found in a theme under its mime/generic-icons name */
+  KIC_VIA_USER,     /* found by the "User" group fallback (pixmaps, icons) */
+} KicVia;
+
+typedef enum {
+  KIC_CALL_ACCESS, /* access(path, F_OK): QFileInfo::exists() */
+  KIC_CALL_L10N,   /* stat(<dir>/l10n): KLocalizedString::localizedFilePath() */
+  KIC_CALL_STAT,   /* stat(path): QStandardPaths::locate() */
+} KicCallKind;
+
+typedef struct {
+  KicCallKind kind;
+  char *path;
+  gboolean hit;
+} KicCall;
+
+typedef struct {
+  char *path;               /* what KDE returns; NULL when nothing */
+  KicVia via;
+  const KicTheme *theme;    /* KIC_VIA_THEME/GENERIC: the theme it came from */
+  const KicThemeDir *dir;   /* ... and the directory */
+  guint n_calls;            /* KDE's file system calls for this lookup */
+  GPtrArray *calls;         /* KicCall*, only when asked for */
+} KicResult;
+
+typedef struct _KicResolver KicResolver;
+
+/* The settings of the KDE process being modelled. */
+typedef struct {
+  GPtrArray *themes;         /* KicTheme*, in KDE's search order ("links"); taken */
+  char **data_dirs;          /* GenericDataLocation dirs KDE's process sees, in order */
+  gboolean data_home_hidden; /* KDE also has the user's $XDG_DATA_HOME first, which we cannot see */
+  char **user_search_paths;  /* the "User" group: "<app>/pics", "icons", "pixmaps" */
+  GHashTable *generic_icons; /* mime icon name -> generic icon name; taken, may be NULL */
+  int group_size[KIC_GROUP_LAST];
+} KicResolverSetup;
+
+/* transfer full; takes over setup->themes and setup->generic_icons */
+KicResolver *kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index);
+void kic_resolver_free (KicResolver *resolver);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResolver, kic_resolver_free)
+
+/* transfer none */
+const GPtrArray *kic_resolver_themes (const KicResolver *resolver);
+int kic_resolver_group_size (const KicResolver *resolver, KicGroup group);
+
+/* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
+ * With RECORD the result lists every call.  transfer full */
+KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);
+void kic_result_free (KicResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
+
+/* KIconLoaderPrivate::removeIconExtension(): strip one of .png .xpm .svg
+ * .svgz.  transfer full */
+char *kic_icon_name_strip_extension (const char *name);
+
+/* QDir::isAbsolutePath(): "/..." or a Qt resource ":...". */
+gboolean kic_icon_name_is_absolute (const char *name);
+
+const char *kic_via_to_string (KicVia via);
+
+#endif /* KIC_RESOLVER_H */

@@ -1,0 +1,39 @@
+/* system.h - the KDE process being modelled, read from a (rooted) system
+ *
+ * Reads what a KF5 process reads when it builds its KIconLoader: the
+ * current theme from kdeglobals, the base directories, each theme's
+ * index.theme, mime/generic-icons, and then builds the theme list exactly
+ * as KIconLoaderPrivate::initIconThemes() does.  All disk access goes
+ * through the KicFsIndex, so each directory is read once.
+ */
+#ifndef KIC_SYSTEM_H
+#define KIC_SYSTEM_H
+
+#include "fsindex.h"
+#include "resolver.h"
+
+#include <glib.h>
+
+typedef struct {
+  const char *root;     /* host directory of the system; "/" when NULL */
+  const char *theme;    /* --theme: overrides kdeglobals when not NULL */
+  const char *app_name; /* QCoreApplication::applicationName(); "plasmashell" when NULL */
+  char **data_dirs;     /* NULL: $XDG_DATA_DIRS */
+  char **config_dirs;   /* NULL: $XDG_CONFIG_DIRS */
+} KicSystemOptions;
+
+typedef struct {
+  KicFsIndex *index;
+  char **data_dirs;      /* inside the root */
+  char **icon_bases;     /* "<datadir>/icons" then "<datadir>/pixmaps" that exist */
+  char *configured_theme; /* kdeglobals [Icons] Theme= or --theme, before validity */
+  char *current_theme;   /* the theme KDE ends up using first */
+  KicResolver *resolver;
+} KicSystem;
+
+/* transfer full */
+KicSystem *kic_system_load (const KicSystemOptions *options, GError **error);
+void kic_system_free (KicSystem *system);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicSystem, kic_system_free)
+
+#endif /* KIC_SYSTEM_H */

@@ -1,0 +1,314 @@
+/* theme.c - index.theme parsing and theme directories (KF5 5.103)
+ *
+ * Citations are KDE/kiconthemes@v5.103.0:src/kicontheme.cpp unless a file
+ * is named.
+ */
+#include "theme.h"
+
+#include "keyfile.h"
+#include "kic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+dir_spec_free (gpointer data)
+{
+  KicDirSpec *dir = data;
+
+  g_free (dir->name);
+  g_free (dir);
+}
+
+void
+kic_theme_desc_free (KicThemeDesc *desc)
+{
+  if (desc == NULL)
+    return;
+  g_free (desc->name);
+  g_free (desc->origin);
+  g_strfreev (desc->inherits);
+  g_strfreev (desc->extensions);
+  g_ptr_array_unref (desc->dirs);
+  g_free (desc);
+}
+
+static KicThemeDesc *
+desc_new (const char *name, const char *origin)
+{
+  /* kicontheme.cpp:88-95: the built-in group sizes, before the theme's own
+   * <Group>Default= keys */
+  static const int builtin_group_size[KIC_GROUP_LAST] = { 32, 22, 22, 16, 48, 32 };
+  KicThemeDesc *desc = g_new0 (KicThemeDesc, 1);
+
+  desc->name = g_strdup (name);
+  desc->origin = g_strdup (origin);
+  desc->dirs = g_ptr_array_new_with_free_func (dir_spec_free);
+  memcpy (desc->group_default, builtin_group_size, sizeof desc->group_default);
+  return desc;
+}
+
+/* kicontheme.cpp:723-759: the contexts KDE accepts.  An empty Context= is
+ * fine; Stock, Legacy, UI and anything unknown make the directory invalid.
+ * FileSystems is still accepted in 5.103 (deprecated, built in). */
+static gboolean
+context_is_valid (const char *context)
+{
+  static const char *const accepted[] = {
+    "", "Devices", "MimeTypes", "FileSystems", "Applications", "Actions", "Animations",
+    "Categories", "Emblems", "Emotes", "International", "Places", "Status", NULL,
+  };
+
+  return g_strv_contains (accepted, context);
+}
+
+/* kicontheme.cpp:711-778, KIconThemeDir::KIconThemeDir */
+static KicDirSpec *
+parse_dir_spec (GKeyFile *kf, const char *dirname)
+{
+  KicDirSpec *dir = g_new0 (KicDirSpec, 1);
+  g_autofree char *context = NULL;
+  g_autofree char *type = NULL;
+
+  dir->name = g_strdup (dirname);
+  /* :712-713: Size defaults to 0, Scale to 1 */
+  dir->size = kic_keyfile_get_int (kf, dirname, "Size", 0);
+  dir->scale = kic_keyfile_get_int (kf, dirname, "Scale", 1);
+  dir->min_size = 1;
+  dir->max_size = 50;
+  dir->threshold = 2;
+  /* :717: a directory without a size is invalid */
+  if (dir->size == 0)
+    return dir;
+  context = kic_keyfile_get_string (kf, dirname, "Context", "");
+  if (!context_is_valid (context))
+    return dir;
+  /* :760: Type defaults to Threshold */
+  type = kic_keyfile_get_string (kf, dirname, "Type", "Threshold");
+  if (strcmp (type, "Fixed") == 0)
+    dir->type = KIC_DIR_FIXED;
+  else if (strcmp (type, "Scalable") == 0)
+    dir->type = KIC_DIR_SCALABLE;
+  else if (strcmp (type, "Threshold") == 0)
+    dir->type = KIC_DIR_THRESHOLD;
+  else
+    return dir;
+  /* :771-776: MinSize/MaxSize default to Size; Threshold to 2 */
+  if (dir->type == KIC_DIR_SCALABLE)
+    {
+      dir->min_size = kic_keyfile_get_int (kf, dirname, "MinSize", dir->size);
+      dir->max_size = kic_keyfile_get_int (kf, dirname, "MaxSize", dir->size);
+    }
+  else if (dir->type == KIC_DIR_THRESHOLD)
+    dir->threshold = kic_keyfile_get_int (kf, dirname, "Threshold", 2);
+  dir->valid = TRUE;
+  return dir;
+}
+
+KicThemeDesc *
+kic_theme_desc_parse (const char *name, const char *origin, const char *data,
+                      gsize length, const char *section, GError **error)
+{
+  static const char *const group_key[KIC_GROUP_LAST] = {
+    "DesktopDefault", "ToolbarDefault", "MainToolbarDefault",
+    "SmallDefault", "PanelDefault", "DialogDefault",
+  };
+  g_autoptr (GKeyFile) kf = kic_keyfile_load (data, length, origin, error);
+  g_autoptr (KicThemeDesc) desc = NULL;
+  g_auto (GStrv) dirs = NULL;
+  g_auto (GStrv) scaled = NULL;
+
+  if (kf == NULL)
+    return NULL;
+  desc = desc_new (name, origin);
+  /* :344-351: Inherits=, with "default" meaning hicolor except in hicolor */
+  desc->inherits = kic_keyfile_get_list (kf, section, "Inherits", NULL);
+  if (strcmp (name, "hicolor") != 0)
+    for (guint i = 0; desc->inherits[i] != NULL; i++)
+      if (strcmp (desc->inherits[i], "default") == 0)
+        {
+          g_free (desc->inherits[i]);
+          desc->inherits[i] = g_strdup ("hicolor");
+        }
+  desc->follows_color_scheme = kic_keyfile_get_bool (kf, section, "FollowsColorScheme", FALSE);
+  /* :357-358: KDE-Extensions=, default .png .svgz .svg .xpm in that order */
+  desc->extensions = kic_keyfile_get_list (kf, section, "KDE-Extensions", ".png,.svgz,.svg,.xpm");
+  /* :383-386: <Group>Default= overrides the built-in group size */
+  for (int g = 0; g < KIC_GROUP_LAST; g++)
+    desc->group_default[g] = kic_keyfile_get_int (kf, section, group_key[g], desc->group_default[g]);
+  /* :362: Directories= then ScaledDirectories= */
+  dirs = kic_keyfile_get_list (kf, section, "Directories", NULL);
+  scaled = kic_keyfile_get_list (kf, section, "ScaledDirectories", NULL);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    g_ptr_array_add (desc->dirs, parse_dir_spec (kf, dirs[i]));
+  for (guint i = 0; scaled[i] != NULL; i++)
+    g_ptr_array_add (desc->dirs, parse_dir_spec (kf, scaled[i]));
+  return g_steal_pointer (&desc);
+}
+
+static void
+add_hicolor_dir (KicThemeDesc *desc, const char *name, KicDirType type, int size, int min, int max)
+{
+  KicDirSpec *dir = g_new0 (KicDirSpec, 1);
+
+  dir->name = g_strdup (name);
+  dir->valid = TRUE;
+  dir->type = type;
+  dir->size = size;
+  dir->scale = 1;
+  dir->min_size = type == KIC_DIR_SCALABLE ? min : 1;
+  dir->max_size = type == KIC_DIR_SCALABLE ? max : 50;
+  dir->threshold = 2;
+  g_ptr_array_add (desc->dirs, dir);
+}
+
+/* kiconthemes embeds its own hicolor description (src/hicolor.theme, put in
+ * the :/icons resource by src/hicolor.qrc), and :/icons comes first among
+ * the bases (kicontheme.cpp:296), so KDE never reads the index.theme of the
+ * hicolor-icon-theme package.  The description lists, for each size
+ * directory in this order, the contexts below plus twelve stock/ contexts;
+ * Context=Stock is invalid (:748), so those are left out here.  Fixed sizes
+ * are Threshold directories (threshold 2); 256x256 and 512x512 are Scalable
+ * from 64; scalable/ is Scalable from 1 up to 256, or 512 for the contexts
+ * marked so; symbolic/apps is Scalable 8-512. */
+KicThemeDesc *
+kic_theme_desc_hicolor_kf5 (void)
+{
+  static const struct {
+    const char *name;
+    int scalable_max;
+  } contexts[] = {
+    { "actions", 256 }, { "animations", 256 }, { "apps", 256 }, { "categories", 256 },
+    { "devices", 512 }, { "emblems", 256 }, { "emotes", 512 }, { "filesystems", 256 },
+    { "intl", 512 }, { "mimetypes", 256 }, { "places", 512 }, { "status", 256 },
+  };
+  static const int threshold_sizes[] = { 16, 22, 24, 32, 36, 48, 64, 72, 96, 128, 192 };
+  KicThemeDesc *desc = desc_new ("hicolor", ":/icons/hicolor/index.theme");
+
+  desc->inherits = g_new0 (char *, 1);
+  desc->extensions = g_strsplit (".png,.svgz,.svg,.xpm", ",", -1);
+  for (guint s = 0; s < G_N_ELEMENTS (threshold_sizes); s++)
+    for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
+      {
+        g_autofree char *name = g_strdup_printf ("%dx%d/%s", threshold_sizes[s],
+                                                 threshold_sizes[s], contexts[c].name);
+
+        add_hicolor_dir (desc, name, KIC_DIR_THRESHOLD, threshold_sizes[s], 0, 0);
+      }
+  for (int big = 256; big <= 512; big *= 2)
+    for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
+      {
+        g_autofree char *name = g_strdup_printf ("%dx%d/%s", big, big, contexts[c].name);
+
+        add_hicolor_dir (desc, name, KIC_DIR_SCALABLE, big, 64, big);
+      }
+  for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
+    {
+      g_autofree char *name = g_strconcat ("scalable/", contexts[c].name, NULL);
+
+      add_hicolor_dir (desc, name, KIC_DIR_SCALABLE, 128, 1, contexts[c].scalable_max);
+    }
+  add_hicolor_dir (desc, "symbolic/apps", KIC_DIR_SCALABLE, 16, 8, 512);
+  return desc;
+}
+
+/* kicontheme.cpp:196-206, the MatchExact test */
+gboolean
+kic_dir_spec_exact (const KicDirSpec *dir, int size)
+{
+  switch (dir->type)
+    {
+    case KIC_DIR_FIXED:
+      return dir->size == size;
+    case KIC_DIR_SCALABLE:
+      return size >= dir->min_size && size <= dir->max_size;
+    case KIC_DIR_THRESHOLD:
+      return abs (dir->size - size) <= dir->threshold;
+    }
+  return FALSE;
+}
+
+/* kicontheme.cpp:210-228, the MatchBest distance dw */
+int
+kic_dir_spec_distance (const KicDirSpec *dir, int size)
+{
+  switch (dir->type)
+    {
+    case KIC_DIR_FIXED:
+      return dir->size - size;
+    case KIC_DIR_SCALABLE:
+      if (size < dir->min_size)
+        return dir->min_size - size;
+      if (size > dir->max_size)
+        return dir->max_size - size;
+      return 0;
+    case KIC_DIR_THRESHOLD:
+      if (size < dir->size - dir->threshold)
+        return dir->size - dir->threshold - size;
+      if (size > dir->size + dir->threshold)
+        return dir->size + dir->threshold - size;
+      return 0;
+    }
+  return 0;
+}
+
+static void
+theme_dir_free (gpointer data)
+{
+  KicThemeDir *dir = data;
+
+  g_free (dir->path);
+  g_free (dir);
+}
+
+KicTheme *
+kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index)
+{
+  KicTheme *theme = g_new0 (KicTheme, 1);
+  g_autoptr (GHashTable) added = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  theme->desc = desc;
+  theme->dirs = g_ptr_array_new_with_free_func (theme_dir_free);
+  theme->scaled_dirs = g_ptr_array_new_with_free_func (theme_dir_free);
+  /* :360-380: directory name major, base minor; a path is added once, only
+   * if the directory exists; Scale > 1 goes to the scaled list */
+  for (guint d = 0; d < desc->dirs->len; d++)
+    {
+      const KicDirSpec *spec = g_ptr_array_index (desc->dirs, d);
+
+      for (guint b = 0; b < theme_bases->len; b++)
+        {
+          g_autofree char *path = g_strconcat (g_ptr_array_index (theme_bases, b), "/", spec->name, NULL);
+          KicThemeDir *dir;
+
+          if (g_hash_table_contains (added, path)
+              || kic_fs_index_stat (index, path) != KIC_FS_DIR)
+            continue;
+          g_hash_table_add (added, g_strdup (path));
+          if (!spec->valid)
+            continue;
+          dir = g_new0 (KicThemeDir, 1);
+          dir->spec = spec;
+          dir->path = g_steal_pointer (&path);
+          g_ptr_array_add (spec->scale > 1 ? theme->scaled_dirs : theme->dirs, dir);
+        }
+    }
+  return theme;
+}
+
+void
+kic_theme_free (KicTheme *theme)
+{
+  if (theme == NULL)
+    return;
+  g_ptr_array_unref (theme->dirs);
+  g_ptr_array_unref (theme->scaled_dirs);
+  kic_theme_desc_free (theme->desc);
+  g_free (theme);
+}
+
+gboolean
+kic_theme_is_valid (const KicTheme *theme)
+{
+  return theme->dirs->len > 0 || theme->scaled_dirs->len > 0;
+}

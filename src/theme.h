@@ -1,0 +1,96 @@
+/* theme.h - the index.theme model, as KDE Frameworks 5 reads it
+ *
+ * A KicThemeDesc is what one index.theme says (pure data, parsed from
+ * text).  A KicTheme is that description laid over the base directories
+ * where the theme exists, keeping only the directories that exist on disk,
+ * in KDE's order: Directories= entry major, base directory minor.
+ */
+#ifndef KIC_THEME_H
+#define KIC_THEME_H
+
+#include "fsindex.h"
+
+#include <glib.h>
+
+/* KIconLoader::Group, in the order of kiconloader.h */
+typedef enum {
+  KIC_GROUP_DESKTOP,
+  KIC_GROUP_TOOLBAR,
+  KIC_GROUP_MAIN_TOOLBAR,
+  KIC_GROUP_SMALL,
+  KIC_GROUP_PANEL,
+  KIC_GROUP_DIALOG,
+  KIC_GROUP_LAST,
+} KicGroup;
+
+typedef enum {
+  KIC_DIR_FIXED,
+  KIC_DIR_SCALABLE,
+  KIC_DIR_THRESHOLD,
+} KicDirType;
+
+/* One [section] of index.theme. */
+typedef struct {
+  char *name; /* as listed in Directories=, e.g. "actions/32" */
+  gboolean valid;
+  KicDirType type;
+  int size;
+  int scale;
+  int min_size;
+  int max_size;
+  int threshold;
+} KicDirSpec;
+
+typedef struct {
+  char *name;   /* internal name: the directory name of the theme */
+  char *origin; /* the file it was read from, for messages */
+  char **inherits;
+  char **extensions;
+  gboolean follows_color_scheme;
+  int group_default[KIC_GROUP_LAST];
+  GPtrArray *dirs; /* KicDirSpec*, Directories= then ScaledDirectories= */
+} KicThemeDesc;
+
+/* A directory of a theme that exists on disk. */
+typedef struct {
+  const KicDirSpec *spec; /* owned by the theme's desc */
+  char *path;             /* "<base>/<theme>/<dir>", no trailing slash */
+} KicThemeDir;
+
+typedef struct {
+  KicThemeDesc *desc;
+  GPtrArray *dirs;        /* KicThemeDir*, Scale 1 (and below), scan order */
+  GPtrArray *scaled_dirs; /* KicThemeDir*, Scale >= 2 */
+} KicTheme;
+
+/* Parse index.theme text.  SECTION is "Icon Theme" (index.theme) or "KDE
+ * Icon Theme" (theme.desktop).  Lines KConfig would skip are skipped with a
+ * warning naming ORIGIN.  transfer full */
+KicThemeDesc *kic_theme_desc_parse (const char *name, const char *origin, const char *data,
+                                    gsize length, const char *section, GError **error);
+
+/* The hicolor description compiled into kiconthemes 5 (src/hicolor.theme),
+ * which KDE reads instead of /usr/share/icons/hicolor/index.theme. */
+KicThemeDesc *kic_theme_desc_hicolor_kf5 (void);
+
+void kic_theme_desc_free (KicThemeDesc *desc);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicThemeDesc, kic_theme_desc_free)
+
+/* Is size S an exact fit for DIR (KIconThemePrivate::iconPath, MatchExact)? */
+gboolean kic_dir_spec_exact (const KicDirSpec *dir, int size);
+
+/* The MatchBest distance of DIR to size S: 0 inside the range, negative when
+ * the icon would have to be scaled up, positive when down. */
+int kic_dir_spec_distance (const KicDirSpec *dir, int size);
+
+/* Instantiate DESC over THEME_BASES ("<base>/<theme>" paths in KDE's base
+ * order), keeping the directories INDEX says exist.  transfer full; DESC is
+ * taken over. */
+KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index);
+void kic_theme_free (KicTheme *theme);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicTheme, kic_theme_free)
+
+/* kicontheme.cpp:430-433: a theme with no usable directory is skipped. */
+gboolean kic_theme_is_valid (const KicTheme *theme);
+
+#endif /* KIC_THEME_H */

@@ -1,0 +1,40 @@
+/* util.c - messages and the error domain */
+#include "kic.h"
+
+#include <stdarg.h>
+
+gboolean kic_quiet = FALSE;
+gboolean kic_verbose = FALSE;
+
+G_DEFINE_QUARK (kic-error-quark, kic_error)
+
+static void
+print_prefixed (const char *level, const char *format, va_list args)
+{
+  g_autofree char *msg = g_strdup_vprintf (format, args);
+  g_printerr ("%s: %s%s\n", g_get_prgname () ? g_get_prgname () : "kde-icon-cache", level, msg);
+}
+
+void
+kic_warning (const char *format, ...)
+{
+  va_list args;
+
+  if (kic_quiet)
+    return;
+  va_start (args, format);
+  print_prefixed ("warning: ", format, args);
+  va_end (args);
+}
+
+void
+kic_debug (const char *format, ...)
+{
+  va_list args;
+
+  if (!kic_verbose)
+    return;
+  va_start (args, format);
+  print_prefixed ("", format, args);
+  va_end (args);
+}
