@@ -1,0 +1,150 @@
+/* test-fsindex.c - listings, links inside a root, virtual entries */
+#include "fsindex.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void
+mk (const char *root, const char *rel)
+{
+  g_autofree char *p = g_build_filename (root, rel, NULL);
+  g_assert_cmpint (g_mkdir_with_parents (p, 0755), ==, 0);
+}
+
+static void
+mkfile (const char *root, const char *rel)
+{
+  g_autofree char *p = g_build_filename (root, rel, NULL);
+  g_assert_true (g_file_set_contents (p, rel, -1, NULL));
+}
+
+static void
+mklink (const char *root, const char *target, const char *rel)
+{
+  g_autofree char *p = g_build_filename (root, rel, NULL);
+  g_assert_cmpint (symlink (target, p), ==, 0);
+}
+
+#define MK(rel) mk (root, rel)
+#define FILE_(rel) mkfile (root, rel)
+#define LINK(target, rel) mklink (root, target, rel)
+
+static char *
+make_tree (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *root = g_dir_make_tmp ("kic-fsindex-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  MK ("usr/share/icons/theme/apps");
+  MK ("opt/real");
+  FILE_ ("usr/share/icons/theme/apps/a.svg");
+  FILE_ ("opt/real/b.svg");
+  MK ("etc");
+  FILE_ ("etc/passwd-in-root");
+  /* an absolute link: inside the root it must resolve to <root>/opt/real */
+  LINK ("/opt/real/b.svg", "usr/share/icons/theme/apps/abs.svg");
+  /* relative, through ".." */
+  LINK ("../apps/a.svg", "usr/share/icons/theme/apps/rel.svg");
+  LINK ("nowhere.svg", "usr/share/icons/theme/apps/dangling.svg");
+  LINK ("loop2.svg", "usr/share/icons/theme/apps/loop1.svg");
+  LINK ("loop1.svg", "usr/share/icons/theme/apps/loop2.svg");
+  /* a directory link whose ".." must go to the target's parent */
+  LINK ("/opt/real", "usr/share/icons/theme/linked");
+  /* escaping upwards stops at the root */
+  LINK ("../../../../../../../etc/passwd-in-root", "usr/share/icons/theme/apps/escape.svg");
+  return root;
+}
+
+static void
+remove_tree (const char *root)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", root);
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
+static void
+test_links_in_root (void)
+{
+  g_autofree char *root = make_tree ();
+  g_autoptr (KicFsIndex) index = kic_fs_index_new (root);
+  g_autofree char *real = NULL;
+  g_autofree char *host = NULL;
+  const char *apps = "/usr/share/icons/theme/apps";
+
+  g_assert_cmpint (kic_fs_index_stat_at (index, apps, "a.svg"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, apps, "abs.svg"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, apps, "rel.svg"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, apps, "dangling.svg"), ==, KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, apps, "loop1.svg"), ==, KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, apps, "escape.svg"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, apps, "missing.svg"), ==, KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/usr/share/icons/theme/linked"), ==, KIC_FS_DIR);
+  g_assert_cmpint (kic_fs_index_stat (index, "/usr/share/icons/theme/linked/b.svg"), ==, KIC_FS_FILE);
+  /* ".." after a directory link is the parent of its target (/opt) */
+  g_assert_cmpint (kic_fs_index_stat (index, "/usr/share/icons/theme/linked/../real/b.svg"), ==, KIC_FS_FILE);
+  real = kic_fs_index_realpath (index, "/usr/share/icons/theme/apps/abs.svg");
+  g_assert_cmpstr (real, ==, "/opt/real/b.svg");
+  host = kic_fs_index_host_path (index, "/usr/share/icons/theme/apps/escape.svg");
+  g_assert_true (g_str_has_prefix (host, root));
+  remove_tree (root);
+}
+
+static void
+test_reads_each_dir_once (void)
+{
+  g_autofree char *root = make_tree ();
+  g_autoptr (KicFsIndex) index = kic_fs_index_new (root);
+  guint before;
+
+  kic_fs_index_stat_at (index, "/usr/share/icons/theme/apps", "a.svg");
+  before = kic_fs_index_n_dirs_read (index);
+  for (int i = 0; i < 100; i++)
+    {
+      kic_fs_index_stat_at (index, "/usr/share/icons/theme/apps", "a.svg");
+      kic_fs_index_stat_at (index, "/usr/share/icons/theme/apps", "x.svg");
+    }
+  g_assert_cmpuint (kic_fs_index_n_dirs_read (index), ==, before);
+  remove_tree (root);
+}
+
+static void
+test_virtual (void)
+{
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+  g_autoptr (GPtrArray) names = NULL;
+
+  g_assert_cmpint (kic_fs_index_stat (index, "/usr/share"), ==, KIC_FS_NONE);
+  kic_fs_index_add (index, "/usr/share/icons/t/apps", "b.svg", KIC_FS_FILE);
+  kic_fs_index_add (index, "/usr/share/icons/t/apps", "a.svg", KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/usr/share"), ==, KIC_FS_DIR);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/usr/share/icons/t/apps", "a.svg"), ==, KIC_FS_FILE);
+  names = kic_fs_index_list (index, "/usr/share/icons/t/apps");
+  g_assert_cmpuint (names->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (names, 0), ==, "a.svg");
+  kic_fs_index_add (index, "/usr/share/icons/t/apps", "a.svg", KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/usr/share/icons/t/apps", "a.svg"), ==, KIC_FS_NONE);
+  g_assert_cmpuint (kic_fs_index_n_dirs_read (index), ==, 0);
+}
+
+static void
+test_clean (void)
+{
+  g_autofree char *a = kic_path_clean ("//usr/./share/../share/icons/");
+  g_autofree char *b = kic_path_clean ("/../..");
+
+  g_assert_cmpstr (a, ==, "/usr/share/icons");
+  g_assert_cmpstr (b, ==, "/");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/fsindex/links-in-root", test_links_in_root);
+  g_test_add_func ("/fsindex/reads-each-dir-once", test_reads_each_dir_once);
+  g_test_add_func ("/fsindex/virtual", test_virtual);
+  g_test_add_func ("/fsindex/clean", test_clean);
+  return g_test_run ();
+}
