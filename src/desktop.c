@@ -23,7 +23,8 @@ kic_desktop_entry_free (KicDesktopEntry *entry)
 }
 
 gboolean
-kic_desktop_parse (const char *data, gsize length, char **icon, gboolean *hidden, GError **error)
+kic_desktop_parse (const char *origin, const char *data, gsize length, char **icon,
+                   gboolean *hidden, GError **error)
 {
   g_autoptr (GKeyFile) kf = g_key_file_new ();
   g_autoptr (GError) local_error = NULL;
@@ -42,7 +43,16 @@ kic_desktop_parse (const char *data, gsize length, char **icon, gboolean *hidden
   if (*hidden)
     return TRUE;
   *icon = g_key_file_get_string (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, &local_error);
-  if (*icon == NULL && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
+  if (g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_UNKNOWN_ENCODING))
+    {
+      /* KDE decodes the value as UTF-8, each bad byte becoming U+FFFD, and
+       * looks that name up; so do we, after saying so */
+      g_autofree char *raw = g_key_file_get_value (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, NULL);
+
+      *icon = g_utf8_make_valid (raw, -1);
+      kic_warning ("%s: key 'Icon' is not UTF-8; KDE reads it as '%s'", origin, *icon);
+    }
+  else if (*icon == NULL && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
                    "key 'Icon': %s", local_error->message);
@@ -91,7 +101,7 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *se
             continue;
           g_hash_table_add (seen, g_strdup (id));
           if (!kic_fs_index_read_file (index, path, &data, &length, &error)
-              || !kic_desktop_parse (data, length, &icon, &hidden, &error))
+              || !kic_desktop_parse (path, data, length, &icon, &hidden, &error))
             {
               kic_warning ("%s: %s", path, error->message);
               continue;

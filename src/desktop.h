@@ -23,7 +23,7 @@ GPtrArray *kic_desktop_scan (KicFsIndex *index, char **data_dirs);
 /* Parse one .desktop file's text.  Returns FALSE with ERROR for a broken
  * file; TRUE with *ICON NULL when there is no Icon= or the entry is hidden,
  * *HIDDEN telling which. */
-gboolean kic_desktop_parse (const char *data, gsize length, char **icon, gboolean *hidden,
-                            GError **error);
+gboolean kic_desktop_parse (const char *origin, const char *data, gsize length, char **icon,
+                            gboolean *hidden, GError **error);
 
 #endif /* KIC_DESKTOP_H */

@@ -148,9 +148,19 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
   count_call (lookup, KIC_CALL_ACCESS, path, hit);
   if (hit)
     {
-      g_autofree char *l10n = lookup->result->calls ? g_strconcat (dir->path, "/l10n", NULL) : NULL;
+      g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
+      gboolean has_l10n = kic_fs_index_stat (lookup->resolver->index, l10n) == KIC_FS_DIR;
 
-      count_call (lookup, KIC_CALL_L10N, l10n, FALSE);
+      count_call (lookup, KIC_CALL_L10N, l10n, has_l10n);
+      /* with an l10n directory KDE also tries "l10n/<lang>/<file>"; we
+       * cannot know the user's language, so we count one try that fails
+       * (measured with LANG=C.UTF-8: tests/oracle/FINDINGS.md) */
+      if (has_l10n)
+        {
+          g_autofree char *localized = g_strconcat (l10n, "/$LANG/", file, NULL);
+
+          count_call (lookup, KIC_CALL_L10N, localized, FALSE);
+        }
     }
   return hit;
 }
@@ -358,6 +368,7 @@ kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
 {
   Lookup lookup = { resolver, g_new0 (KicResult, 1) };
   g_autofree char *stripped = NULL;
+  g_autofree char *valid = NULL;
   const char *generic;
 
   if (record)
@@ -371,8 +382,10 @@ kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
       lookup.result->via = KIC_VIA_ABSOLUTE;
       return lookup.result;
     }
-  /* :979, :588-599 */
-  stripped = kic_icon_name_strip_extension (name);
+  /* :979, :588-599; the name is a QString: bytes that are not UTF-8 have
+   * become U+FFFD by now */
+  valid = g_utf8_make_valid (name, -1);
+  stripped = kic_icon_name_strip_extension (valid);
   /* :818-830: the themes, then the generic icon of a mime type name */
   if (find_matching_icon (&lookup, stripped, size))
     {
