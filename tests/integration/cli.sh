@@ -1,0 +1,72 @@
+#!/bin/sh
+# cli.sh - options, exit statuses, output formats
+. "$(dirname "$0")/lib.sh"
+
+plan 22
+
+fixtures "$WORK/fx" basic empty
+R=$WORK/fx/basic
+
+"$BIN" --version > "$WORK/out" 2>&1
+ok $? "--version exits 0"
+grep -q '^kde-icon-cache [0-9]' "$WORK/out"
+ok $? "--version prints the version"
+
+"$BIN" --help > "$WORK/help" 2>&1
+ok $? "--help exits 0"
+for opt in --resolve --list --explain --size --json --root --theme --verbose --quiet --version; do
+  grep -q -- "$opt" "$WORK/help" || { echo "# --help lacks $opt"; false; } || break
+done
+ok $? "--help names every option"
+
+"$BIN" > /dev/null 2> "$WORK/err"; is $? 2 "no mode is a usage error (2)"
+grep -q "Try 'kde-icon-cache --help'" "$WORK/err"
+ok $? "a usage error points at --help"
+"$BIN" --resolve --list > /dev/null 2>&1; is $? 2 "two modes are a usage error"
+"$BIN" --resolve --size 0 foo > /dev/null 2>&1; is $? 2 "size 0 is a usage error"
+"$BIN" --resolve --size 12px foo > /dev/null 2>&1; is $? 2 "a size with junk is a usage error"
+"$BIN" --bogus > /dev/null 2>&1; is $? 2 "an unknown option is a usage error"
+"$BIN" --explain > /dev/null 2>&1; is $? 2 "--explain without NAME is a usage error"
+
+"$BIN" --root "$WORK/no-such-dir" --list > /dev/null 2> "$WORK/err"; is $? 1 "a missing root is a runtime error (1)"
+grep -q "no-such-dir" "$WORK/err"
+ok $? "the error names the root"
+
+# --resolve: arguments and standard input give the same lines
+"$BIN" --root "$R" --resolve kate kicnothere > "$WORK/args"
+printf 'kate\nkicnothere\n' | "$BIN" --root "$R" --resolve > "$WORK/stdin"
+cmp -s "$WORK/args" "$WORK/stdin"
+ok $? "--resolve reads names from stdin when none are given"
+is "$(cut -f2 "$WORK/args" | tail -n 1)" "-" "a name KDE cannot find prints '-'"
+is "$(cut -f1 "$WORK/args" | head -n 1)" "kate" "the first column is the name as given"
+
+# --resolve prints paths inside the root
+case $(cut -f2 "$WORK/args" | head -n 1) in
+  /usr/share/icons/*) ok 0 "paths are as seen inside --root" ;;
+  *) ok 1 "paths are as seen inside --root" ;;
+esac
+
+# --list: five tab-separated fields, four menu sizes per entry with an icon
+"$BIN" -q --root "$R" --list > "$WORK/list"
+awk -F '\t' 'NF != 5 { bad = 1 } END { exit bad }' "$WORK/list"
+ok $? "--list lines have five fields"
+is "$(awk -F '\t' '$2 != "" { print $3 }' "$WORK/list" | sort -u | tr '\n' ' ')" "16 22 32 48 " \
+  "--list covers 16, 22, 32 and 48 px"
+
+# --json is valid JSON with the same counts as the text listing
+"$BIN" -q --root "$R" --list --json > "$WORK/json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(s["calls"] for e in d["desktop_files"] for s in e["sizes"]))' \
+  "$WORK/json" > "$WORK/json-sum" 2>&1
+ok $? "--list --json is valid JSON"
+is "$(cat "$WORK/json-sum")" "$(awk -F '\t' '{ s += $5 } END { print s }' "$WORK/list")" \
+  "--json and the text listing report the same calls"
+
+# --explain: numbered calls, the last line gives the same count as --list
+line=$(grep -P '^hiall\.desktop\t' "$WORK/list" | awk -F '\t' '$3 == 48')
+icon=$(echo "$line" | cut -f2)
+"$BIN" -q --root "$R" --explain --size 48 "$icon" > "$WORK/explain"
+n=$(grep -c '^ *[0-9][0-9]*  ' "$WORK/explain")
+is "$n $(echo "$line" | cut -f5)" "$(echo "$line" | cut -f5) $(echo "$line" | cut -f5)" \
+  "--explain numbers exactly as many calls as --list counts"
+
+finish

@@ -1,0 +1,120 @@
+# lib.sh - TAP helpers and shared paths for the integration tests (sourced)
+#
+# Each test script prints TAP ("1..N", "ok N - ...", "not ok N - ...") so
+# that prove runs it beside the GTest unit tests.
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${KIC_BIN:-$TOP/kde-icon-cache}
+ORACLE=$TOP/tests/oracle/kic-oracle
+TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
+mkdir -p "$TMP_TOP"
+WORK=$(mktemp -d "$TMP_TOP/$(basename "$0" .sh).XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+_tap_n=0
+_tap_failed=0
+
+plan () { echo "1..$1"; }
+
+ok () { # ok CONDITION-EXIT-STATUS DESCRIPTION
+  _tap_n=$((_tap_n + 1))
+  if [ "$1" -eq 0 ]; then
+    echo "ok $_tap_n - $2"
+  else
+    echo "not ok $_tap_n - $2"
+    _tap_failed=$((_tap_failed + 1))
+  fi
+}
+
+is () { # is GOT EXPECTED DESCRIPTION
+  if [ "$1" = "$2" ]; then
+    ok 0 "$3"
+  else
+    ok 1 "$3"
+    printf '#   got:      %s\n#   expected: %s\n' "$1" "$2"
+  fi
+}
+
+skip_all () { echo "1..0 # SKIP $1"; exit 0; }
+
+diag () { printf '# %s\n' "$@"; }
+
+# The fixture roots, built once per test run (make-fixtures.sh is quick
+# but each test wants its own copy to be free to change it).
+fixtures () { # fixtures DEST [CASE...]
+  "$TOP/tests/fixtures/make-fixtures.sh" "$@" >/dev/null
+}
+
+# Icon= values of every .desktop file under ROOT (raw, deduplicated).
+icon_names () {
+  find "$1/usr/share/applications" "$1/usr/local/share/applications" -name '*.desktop' 2>/dev/null |
+    xargs -r sed -n 's/^Icon[ ]*=[ ]*//p' | sort -u
+}
+
+# The current theme named by ROOT's /etc/xdg/kdeglobals (empty: none).
+root_theme () {
+  sed -n '/^\[Icons\]/,/^\[/s/^Theme=//p' "$1/etc/xdg/kdeglobals" 2>/dev/null | head -n 1
+}
+
+# Our answers: NAME<TAB>SIZE<TAB>PATH for every name on stdin and SIZES.
+ours () { # ours ROOT THEME SIZES... < names
+  _root=$1 _theme=$2; shift 2
+  cat > "$WORK/ours.names"
+  for _s in "$@"; do
+    "$BIN" -q --root "$_root" ${_theme:+--theme "$_theme"} --resolve --size "$_s" < "$WORK/ours.names" |
+      awk -v s="$_s" -F '\t' '{ print $1 "\t" s "\t" $2 }'
+  done
+}
+
+# KDE's answers, same format, from the KF5 helper in a hermetic session.
+theirs () { # theirs ROOT THEME SIZES... < names
+  _root=$1 _theme=$2; shift 2
+  _sizes=$(echo "$@" | tr ' ' ',')
+  . "$TOP/tests/oracle/oracle-env.sh"
+  oracle_run "$_root" "$_theme" "$ORACLE" --sizes "$_sizes" | awk -v r="$_root" -F '\t' '
+    { p = $3; if (index(p, r) == 1) p = substr(p, length(r) + 1); print $1 "\t" $2 "\t" p }'
+}
+
+finish () {
+  [ "$_tap_failed" -eq 0 ]
+}
+
+# The realistic Debian 12 tree (icon themes and application packages from
+# tests/oracle/packages.list), built once and reused; the .deb files are
+# kept in $KIC_DEB_CACHE so that later runs need no network.
+realistic_tree () {
+  _tree=${KIC_TREE:-$TMP_TOP/realistic}
+  _cache=${KIC_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debs}
+  "$TOP/tests/oracle/make-tree.sh" "$_cache" "$_tree" >&2 || return 1
+  echo "$_tree"
+}
+
+# Skip the whole script unless the KF5 helper and its tools are here.
+need_oracle () {
+  [ -x "$ORACLE" ] || skip_all "KF5 helper not built ($ORACLE; needs libkf5iconthemes-dev)"
+  command -v "$@" >/dev/null 2>&1 || [ $# -eq 0 ] || skip_all "needs $*"
+}
+
+# Compare two NAME<TAB>SIZE<TAB>PATH lists; print the differences as TAP
+# comments; succeed when they agree.
+same_answers () { # same_answers THEIRS OURS
+  sort "$1" > "$1.sorted"
+  sort "$2" > "$2.sorted"
+  if cmp -s "$1.sorted" "$2.sorted"; then
+    return 0
+  fi
+  diff "$1.sorted" "$2.sorted" | grep '^[<>]' | head -n 20 | sed 's/^/#   /'
+  return 1
+}
+
+# Our call counts: NAME<TAB>SIZE<TAB>CALLS, from --explain's result lines.
+our_counts () { # our_counts ROOT THEME SIZES... < names
+  _root=$1 _theme=$2; shift 2
+  cat > "$WORK/counts.names"
+  for _s in "$@"; do
+    "$BIN" -q --root "$_root" ${_theme:+--theme "$_theme"} --explain --size "$_s" < /dev/null \
+      $(cat "$WORK/counts.names") |
+      awk -v s="$_s" '/ at [0-9]+ px; themes searched/ { name = $1 }
+        /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); print name "\t" s "\t" n }'
+  done
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# self-strace.sh - kde-icon-cache itself never probes per candidate
+#
+# Under strace on the realistic tree: each directory is opened at most
+# once, there is no access() storm and no stat() per candidate, and the
+# total number of system calls does not grow with the number of names.
+. "$(dirname "$0")/lib.sh"
+command -v strace >/dev/null || skip_all "needs strace"
+
+plan 8
+# LeakSanitizer cannot run under ptrace: in the sanitizer build, leave leak
+# checks to the other tests
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
+T=$(realistic_tree) || { echo "Bail out! cannot build the realistic tree"; exit 1; }
+
+strace -f -qq -o "$WORK/list.trace" "$BIN" -q --root "$T" --list > "$WORK/list"
+ok $? "--list under strace exits 0"
+lookups=$(wc -l < "$WORK/list")
+kde_calls=$(awk -F '\t' '{ s += $5 } END { print s }' "$WORK/list")
+dirs=$(grep -c 'openat(.*O_DIRECTORY' "$WORK/list.trace")
+dup=$(grep 'openat(.*O_DIRECTORY' "$WORK/list.trace" | sed 's/.*openat([^,]*, "\([^"]*\)".*/\1/' | sort | uniq -d | wc -l)
+is "$dup" 0 "--list opens no directory twice ($dirs directories for $lookups lookups)"
+access=$(grep -c '^[0-9]* *access(' "$WORK/list.trace")
+[ "$access" -le 1 ]
+ok $? "--list makes no access() calls of its own ($access: the dynamic loader's)"
+stats=$(grep -cE '^[0-9]* *(stat|lstat|newfstatat|statx)\(' "$WORK/list.trace")
+files=$(grep -c 'openat(.*O_RDONLY' "$WORK/list.trace")
+[ "$stats" -le $((files + 20)) ]
+ok $? "stat calls ($stats) stay within one per file or directory opened ($files)"
+total=$(wc -l < "$WORK/list.trace")
+[ "$total" -lt $((kde_calls / 20)) ]
+ok $? "--list: $total system calls, against KDE's $kde_calls for the same lookups"
+
+"$TOP/tests/oracle/names.sh" "$T" > "$WORK/names" 2>/dev/null || icon_names "$T" > "$WORK/names"
+printf 'kic-missing-%s\n' 1 2 3 4 5 > "$WORK/few"
+strace -f -qq -o "$WORK/few.trace" "$BIN" -q --root "$T" --resolve < "$WORK/few" > /dev/null
+strace -f -qq -o "$WORK/many.trace" "$BIN" -q --root "$T" --resolve < "$WORK/names" > /dev/null
+# A symbolic link is read once, when a lookup first meets it (KDE treats a
+# dangling link as a miss); everything else is per directory.
+fs_calls='^[0-9]* *(open|openat|getdents64|stat|lstat|newfstatat|statx|access|faccessat|faccessat2)\('
+few=$(grep -Ec "$fs_calls" "$WORK/few.trace")
+many=$(grep -Ec "$fs_calls" "$WORK/many.trace")
+links=$(grep -c '^[0-9]* *readlink(' "$WORK/many.trace")
+n=$(wc -l < "$WORK/names")
+diag "file system calls (link reads aside): 5 names $few, $n names $many; $links links read"
+[ "$many" -le $((few + few / 50)) ]
+ok $? "the total does not grow with the number of names"
+dup=$(grep 'openat(.*O_DIRECTORY' "$WORK/many.trace" | sed 's/.*openat([^,]*, "\([^"]*\)".*/\1/' | sort | uniq -d | wc -l)
+is "$dup" 0 "--resolve of every name opens no directory twice"
+[ "$links" -le "$n" ]
+ok $? "links read ($links) stay below one per name looked up ($n)"
+finish
