@@ -367,10 +367,12 @@ kic_system_load (const KicSystemOptions *options, GError **error)
                     setup.themes->len > 0 ? g_ptr_array_index (setup.themes, 0) : NULL);
   setup.data_dirs = system->data_dirs;
   setup.data_home_hidden = TRUE;
-  /* :452-457: the "User" group search paths */
+  /* :452-457: the "User" group search paths -- set only after a theme was
+   * found: without even hicolor initIconThemes() returns first (:436-441)
+   * and the User group has nowhere to look */
   pics = g_strconcat (loader.app_name, "/pics", NULL);
   pics_path[0] = pics;
-  setup.user_search_paths = (char **) pics_path;
+  setup.user_search_paths = setup.themes->len > 0 ? (char **) pics_path : (char **) pics_path + 3;
   setup.generic_icons = load_generic_icons (system->index, system->data_dirs);
   system->resolver = kic_resolver_new (&setup, system->index);
   return g_steal_pointer (&system);
