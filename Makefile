@@ -87,3 +87,8 @@ clean:
 	rm -rf kde-icon-cache build build-asan tests/oracle/kic-oracle
 
 .PHONY: all check check-asan install uninstall clean
+
+bench: $(PROG) $(ORACLE_BIN)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
+
+.PHONY: bench

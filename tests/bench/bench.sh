@@ -1,0 +1,66 @@
+#!/bin/sh
+# bench.sh - kde-icon-cache against KDE itself on the realistic tree
+#
+# The same lookups both ways: every relative Icon= of the menu at 16, 22,
+# 32 and 48 px, breeze current.  For each side: wall time (median of 5
+# runs) and file system calls (strace).  KDE's side is the KF5 helper
+# (tests/oracle/kic-oracle), which builds its loader once and then looks
+# the names up as plasmashell would; its calls are counted per lookup
+# between markers, so its start-up is not charged to it.  Ours is one
+# `kde-icon-cache --list`, start-up, scan and all.
+set -eu
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${KIC_BIN:-$TOP/kde-icon-cache}
+ORACLE=$TOP/tests/oracle/kic-oracle
+TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
+mkdir -p "$TMP_TOP"
+W=$(mktemp -d "$TMP_TOP/bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+. "$TOP/tests/oracle/oracle-env.sh"
+
+T=${KIC_TREE:-$TMP_TOP/realistic}
+"$TOP/tests/oracle/make-tree.sh" "${KIC_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debs}" "$T" >&2
+T=$(cd "$T" && pwd)
+[ -x "$ORACLE" ] || { echo "bench: $ORACLE not built (make needs libkf5iconthemes-dev)" >&2; exit 1; }
+
+find "$T/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' |
+  grep -v '^/' | sort -u > "$W/names"
+n=$(wc -l < "$W/names")
+
+# median wall time in ms of a command, 5 runs
+median_ms () {
+  for i in 1 2 3 4 5; do
+    s=$(date +%s%N); "$@" > /dev/null 2>&1; e=$(date +%s%N)
+    echo $(((e - s) / 1000000))
+  done | sort -n | sed -n 3p
+}
+fs_calls='(open|openat|getdents64|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink)\('
+
+ours_ms=$(median_ms "$BIN" -q --root "$T" --theme breeze --list)
+strace -f -qq -o "$W/ours.trace" "$BIN" -q --root "$T" --theme breeze --list > "$W/list"
+ours_calls=$(grep -Ec "$fs_calls" "$W/ours.trace")
+ours_lookups=$(awk -F '\t' '$2 !~ /^\// && $2 != ""' "$W/list" | wc -l)
+for s in 16 22 32 48; do
+  "$BIN" -q --root "$T" --theme breeze --explain --size "$s" $(cat "$W/names") < /dev/null
+done | awk '/^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); s += n } END { print s }' > "$W/predicted"
+ours_predicted=$(cat "$W/predicted")
+ours_kb=$(/usr/bin/time -f %M "$BIN" -q --root "$T" --theme breeze --list 2>&1 > /dev/null | tail -n 1)
+
+kde_run () { oracle_run "$T" breeze "$ORACLE" --sizes 16,22,32,48 < "$W/names"; }
+kde_ms=$(median_ms kde_run)
+"$TOP/tests/oracle/probe-count.sh" "$T" breeze 16,22,32,48 < "$W/names" > "$W/kde" 2>/dev/null
+kde_calls=$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde")
+kde_lookups=$(wc -l < "$W/kde")
+
+ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.1fx\n", a / b }'; }
+nfs () { awk -v c="$1" 'BEGIN { printf "%.1f s\n", c * 0.002 }'; }
+
+echo "kde-icon-cache bench: realistic tree ($n menu icon names x 4 sizes, breeze current)"
+printf '%-44s %14s %14s %10s\n' "" "KDE (KF5)" "kde-icon-cache" "KDE/ours"
+printf '%-44s %14s %14s %10s\n' "lookups (ours: every .desktop file, --list)" "$kde_lookups" "$ours_lookups" ""
+printf '%-44s %14s %14s %10s\n' "file system calls (strace)" "$kde_calls" "$ours_calls" "$(ratio "$kde_calls" "$ours_calls")"
+printf '%-44s %14s %14s %10s\n' "  at 2 ms per call (NFS round trip)" "$(nfs "$kde_calls")" "$(nfs "$ours_calls")" ""
+printf '%-44s %14s %14s %10s\n' "wall time, median of 5 (ms)" "$kde_ms" "$ours_ms" "$(ratio "$kde_ms" "$ours_ms")"
+printf '%-44s %14s %14s %10s\n' "peak memory (KiB)" "-" "$ours_kb" ""
+printf '%-44s %14s %14s %10s\n' "KDE's calls as our model predicts them" "$ours_predicted" "" ""
+[ "$ours_predicted" = "$kde_calls" ] && echo "prediction: exact" || echo "prediction: differs from strace by $((ours_predicted - kde_calls))"
