@@ -18,6 +18,7 @@ struct _KicResolver {
   char **user_search_paths;
   GHashTable *generic_icons;
   int group_size[KIC_GROUP_LAST];
+  GHashTable *overlay; /* dir -> set of file names; borrowed, may be NULL */
 };
 
 /* One lookup in progress. */
@@ -121,12 +122,27 @@ count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit)
     }
 }
 
-/* What DIR/FILE is; FILE may hold a '/' when Icon= does. */
-static KicFsType
-index_type (KicFsIndex *index, const char *dir, const char *file)
+void
+kic_resolver_set_overlay (KicResolver *resolver, GHashTable *overlay)
 {
+  resolver->overlay = overlay;
+}
+
+/* What DIR/FILE is; FILE may hold a '/' when Icon= does.  Files of the
+ * overlay exist as regular files. */
+static KicFsType
+index_type (KicResolver *resolver, const char *dir, const char *file)
+{
+  KicFsIndex *index = resolver->index;
   g_autofree char *path = NULL;
 
+  if (resolver->overlay != NULL)
+    {
+      GHashTable *names = g_hash_table_lookup (resolver->overlay, dir);
+
+      if (names != NULL && g_hash_table_contains (names, file))
+        return KIC_FS_FILE;
+    }
   if (strchr (file, '/') == NULL)
     return kic_fs_index_stat_at (index, dir, file);
   path = g_strconcat (dir, "/", file, NULL);
@@ -141,7 +157,7 @@ static gboolean
 probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
 {
   g_autofree char *path = NULL;
-  gboolean hit = index_type (lookup->resolver->index, dir->path, file) != KIC_FS_NONE;
+  gboolean hit = index_type (lookup->resolver, dir->path, file) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);

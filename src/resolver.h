@@ -64,6 +64,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResolver, kic_resolver_free)
 const GPtrArray *kic_resolver_themes (const KicResolver *resolver);
 int kic_resolver_group_size (const KicResolver *resolver, KicGroup group);
 
+/* Pretend the files of OVERLAY exist too: a table from directory path to
+ * a table of file names (the planner's links, before they are written).
+ * NULL removes it.  transfer none: the caller keeps it alive. */
+void kic_resolver_set_overlay (KicResolver *resolver, GHashTable *overlay);
+
 /* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);

@@ -26,6 +26,9 @@ kic_system_free (KicSystem *system)
   g_strfreev (system->icon_bases);
   g_free (system->configured_theme);
   g_free (system->current_theme);
+  g_free (system->app_name);
+  if (system->kdeglobals)
+    g_ptr_array_unref (system->kdeglobals);
   kic_fs_index_free (system->index);
   g_free (system);
 }
@@ -321,17 +324,67 @@ load_group_sizes (KicResolverSetup *setup, GPtrArray *kdeglobals, const KicTheme
     }
 }
 
+/* A theme that holds nothing: what every other user's theme looks like to
+ * a name it lacks.  Its one directory does not exist, so it probes in vain,
+ * as a real theme without the name would. */
+static KicTheme *
+void_theme (void)
+{
+  static const char index[] = "[Icon Theme]\nDirectories=void\n[void]\nSize=48\nType=Scalable\nMinSize=1\nMaxSize=512\n";
+
+  return kic_theme_new_nowhere (kic_theme_desc_parse ("@void@", "@void@", index, sizeof index - 1,
+                                                      "Icon Theme", NULL));
+}
+
+KicResolver *
+kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboolean other_theme,
+                         char **used_theme)
+{
+  const char *pics_path[] = { NULL, "icons", "pixmaps", NULL };
+  g_autofree char *pics = g_strconcat (system->app_name, "/pics", NULL);
+  g_autofree char *current = current_theme_name (configured_theme);
+  KicResolverSetup setup = { 0 };
+  ThemeLoader loader = { system->index, system->data_dirs, system->icon_bases, system->app_name };
+  char *used = NULL;
+
+  if (other_theme)
+    {
+      Chain chain = { &loader, g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free),
+                      g_ptr_array_new_with_free_func (g_free) };
+
+      g_ptr_array_add (chain.links, void_theme ());
+      g_ptr_array_add (chain.in_tree, g_strdup ("@void@"));
+      add_theme_by_name (&chain, KIC_FALLBACK_THEME);
+      add_theme_by_name (&chain, "hicolor");
+      g_ptr_array_unref (chain.in_tree);
+      setup.themes = chain.links;
+      used = g_strdup ("@void@");
+    }
+  else
+    setup.themes = build_links (&loader, current, &used);
+  load_group_sizes (&setup, system->kdeglobals,
+                    setup.themes->len > 0 ? g_ptr_array_index (setup.themes, 0) : NULL);
+  setup.data_dirs = system->data_dirs;
+  setup.data_home_hidden = TRUE;
+  /* :452-457: the "User" group search paths -- set only after a theme was
+   * found: without even hicolor initIconThemes() returns first (:436-441)
+   * and the User group has nowhere to look */
+  pics_path[0] = pics;
+  setup.user_search_paths = setup.themes->len > 0 ? (char **) pics_path : (char **) pics_path + 3;
+  setup.generic_icons = load_generic_icons (system->index, system->data_dirs);
+  if (used_theme != NULL)
+    *used_theme = used ? used : g_strdup ("");
+  else
+    g_free (used);
+  return kic_resolver_new (&setup, system->index);
+}
+
 KicSystem *
 kic_system_load (const KicSystemOptions *options, GError **error)
 {
   g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
   g_auto (GStrv) config_dirs = NULL;
-  g_autoptr (GPtrArray) kdeglobals = NULL;
   g_autofree char *root = NULL;
-  const char *pics_path[] = { NULL, "icons", "pixmaps", NULL };
-  g_autofree char *pics = NULL;
-  KicResolverSetup setup = { 0 };
-  ThemeLoader loader;
 
   root = g_canonicalize_filename (options->root ? options->root : "/", NULL);
   if (!g_file_test (root, G_FILE_TEST_IS_DIR))
@@ -340,40 +393,20 @@ kic_system_load (const KicSystemOptions *options, GError **error)
       return NULL;
     }
   system->index = kic_fs_index_new (root);
+  system->app_name = g_strdup (options->app_name ? options->app_name : "plasmashell");
   system->data_dirs = options->data_dirs ? g_strdupv (options->data_dirs) : kic_paths_data_dirs ();
   config_dirs = options->config_dirs ? g_strdupv (options->config_dirs) : kic_paths_config_dirs ();
-  kdeglobals = load_kdeglobals (system->index, config_dirs);
+  system->kdeglobals = load_kdeglobals (system->index, config_dirs);
   if (options->theme != NULL)
     system->configured_theme = g_strdup (options->theme);
   else
     {
-      system->configured_theme = kdeglobals_get (kdeglobals, "Icons", "Theme");
+      system->configured_theme = kdeglobals_get (system->kdeglobals, "Icons", "Theme");
       if (system->configured_theme == NULL)
         system->configured_theme = g_strdup ("breeze");
     }
   system->icon_bases = find_icon_bases (system->index, system->data_dirs);
-
-  loader.index = system->index;
-  loader.data_dirs = system->data_dirs;
-  loader.icon_bases = system->icon_bases;
-  loader.app_name = options->app_name ? options->app_name : "plasmashell";
-  {
-    g_autofree char *current = current_theme_name (system->configured_theme);
-    setup.themes = build_links (&loader, current, &system->current_theme);
-  }
-  if (system->current_theme == NULL)
-    system->current_theme = g_strdup ("");
-  load_group_sizes (&setup, kdeglobals,
-                    setup.themes->len > 0 ? g_ptr_array_index (setup.themes, 0) : NULL);
-  setup.data_dirs = system->data_dirs;
-  setup.data_home_hidden = TRUE;
-  /* :452-457: the "User" group search paths -- set only after a theme was
-   * found: without even hicolor initIconThemes() returns first (:436-441)
-   * and the User group has nowhere to look */
-  pics = g_strconcat (loader.app_name, "/pics", NULL);
-  pics_path[0] = pics;
-  setup.user_search_paths = setup.themes->len > 0 ? (char **) pics_path : (char **) pics_path + 3;
-  setup.generic_icons = load_generic_icons (system->index, system->data_dirs);
-  system->resolver = kic_resolver_new (&setup, system->index);
+  system->resolver = kic_system_new_resolver (system, system->configured_theme, FALSE,
+                                              &system->current_theme);
   return g_steal_pointer (&system);
 }

@@ -28,12 +28,23 @@ typedef struct {
   char **icon_bases;     /* "<datadir>/icons" then "<datadir>/pixmaps" that exist */
   char *configured_theme; /* kdeglobals [Icons] Theme= or --theme, before validity */
   char *current_theme;   /* the theme KDE ends up using first */
-  KicResolver *resolver;
+  char *app_name;
+  GPtrArray *kdeglobals; /* GKeyFile*, highest priority first */
+  KicResolver *resolver; /* for the configured theme */
 } KicSystem;
 
 /* transfer full */
 KicSystem *kic_system_load (const KicSystemOptions *options, GError **error);
 void kic_system_free (KicSystem *system);
+
+/* Another KDE process on the same system and index: one whose kdeglobals
+ * names CONFIGURED_THEME, or with OTHER_THEME, one whose current theme is
+ * some theme holding none of the names (every chain ends with the
+ * fallback breeze and hicolor, so plants there reach such users too).
+ * *USED_THEME (transfer full, may be NULL) gets the theme KDE uses first.
+ * transfer full */
+KicResolver *kic_system_new_resolver (KicSystem *system, const char *configured_theme,
+                                      gboolean other_theme, char **used_theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicSystem, kic_system_free)
 
 #endif /* KIC_SYSTEM_H */

@@ -296,6 +296,25 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index)
   return theme;
 }
 
+KicTheme *
+kic_theme_new_nowhere (KicThemeDesc *desc)
+{
+  KicTheme *theme = g_new0 (KicTheme, 1);
+
+  theme->desc = desc;
+  theme->dirs = g_ptr_array_new_with_free_func (theme_dir_free);
+  theme->scaled_dirs = g_ptr_array_new_with_free_func (theme_dir_free);
+  for (guint d = 0; d < desc->dirs->len; d++)
+    {
+      KicThemeDir *dir = g_new0 (KicThemeDir, 1);
+
+      dir->spec = g_ptr_array_index (desc->dirs, d);
+      dir->path = g_strconcat ("/@nowhere@/", desc->name, "/", dir->spec->name, NULL);
+      g_ptr_array_add (theme->dirs, dir);
+    }
+  return theme;
+}
+
 void
 kic_theme_free (KicTheme *theme)
 {

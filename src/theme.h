@@ -87,6 +87,9 @@ int kic_dir_spec_distance (const KicDirSpec *dir, int size);
  * order), keeping the directories INDEX says exist.  transfer full; DESC is
  * taken over. */
 KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index);
+/* DESC with every directory present but lying nowhere on disk: a theme
+ * that probes in vain.  transfer full; DESC is taken over. */
+KicTheme *kic_theme_new_nowhere (KicThemeDesc *desc);
 void kic_theme_free (KicTheme *theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicTheme, kic_theme_free)
 

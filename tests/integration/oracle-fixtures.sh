@@ -21,7 +21,7 @@ for c in $cases; do
       sed 's|.*/||; s/\.[^.]*$//'
     echo "kic-missing-name"
     echo "text-kic-missing"
-  } | grep -v '^$' | sort -u > "$WORK/$c.names"
+  } | LC_ALL=C grep -av '^$' | LC_ALL=C sort -u > "$WORK/$c.names"
   theirs "$R" "$theme" 8 16 22 24 32 48 64 128 256 < "$WORK/$c.names" > "$WORK/$c.theirs"
   ours "$R" "$theme" 8 16 22 24 32 48 64 128 256 < "$WORK/$c.names" > "$WORK/$c.ours"
   n=$(wc -l < "$WORK/$c.ours")
