@@ -46,6 +46,7 @@ INTEGRATION_TESTS = $(filter-out tests/integration/lib.sh,$(wildcard tests/integ
 
 # The KF5 oracle helper is built when KF5's headers are there; the tests
 # that need it skip themselves otherwise.
+.DEFAULT_GOAL := all
 ORACLE_BIN :=
 -include tests/oracle/oracle.mk
 ifeq ($(wildcard /usr/include/KF5/KIconThemes/kiconloader.h),)

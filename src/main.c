@@ -38,7 +38,7 @@ static const GOptionEntry option_entries[] = {
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, &kic_verbose, "Say more", NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &kic_quiet, "Print no warnings", NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and exit", NULL },
-  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_names, NULL, "NAME..." },
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_names, NULL, "NAME..." },
   { NULL },
 };
 

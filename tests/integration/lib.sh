@@ -103,7 +103,7 @@ same_answers () { # same_answers THEIRS OURS
   if cmp -s "$1.sorted" "$2.sorted"; then
     return 0
   fi
-  diff "$1.sorted" "$2.sorted" | grep '^[<>]' | head -n 20 | sed 's/^/#   /'
+  diff "$1.sorted" "$2.sorted" | grep -a '^[<>]' | head -n 20 | sed 's/^/#   /'
   return 1
 }
 
