@@ -1,12 +1,16 @@
 /* commands.c - --resolve, --list and --explain */
 #include "commands.h"
 
+#include "config.h"
 #include "desktop.h"
+#include "plan.h"
+#include "writer.h"
 #include "kic.h"
 #include "resolver.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The sizes the application menu asks for (kde-lookup.md §7.1): Kicker 16,
  * Kickoff compact 22, Kickoff list 32, favourites and hasIcon() 48. */
@@ -19,7 +23,7 @@ static int
 single_size (const KicCommandOptions *options, const KicSystem *system)
 {
   if (options->sizes->len > 0)
-    return g_array_index (options->sizes, int, options->sizes->len - 1);
+    return g_array_index (options->sizes, KicTarget, options->sizes->len - 1).size;
   return kic_resolver_group_size (system->resolver, KIC_GROUP_DESKTOP);
 }
 
@@ -164,7 +168,8 @@ list_sizes (const KicCommandOptions *options)
   GArray *sizes = g_array_new (FALSE, FALSE, sizeof (int));
 
   if (options->sizes->len > 0)
-    g_array_append_vals (sizes, options->sizes->data, options->sizes->len);
+    for (guint i = 0; i < options->sizes->len; i++)
+      g_array_append_val (sizes, g_array_index (options->sizes, KicTarget, i).size);
   else
     g_array_append_vals (sizes, menu_sizes, G_N_ELEMENTS (menu_sizes));
   return sizes;
@@ -240,4 +245,205 @@ kic_command_list (const KicCommandOptions *options, GError **error)
       fputs (json->str, stdout);
     }
   return TRUE;
+}
+
+/* What the manifest records of the settings: a change of them is a change. */
+static char *
+settings_string (const KicSystem *system, const GArray *targets, char **themes)
+{
+  GString *s = g_string_new ("profile=kf5 themes=");
+
+  if (themes == NULL)
+    g_string_append (s, system->configured_theme);
+  for (guint i = 0; themes != NULL && themes[i] != NULL; i++)
+    g_string_append_printf (s, "%s%s", i ? "," : "", themes[i]);
+  g_string_append (s, " sizes=");
+  for (guint i = 0; i < targets->len; i++)
+    {
+      const KicTarget *t = &g_array_index (targets, KicTarget, i);
+      char weight[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (weight, sizeof weight, "%g", t->weight);
+      g_string_append_printf (s, "%s%d:%s", i ? "," : "", t->size, weight);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteStats *stats)
+{
+  g_autoptr (GString) json = g_string_new ("{\n  \"theme\": ");
+
+  json_string (json, system->current_theme);
+  g_string_append_printf (json, ",\n  \"desktop_files\": %u,\n  \"lookups_proved\": %u,\n",
+                          plan->n_desktop_files, plan->n_verified);
+  g_string_append_printf (json, "  \"links\": {\"added\": %u, \"replaced\": %u, \"removed\": %u, "
+                                "\"unchanged\": %u, \"refused\": %u},\n  \"names\": [",
+                          stats->added, stats->replaced, stats->removed, stats->unchanged, stats->refused);
+  for (guint i = 0; i < plan->names->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      g_string_append (json, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+      json_string (json, np->name);
+      g_string_append (json, ", \"icon\": ");
+      json_string (json, np->icon);
+      g_string_append_printf (json, ", \"status\": \"%s\", \"reason\": ", kic_name_status_to_string (np->status));
+      if (np->reason)
+        json_string (json, np->reason);
+      else
+        g_string_append (json, "null");
+      g_string_append (json, ", \"links\": [");
+      for (guint k = 0; k < np->plants->len; k++)
+        {
+          if (k)
+            g_string_append (json, ", ");
+          json_string (json, ((KicPlant *) g_ptr_array_index (np->plants, k))->link);
+        }
+      g_string_append (json, "], \"sizes\": [");
+      for (guint k = 0; k < np->sizes->len; k++)
+        {
+          const KicSizeReport *r = g_ptr_array_index (np->sizes, k);
+
+          g_string_append_printf (json, "%s{\"size\": %d, \"path\": ", k ? ", " : "", r->size);
+          if (r->path)
+            json_string (json, r->path);
+          else
+            g_string_append (json, "null");
+          g_string_append_printf (json, ", \"calls_before\": %u, \"calls_after\": %u}",
+                                  r->calls_before, r->calls_after);
+        }
+      g_string_append (json, "]}");
+    }
+  g_string_append (json, "\n  ]\n}\n");
+  fputs (json->str, stdout);
+}
+
+static void
+print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run)
+{
+  guint count[KIC_NAME_ABSOLUTE + 1] = { 0 };
+  guint links = g_hash_table_size (plan->links);
+
+  for (guint i = 0; i < plan->names->len; i++)
+    count[((KicNamePlan *) g_ptr_array_index (plan->names, i))->status]++;
+  if (kic_quiet)
+    return;
+  g_printerr ("kde-icon-cache: %u desktop files, %u names: %u planted (%u links), %u unchanged, "
+              "%u skipped, %u not found, %u absolute; links %s%u added, %u replaced, %u removed, "
+              "%u kept, %u refused\n",
+              plan->n_desktop_files, plan->names->len, count[KIC_NAME_PLANTED], links,
+              count[KIC_NAME_UNCHANGED], count[KIC_NAME_SKIPPED], count[KIC_NAME_NOT_FOUND],
+              count[KIC_NAME_ABSOLUTE], dry_run ? "(dry run) " : "", stats->added, stats->replaced,
+              stats->removed, stats->unchanged, stats->refused);
+  for (guint i = 0; i < plan->names->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      if (np->status == KIC_NAME_SKIPPED || np->status == KIC_NAME_NOT_FOUND)
+        kic_debug ("%s: %s: %s", np->name, kic_name_status_to_string (np->status), np->reason);
+    }
+}
+
+/* Plan and apply; with CHECK_ONLY count the changes and write nothing. */
+static gboolean
+rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
+{
+  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
+  g_autoptr (KicManifest) old = NULL;
+  g_autoptr (KicPlan) plan = NULL;
+  g_autoptr (GPtrArray) owned = NULL;
+  g_autofree char *settings = NULL;
+  KicWriterOptions wopts = { 0 };
+  KicPlanOptions popts = { 0 };
+  KicConfig config = { 0 };
+  KicWriteStats stats;
+  int lock = -1;
+  gboolean ok = FALSE;
+
+  if (system == NULL || !kic_config_load (system->index, &config, error))
+    return FALSE;
+  wopts.index = system->index;
+  wopts.store = options->store;
+  wopts.dry_run = options->dry_run || check_only;
+  wopts.print_changes = options->dry_run && !options->json;
+  if (!wopts.dry_run && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
+    goto out;
+  old = kic_writer_read_manifest (&wopts, error);
+  if (old == NULL)
+    goto out;
+  owned = kic_writer_owned_links (&wopts, old);
+  popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
+  if (popts.targets->len == 0)
+    popts.targets = config.targets = (g_array_unref (config.targets), kic_plan_default_targets ());
+  popts.themes = config.themes;
+  popts.store = options->store;
+  popts.previous = owned;
+  plan = kic_plan_build (system, &popts, error);
+  if (plan == NULL)
+    goto out;
+  settings = settings_string (system, popts.targets, config.themes);
+  if (check_only)
+    {
+      ok = kic_writer_apply (&wopts, plan, old, settings, &stats, error);
+      if (ok && (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
+                 || g_strcmp0 (old->settings, settings) != 0))
+        {
+          g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                       "the cache is out of date: %u links to add, %u to replace, %u to remove",
+                       stats.added, stats.replaced, stats.removed);
+          ok = FALSE;
+        }
+      goto out;
+    }
+  ok = kic_writer_apply (&wopts, plan, old, settings, &stats, error);
+  if (ok && options->json)
+    print_json_report (system, plan, &stats);
+  if (ok)
+    print_summary (plan, &stats, wopts.dry_run);
+out:
+  if (lock >= 0)
+    close (lock);
+  kic_config_clear (&config);
+  return ok;
+}
+
+gboolean
+kic_command_rebuild (const KicCommandOptions *options, GError **error)
+{
+  return rebuild (options, FALSE, error);
+}
+
+gboolean
+kic_command_check (const KicCommandOptions *options, GError **error)
+{
+  return rebuild (options, TRUE, error);
+}
+
+gboolean
+kic_command_clean (const KicCommandOptions *options, GError **error)
+{
+  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
+  g_autoptr (KicManifest) old = NULL;
+  KicWriterOptions wopts = { 0 };
+  KicWriteStats stats;
+  int lock = -1;
+  gboolean ok;
+
+  if (system == NULL)
+    return FALSE;
+  wopts.index = system->index;
+  wopts.store = options->store;
+  wopts.dry_run = options->dry_run;
+  wopts.print_changes = options->dry_run;
+  if (!wopts.dry_run && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
+    return FALSE;
+  old = kic_writer_read_manifest (&wopts, error);
+  ok = old != NULL && kic_writer_clean (&wopts, old, &stats, error);
+  if (ok && !kic_quiet)
+    g_printerr ("kde-icon-cache: removed %u links and %u copies%s\n", stats.removed, stats.files_removed,
+                wopts.dry_run ? " (dry run)" : "");
+  if (lock >= 0)
+    close (lock);
+  return ok;
 }

@@ -8,14 +8,22 @@
 
 typedef struct {
   KicSystemOptions system;
-  GArray *sizes;   /* int; empty: the mode's default */
+  GArray *sizes;      /* KicTarget from --size; empty: the mode's default */
   gboolean json;
-  char **names;    /* --resolve/--explain: NULL means standard input */
+  char **names;       /* --resolve/--explain: NULL means standard input */
+  const char *store;  /* --output, inside the root */
+  gboolean dry_run;
+  int wait_seconds;
 } KicCommandOptions;
 
 /* Each returns FALSE with ERROR set on a runtime failure. */
 gboolean kic_command_resolve (const KicCommandOptions *options, GError **error);
 gboolean kic_command_list (const KicCommandOptions *options, GError **error);
 gboolean kic_command_explain (const KicCommandOptions *options, GError **error);
+/* --rebuild (with --dry-run: say what would change) */
+gboolean kic_command_rebuild (const KicCommandOptions *options, GError **error);
+/* --check: FALSE with KIC_ERROR_OUTDATED when a rebuild would change anything */
+gboolean kic_command_check (const KicCommandOptions *options, GError **error);
+gboolean kic_command_clean (const KicCommandOptions *options, GError **error);
 
 #endif /* KIC_COMMANDS_H */

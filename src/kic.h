@@ -16,6 +16,7 @@ typedef enum {
   KIC_ERROR_PARSE,   /* a file we read is malformed */
   KIC_ERROR_IO,      /* a system call failed */
   KIC_ERROR_PARTIAL, /* the run finished but some input was skipped */
+  KIC_ERROR_OUTDATED, /* --check: a rebuild would change something */
 } KicError;
 
 GQuark kic_error_quark (void);

@@ -5,7 +5,10 @@
  * status: 0 success, 1 runtime error, 2 usage error.
  */
 #include "commands.h"
+#include "config.h"
+#include "fsindex.h"
 #include "kic.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -19,11 +22,18 @@
 
 enum { EXIT_USAGE = 2 };
 
-static gboolean opt_resolve, opt_list, opt_explain, opt_json, opt_version;
-static char *opt_root, *opt_theme;
+#define KIC_DEFAULT_STORE "/var/lib/kde-icon-cache"
+
+static gboolean opt_rebuild, opt_check, opt_clean, opt_resolve, opt_list, opt_explain;
+static gboolean opt_json, opt_version, opt_dry_run;
+static char *opt_root, *opt_theme, *opt_output;
 static char **opt_sizes, **opt_names;
+static int opt_wait;
 
 static const GOptionEntry mode_entries[] = {
+  { "rebuild", 0, 0, G_OPTION_ARG_NONE, &opt_rebuild, "Copy menu icons and plant links (the default)", NULL },
+  { "check", 0, 0, G_OPTION_ARG_NONE, &opt_check, "Exit 1 if a rebuild would change anything", NULL },
+  { "clean", 0, 0, G_OPTION_ARG_NONE, &opt_clean, "Remove every link and copy the manifest lists", NULL },
   { "resolve", 0, 0, G_OPTION_ARG_NONE, &opt_resolve, "Print the file KDE loads for each NAME", NULL },
   { "list", 0, 0, G_OPTION_ARG_NONE, &opt_list, "List every menu entry with its icon and KDE's cost", NULL },
   { "explain", 0, 0, G_OPTION_ARG_NONE, &opt_explain, "Show KDE's file system calls for NAME, numbered", NULL },
@@ -31,8 +41,11 @@ static const GOptionEntry mode_entries[] = {
 };
 
 static const GOptionEntry option_entries[] = {
-  { "size", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt_sizes, "Icon size in pixels (repeatable)", "N" },
-  { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Machine-readable output (--list)", NULL },
+  { "size", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt_sizes, "Icon size in pixels, with --rebuild N:WEIGHT (repeatable)", "N" },
+  { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &opt_dry_run, "Print what --rebuild or --clean would change; change nothing", NULL },
+  { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output, "The store (default " KIC_DEFAULT_STORE ", inside --root)", "DIR" },
+  { "wait", 'w', 0, G_OPTION_ARG_INT, &opt_wait, "Wait up to SECONDS for another run to finish", "SECONDS" },
+  { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Machine-readable output (--list, --rebuild)", NULL },
   { "root", 'r', 0, G_OPTION_ARG_FILENAME, &opt_root, "Work on the system under DIR (a chroot)", "DIR" },
   { "theme", 't', 0, G_OPTION_ARG_STRING, &opt_theme, "Current icon theme (default: kdeglobals, else breeze)", "NAME" },
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, &kic_verbose, "Say more", NULL },
@@ -42,43 +55,47 @@ static const GOptionEntry option_entries[] = {
   { NULL },
 };
 
-/* "N": a pixel size from 1 to 4096 */
+/* "N" or "N:WEIGHT" */
 static gboolean
 parse_sizes (GArray *sizes, GError **error)
 {
   for (guint i = 0; opt_sizes != NULL && opt_sizes[i] != NULL; i++)
-    {
-      char *end;
-      long n;
-
-      errno = 0;
-      n = strtol (opt_sizes[i], &end, 10);
-      if (end == opt_sizes[i] || *end != '\0' || errno != 0 || n < 1 || n > 4096)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "invalid size '%s': give a number of pixels from 1 to 4096", opt_sizes[i]);
-          return FALSE;
-        }
-      g_array_append_val (sizes, (int) { (int) n });
-    }
+    if (!kic_config_parse_size (opt_sizes[i], sizes, error))
+      return FALSE;
   return TRUE;
 }
 
 static gboolean
 check_modes (GError **error)
 {
-  int modes = opt_resolve + opt_list + opt_explain;
+  int modes = opt_rebuild + opt_check + opt_clean + opt_resolve + opt_list + opt_explain;
 
-  if (modes != 1)
+  if (modes > 1)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                           modes ? "give only one of --resolve, --list, --explain"
-                                 : "give one of --resolve, --list, --explain");
+                           "give only one of --rebuild, --check, --clean, --resolve, --list, --explain");
       return FALSE;
     }
-  if (opt_list && opt_names != NULL)
+  if (modes == 0)
+    opt_rebuild = TRUE;
+  if (!opt_resolve && !opt_explain && opt_names != NULL)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--list takes no NAME ('%s')", opt_names[0]);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "unexpected argument '%s'", opt_names[0]);
+      return FALSE;
+    }
+  if (opt_dry_run && !opt_rebuild && !opt_clean)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--dry-run goes with --rebuild or --clean");
+      return FALSE;
+    }
+  if (opt_wait < 0)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--wait takes a number of seconds");
+      return FALSE;
+    }
+  if (opt_output != NULL && !g_path_is_absolute (opt_output))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--output must be an absolute path ('%s')", opt_output);
       return FALSE;
     }
   if (opt_explain && opt_names == NULL)
@@ -86,9 +103,9 @@ check_modes (GError **error)
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--explain needs a NAME");
       return FALSE;
     }
-  if (opt_json && !opt_list)
+  if (opt_json && !opt_list && !opt_rebuild)
     {
-      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--json goes with --list");
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--json goes with --list or --rebuild");
       return FALSE;
     }
   return TRUE;
@@ -105,17 +122,19 @@ main (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (KicTarget));
+  g_autofree char *store = NULL;
   KicCommandOptions options = { 0 };
   gboolean ok;
 
   setlocale (LC_ALL, "");
   g_set_prgname ("kde-icon-cache");
   g_set_printerr_handler (print_handler);
-  context = g_option_context_new ("- make KDE find menu icons quickly");
+  context = g_option_context_new ("- make KDE find menu icons in a few file system calls");
   g_option_context_set_summary (context,
-                                "Finds the icon file KDE Frameworks 5 loads for each application menu entry,\n"
-                                "and what that costs in file system calls.");
+                                "Copies the icon file KDE Frameworks 5 loads for each application menu entry\n"
+                                "into a store and plants links where KDE's search ends early, changing\n"
+                                "nothing KDE shows.  Without a mode it rebuilds.");
   g_option_context_set_description (context, "See kde-icon-cache(8) for details and exit status.");
   g_option_context_add_main_entries (context, mode_entries, NULL);
   g_option_context_add_main_entries (context, option_entries, NULL);
@@ -135,15 +154,28 @@ main (int argc, char **argv)
   options.sizes = sizes;
   options.json = opt_json;
   options.names = opt_names;
+  store = kic_path_clean (opt_output ? opt_output : KIC_DEFAULT_STORE);
+  options.store = store;
+  options.dry_run = opt_dry_run;
+  options.wait_seconds = opt_wait;
   if (opt_resolve)
     ok = kic_command_resolve (&options, &error);
   else if (opt_list)
     ok = kic_command_list (&options, &error);
-  else
+  else if (opt_explain)
     ok = kic_command_explain (&options, &error);
+  else if (opt_check)
+    ok = kic_command_check (&options, &error);
+  else if (opt_clean)
+    ok = kic_command_clean (&options, &error);
+  else
+    ok = kic_command_rebuild (&options, &error);
   if (!ok)
     {
-      g_printerr ("kde-icon-cache: error: %s\n", error->message);
+      if (g_error_matches (error, KIC_ERROR, KIC_ERROR_OUTDATED))
+        g_printerr ("kde-icon-cache: %s\n", error->message);
+      else
+        g_printerr ("kde-icon-cache: error: %s\n", error->message);
       return EXIT_FAILURE;
     }
   return EXIT_SUCCESS;

@@ -18,8 +18,65 @@ struct _KicResolver {
   char **user_search_paths;
   GHashTable *generic_icons;
   int group_size[KIC_GROUP_LAST];
-  GHashTable *overlay; /* dir -> set of file names; borrowed, may be NULL */
+  const KicOverlay *overlay; /* borrowed, may be NULL */
 };
+
+struct _KicOverlay {
+  GHashTable *dirs; /* dir -> (name -> GINT_TO_POINTER (add)) */
+};
+
+KicOverlay *
+kic_overlay_new (void)
+{
+  KicOverlay *overlay = g_new0 (KicOverlay, 1);
+
+  overlay->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) g_hash_table_unref);
+  return overlay;
+}
+
+void
+kic_overlay_free (KicOverlay *overlay)
+{
+  if (overlay == NULL)
+    return;
+  g_hash_table_unref (overlay->dirs);
+  g_free (overlay);
+}
+
+void
+kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gboolean add)
+{
+  GHashTable *names = g_hash_table_lookup (overlay->dirs, dir);
+
+  if (names == NULL)
+    {
+      names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_insert (overlay->dirs, g_strdup (dir), names);
+    }
+  g_hash_table_replace (names, g_strdup (name), GINT_TO_POINTER (add));
+}
+
+void
+kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name)
+{
+  GHashTable *names = g_hash_table_lookup (overlay->dirs, dir);
+
+  if (names != NULL)
+    g_hash_table_remove (names, name);
+}
+
+gboolean
+kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add)
+{
+  GHashTable *names = g_hash_table_lookup (overlay->dirs, dir);
+  gpointer value;
+
+  if (names == NULL || !g_hash_table_lookup_extended (names, name, NULL, &value))
+    return FALSE;
+  *add = GPOINTER_TO_INT (value);
+  return TRUE;
+}
 
 /* One lookup in progress. */
 typedef struct {
@@ -123,7 +180,7 @@ count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit)
 }
 
 void
-kic_resolver_set_overlay (KicResolver *resolver, GHashTable *overlay)
+kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay)
 {
   resolver->overlay = overlay;
 }
@@ -136,13 +193,10 @@ index_type (KicResolver *resolver, const char *dir, const char *file)
   KicFsIndex *index = resolver->index;
   g_autofree char *path = NULL;
 
-  if (resolver->overlay != NULL)
-    {
-      GHashTable *names = g_hash_table_lookup (resolver->overlay, dir);
+  gboolean add;
 
-      if (names != NULL && g_hash_table_contains (names, file))
-        return KIC_FS_FILE;
-    }
+  if (resolver->overlay != NULL && kic_overlay_lookup (resolver->overlay, dir, file, &add))
+    return add ? KIC_FS_FILE : KIC_FS_NONE;
   if (strchr (file, '/') == NULL)
     return kic_fs_index_stat_at (index, dir, file);
   path = g_strconcat (dir, "/", file, NULL);
@@ -249,12 +303,37 @@ is_media_type (const char *name)
   return g_strv_contains (media_types, name);
 }
 
+/* :858-892: the next name to try in the same theme, in place: cut at the
+ * last '-' while that dash is past index 1 (dropping a trailing "-x"), or
+ * make a bare media type "<media>-x-generic" and set *GENERIC.  FALSE when
+ * there is no next name. */
+static gboolean
+next_variant (char **current, gboolean *generic)
+{
+  char *name = *current;
+  const char *dash = strrchr (name, '-');
+
+  if (dash != NULL && dash - name > 1)
+    {
+      name[dash - name] = '\0';
+      if (g_str_has_suffix (name, "-x"))
+        name[strlen (name) - 2] = '\0';
+      return TRUE;
+    }
+  if (is_media_type (name))
+    {
+      *current = g_strconcat (name, "-x-generic", NULL);
+      g_free (name);
+      *generic = TRUE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* :832-911, KIconLoaderPrivate::findMatchingIcon().  Per theme: the name,
- * then the name cut at its last '-' (only while that dash is past index 1,
- * dropping a trailing "-x"), then "<media>-x-generic".  Note that
- * genericFallback (:844) is set once for the whole loop: after a name has
- * reached its -x-generic form in one theme, later themes only try the name
- * itself. */
+ * then its next variants.  Note that genericFallback (:844) is set once for
+ * the whole loop: after a name has reached its -x-generic form in one
+ * theme, later themes only try the name itself. */
 static gboolean
 find_matching_icon (Lookup *lookup, const char *name, int size)
 {
@@ -267,34 +346,43 @@ find_matching_icon (Lookup *lookup, const char *name, int size)
 
       while (current[0] != '\0')
         {
-          const char *dash;
-
           if (theme_lookup (lookup, theme, current, size))
             return TRUE;
-          if (generic_fallback)
-            break;
-          dash = strrchr (current, '-');
-          if (dash != NULL && dash - current > 1)
-            {
-              current[dash - current] = '\0';
-              if (g_str_has_suffix (current, "-x"))
-                current[strlen (current) - 2] = '\0';
-            }
-          else if (is_media_type (current))
-            {
-              char *generic = g_strconcat (current, "-x-generic", NULL);
-
-              g_free (current);
-              current = generic;
-              generic_fallback = TRUE;
-            }
-          else
+          if (generic_fallback || !next_variant (&current, &generic_fallback))
             break;
         }
     }
   /* :894-908: QIcon::fallbackSearchPaths() is empty in a Plasma session
    * (the KDE platform theme sets none), so nothing is probed here. */
   return FALSE;
+}
+
+static void
+add_variants (GPtrArray *stems, const char *name)
+{
+  g_autofree char *current = g_strdup (name);
+  gboolean generic = g_str_has_suffix (name, "-x-generic");
+
+  g_ptr_array_add (stems, g_strdup (current));
+  while (!generic && next_variant (&current, &generic))
+    g_ptr_array_add (stems, g_strdup (current));
+}
+
+GPtrArray *
+kic_resolver_lookup_stems (KicResolver *resolver, const char *name)
+{
+  GPtrArray *stems = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *valid = g_utf8_make_valid (name, -1);
+  g_autofree char *stripped = kic_icon_name_strip_extension (valid);
+  const char *generic;
+
+  if (name[0] == '\0' || kic_icon_name_is_absolute (name))
+    return stems;
+  add_variants (stems, stripped);
+  generic = resolver->generic_icons ? g_hash_table_lookup (resolver->generic_icons, stripped) : NULL;
+  if (generic != NULL)
+    add_variants (stems, generic);
+  return stems;
 }
 
 /* :946-962, KIconLoaderPrivate::locate(): each search path; a relative one

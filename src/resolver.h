@@ -64,16 +64,35 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResolver, kic_resolver_free)
 const GPtrArray *kic_resolver_themes (const KicResolver *resolver);
 int kic_resolver_group_size (const KicResolver *resolver, KicGroup group);
 
-/* Pretend the files of OVERLAY exist too: a table from directory path to
- * a table of file names (the planner's links, before they are written).
- * NULL removes it.  transfer none: the caller keeps it alive. */
-void kic_resolver_set_overlay (KicResolver *resolver, GHashTable *overlay);
+/* Changes to the file system the resolver pretends are made: the
+ * planner's links before they are written (added), and the links of a
+ * previous run, which must not count as KDE's own files (hidden). */
+typedef struct _KicOverlay KicOverlay;
+
+KicOverlay *kic_overlay_new (void);
+void kic_overlay_free (KicOverlay *overlay);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicOverlay, kic_overlay_free)
+/* DIR/NAME exists as a regular file (ADD) or does not exist (!ADD) */
+void kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gboolean add);
+/* Forget what was said about DIR/NAME */
+void kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name);
+/* TRUE when the overlay says something about DIR/NAME; *ADD tells what */
+gboolean kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add);
+
+/* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none. */
+void kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay);
 
 /* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);
 void kic_result_free (KicResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
+
+/* Every file name stem (without extension) a lookup of NAME may try in
+ * a theme directory: the name, its dash cuts and -x-generic forms, and the
+ * same for its mime/generic-icons name.  A lookup can only change when a
+ * file with one of these stems appears or goes.  transfer full */
+GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
 
 /* KIconLoaderPrivate::removeIconExtension(): strip one of .png .xpm .svg
  * .svgz.  transfer full */

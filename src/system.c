@@ -342,7 +342,7 @@ kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboole
 {
   const char *pics_path[] = { NULL, "icons", "pixmaps", NULL };
   g_autofree char *pics = g_strconcat (system->app_name, "/pics", NULL);
-  g_autofree char *current = current_theme_name (configured_theme);
+  g_autofree char *current = current_theme_name (configured_theme ? configured_theme : "");
   KicResolverSetup setup = { 0 };
   ThemeLoader loader = { system->index, system->data_dirs, system->icon_bases, system->app_name };
   char *used = NULL;

@@ -1,0 +1,89 @@
+/* config.c - the configuration file and the size syntax */
+#include "config.h"
+
+#include "keyfile.h"
+#include "kic.h"
+#include "plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+gboolean
+kic_config_parse_size (const char *text, GArray *targets, GError **error)
+{
+  KicTarget target = { 0, 1.0 };
+  char *end;
+  long n;
+
+  errno = 0;
+  n = strtol (text, &end, 10);
+  if (end != text && *end == ':')
+    {
+      const char *w = end + 1;
+
+      target.weight = g_ascii_strtod (w, &end);
+      if (end == w || !(target.weight > 0) || target.weight > 1e6)
+        end = (char *) "?";
+    }
+  if (end == text || *end != '\0' || errno != 0 || n < 1 || n > 4096)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
+                   "invalid size '%s': give N or N:WEIGHT, N pixels from 1 to 4096, WEIGHT above 0", text);
+      return FALSE;
+    }
+  target.size = (int) n;
+  for (guint i = 0; i < targets->len; i++)
+    if (g_array_index (targets, KicTarget, i).size == target.size)
+      {
+        g_array_index (targets, KicTarget, i).weight = target.weight;
+        return TRUE;
+      }
+  g_array_append_val (targets, target);
+  return TRUE;
+}
+
+gboolean
+kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GKeyFile) kf = NULL;
+  g_auto (GStrv) sizes = NULL;
+  gsize length;
+
+  config->targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
+  config->themes = NULL;
+  if (kic_fs_index_stat (index, KIC_CONFIG_FILE) == KIC_FS_NONE)
+    return TRUE;
+  if (!kic_fs_index_read_file (index, KIC_CONFIG_FILE, &data, &length, error))
+    return FALSE;
+  kf = kic_keyfile_load (data, length, KIC_CONFIG_FILE, error);
+  if (kf == NULL)
+    return FALSE;
+  sizes = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "Sizes", NULL);
+  for (guint i = 0; sizes[i] != NULL; i++)
+    {
+      g_strstrip (sizes[i]);
+      if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, error))
+        {
+          g_prefix_error (error, "%s: key 'Sizes': ", KIC_CONFIG_FILE);
+          return FALSE;
+        }
+    }
+  config->themes = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "Themes", NULL);
+  for (guint i = 0; config->themes[i] != NULL; i++)
+    g_strstrip (config->themes[i]);
+  if (config->themes[0] == NULL)
+    g_clear_pointer (&config->themes, g_strfreev);
+  return TRUE;
+}
+
+void
+kic_config_clear (KicConfig *config)
+{
+  if (config->targets)
+    g_array_unref (config->targets);
+  g_strfreev (config->themes);
+  config->targets = NULL;
+  config->themes = NULL;
+}

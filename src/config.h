@@ -1,0 +1,30 @@
+/* config.h - /etc/kde-icon-cache.conf
+ *
+ *   [kde-icon-cache]
+ *   Sizes=16:1,22:1,32:2,48:4   # N[:WEIGHT], the sizes to make fast
+ *   Themes=breeze                # the current themes to plant for
+ */
+#ifndef KIC_CONFIG_H
+#define KIC_CONFIG_H
+
+#include "fsindex.h"
+
+#include <glib.h>
+
+#define KIC_CONFIG_FILE "/etc/kde-icon-cache.conf"
+#define KIC_CONFIG_GROUP "kde-icon-cache"
+
+typedef struct {
+  GArray *targets; /* KicTarget; empty when the file sets none */
+  char **themes;   /* NULL when the file sets none */
+} KicConfig;
+
+/* Read the configuration file inside the root; a missing file is an empty
+ * configuration, a bad one an error naming the file and key. */
+gboolean kic_config_load (KicFsIndex *index, KicConfig *config, GError **error);
+void kic_config_clear (KicConfig *config);
+
+/* Parse "N" or "N:WEIGHT" (N 1-4096, WEIGHT > 0) into TARGETS. */
+gboolean kic_config_parse_size (const char *text, GArray *targets, GError **error);
+
+#endif /* KIC_CONFIG_H */

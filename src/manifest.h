@@ -1,0 +1,52 @@
+/* manifest.h - the record of everything kde-icon-cache put on disk
+ *
+ * <store>/manifest, one entry a line, sorted, tab-separated, so that a
+ * shell loop can undo it in an emergency:
+ *
+ *   file<TAB><store copy><TAB><source file><TAB><sha256 of the content>
+ *   link<TAB><planted link><TAB><its target, relative>
+ *
+ * Lines starting with '#' are comments (the first says the format).  All
+ * paths are as seen inside the root.  A path holding a tab, a newline or a
+ * control character is never planted, so a line always splits cleanly.
+ */
+#ifndef KIC_MANIFEST_H
+#define KIC_MANIFEST_H
+
+#include <glib.h>
+
+typedef enum {
+  KIC_ENTRY_FILE,
+  KIC_ENTRY_LINK,
+} KicEntryKind;
+
+typedef struct {
+  KicEntryKind kind;
+  char *path;   /* the store copy, or the link */
+  char *target; /* the source file, or the link's target */
+  char *sha256; /* files only */
+} KicManifestEntry;
+
+typedef struct {
+  GHashTable *entries; /* path -> KicManifestEntry* */
+  char *settings;      /* the "# settings:" line, or NULL */
+} KicManifest;
+
+KicManifest *kic_manifest_new (void);
+void kic_manifest_free (KicManifest *manifest);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicManifest, kic_manifest_free)
+
+/* Parse manifest text; a bad line is a warning naming ORIGIN and line,
+ * and is skipped.  transfer full */
+KicManifest *kic_manifest_parse (const char *data, gsize length, const char *origin);
+
+/* The sorted text of MANIFEST.  transfer full */
+char *kic_manifest_to_string (const KicManifest *manifest);
+
+void kic_manifest_add (KicManifest *manifest, KicEntryKind kind, const char *path,
+                       const char *target, const char *sha256);
+
+/* TRUE when PATH is safe to record: absolute, no control characters. */
+gboolean kic_manifest_path_ok (const char *path);
+
+#endif /* KIC_MANIFEST_H */

@@ -1,0 +1,759 @@
+/* plan.c - choose the links, then prove that nothing KDE shows changes
+ *
+ * A link planted as "<name><ext>" in a directory of a theme on the search
+ * path makes that theme answer the lookup of <name> at EVERY size: KDE's
+ * MatchBest scan takes any hit in a theme and only keeps scanning for a
+ * closer one (kde-lookup.md §1.2).  So a name is only planted when KDE
+ * loads files of one and the same content at every size from 8 to 256;
+ * then every link of the name points to a copy of that content, any subset
+ * of the links (a run killed half way) shows the user the same icon, and
+ * the choice of directories only changes what the search costs.
+ *
+ * The choice: the directories of the themes on the search path that probe
+ * the file's extension and fit a target size exactly are candidates; links
+ * are added greedily while KDE's weighted cost over the target sizes (as
+ * the resolver counts it, with the links in an overlay) goes down.
+ *
+ * The proof: every name whose lookup could try a planted file name (the
+ * menu's names, every icon of the themes searched, every mime type, each
+ * with its dash cuts and generic names) is looked up at every size from 8
+ * to 256 with and without the links, for each configured theme and for a
+ * user of any other theme; the content KDE would load must not change.  A
+ * name whose links change any lookup loses them.
+ */
+#include "plan.h"
+
+#include "desktop.h"
+#include "kic.h"
+
+#include <string.h>
+
+/* The sizes any KDE code could ask for that the proof covers. */
+#define KIC_MIN_SIZE 8
+#define KIC_MAX_SIZE 256
+
+typedef struct {
+  KicSystem *system;
+  const KicPlanOptions *options;
+  KicOverlay *base;       /* the previous run's links hidden: KDE's own state */
+  KicOverlay *after;      /* base plus the links planned so far */
+  GHashTable *content;    /* real path -> content id */
+  GHashTable *plants;     /* link path -> KicPlant* (borrowed from names) */
+  GHashTable *plant_name; /* link path -> KicNamePlan* */
+  GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
+  GPtrArray *theme_names; /* char*: the theme each resolver stands for */
+} Planner;
+
+const char *
+kic_name_status_to_string (KicNameStatus status)
+{
+  switch (status)
+    {
+    case KIC_NAME_PLANTED:
+      return "planted";
+    case KIC_NAME_UNCHANGED:
+      return "unchanged";
+    case KIC_NAME_SKIPPED:
+      return "skipped";
+    case KIC_NAME_NOT_FOUND:
+      return "not-found";
+    case KIC_NAME_ABSOLUTE:
+      return "absolute";
+    }
+  return "?";
+}
+
+GArray *
+kic_plan_default_targets (void)
+{
+  static const KicTarget defaults[] = { { 16, 1.0 }, { 22, 1.0 }, { 32, 2.0 }, { 48, 4.0 } };
+  GArray *targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
+
+  g_array_append_vals (targets, defaults, G_N_ELEMENTS (defaults));
+  return targets;
+}
+
+static void
+plant_free (gpointer data)
+{
+  KicPlant *plant = data;
+
+  g_free (plant->link);
+  g_free (plant->source);
+  g_free (plant->store);
+  g_free (plant);
+}
+
+static void
+size_report_free (gpointer data)
+{
+  KicSizeReport *report = data;
+
+  g_free (report->path);
+  g_free (report);
+}
+
+static void
+name_plan_free (gpointer data)
+{
+  KicNamePlan *np = data;
+
+  g_free (np->name);
+  g_free (np->icon);
+  g_free (np->reason);
+  g_ptr_array_unref (np->plants);
+  g_ptr_array_unref (np->sizes);
+  g_free (np);
+}
+
+void
+kic_plan_free (KicPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_hash_table_unref (plan->links);
+  g_hash_table_unref (plan->files);
+  g_ptr_array_unref (plan->names);
+  g_free (plan);
+}
+
+char *
+kic_relative_link (const char *link, const char *target)
+{
+  g_auto (GStrv) from = g_strsplit (link, "/", -1);
+  g_auto (GStrv) to = g_strsplit (target, "/", -1);
+  guint n_from = g_strv_length (from);
+  guint common = 0;
+  GString *out = g_string_new (NULL);
+
+  /* the last component of LINK is the link itself, not a directory */
+  while (common + 1 < n_from && to[common] != NULL && strcmp (from[common], to[common]) == 0)
+    common++;
+  for (guint i = common; i + 1 < n_from; i++)
+    g_string_append (out, "../");
+  for (guint i = common; to[i] != NULL; i++)
+    {
+      g_string_append (out, to[i]);
+      if (to[i + 1] != NULL)
+        g_string_append_c (out, '/');
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The content of the file at PATH (inside the root): its SHA-256, read
+ * once per real file. */
+static const char *
+content_of_path (Planner *p, const char *path)
+{
+  KicFsIndex *index = p->system->index;
+  g_autofree char *real = kic_fs_index_realpath (index, path);
+  const char *id;
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if (real == NULL)
+    real = g_strconcat ("missing:", path, NULL);
+  id = g_hash_table_lookup (p->content, real);
+  if (id != NULL)
+    return id;
+  if (kic_fs_index_stat (index, real) == KIC_FS_DIR)
+    id = g_strconcat ("directory:", real, NULL);
+  else if (kic_fs_index_read_file (index, real, &data, &length, NULL))
+    id = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
+  else
+    id = g_strconcat ("unreadable:", real, NULL);
+  g_hash_table_insert (p->content, g_steal_pointer (&real), (char *) id);
+  return id;
+}
+
+/* What the user sees for result R: the content of the file KDE loads.  A
+ * link being tried for the name being planned (in p->after, not yet a
+ * plant) stands for TRIAL_SOURCE. */
+static const char *
+content_of_result (Planner *p, const KicResult *r, const char *trial_source)
+{
+  KicPlant *plant;
+
+  if (r->path == NULL)
+    return "";
+  if (r->via == KIC_VIA_ABSOLUTE)
+    return r->path;
+  plant = g_hash_table_lookup (p->plants, r->path);
+  if (plant != NULL)
+    return content_of_path (p, plant->source);
+  if (trial_source != NULL && r->dir != NULL)
+    {
+      g_autofree char *file = g_path_get_basename (r->path);
+      gboolean add;
+
+      if (kic_overlay_lookup (p->after, r->dir->path, file, &add) && add)
+        return content_of_path (p, trial_source);
+    }
+  return content_of_path (p, r->path);
+}
+
+/* Put DIR/NAME back to what the base overlay says of it. */
+static void
+overlay_restore (Planner *p, const char *dir, const char *name)
+{
+  gboolean add;
+
+  if (kic_overlay_lookup (p->base, dir, name, &add))
+    kic_overlay_set (p->after, dir, name, add);
+  else
+    kic_overlay_unset (p->after, dir, name);
+}
+
+static KicResult *
+resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size)
+{
+  kic_resolver_set_overlay (resolver, overlay);
+  return kic_resolve (resolver, name, size, FALSE);
+}
+
+/* KDE's weighted cost for NAME over the target sizes with the overlay
+ * AFTER; G_MAXDOUBLE when a target size would show other content than
+ * CONTENT (the content of SOURCE, the file the links stand for). */
+static double
+weighted_cost (Planner *p, KicResolver *resolver, const char *name, const char *content,
+               const char *source)
+{
+  double cost = 0;
+
+  for (guint t = 0; t < p->options->targets->len; t++)
+    {
+      const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
+      g_autoptr (KicResult) r = resolve_with (resolver, p->after, name, target->size);
+
+      if (strcmp (content_of_result (p, r, source), content) != 0)
+        return G_MAXDOUBLE;
+      cost += target->weight * r->n_calls;
+    }
+  return cost;
+}
+
+static const char *
+icon_extension (const char *path)
+{
+  static const char *const extensions[] = { ".png", ".svgz", ".svg", ".xpm" };
+
+  for (guint e = 0; e < G_N_ELEMENTS (extensions); e++)
+    if (g_str_has_suffix (path, extensions[e]))
+      return extensions[e];
+  return NULL;
+}
+
+typedef struct {
+  const KicThemeDir *dir;
+  char *file;
+} Candidate;
+
+static void
+candidate_free (gpointer data)
+{
+  Candidate *c = data;
+
+  g_free (c->file);
+  g_free (c);
+}
+
+/* The directories a link for NAME with extension EXT may go to: those of
+ * the themes that probe EXT, that fit a target size exactly, and where no
+ * file of that name exists that the previous run did not plant. */
+static GPtrArray *
+plant_candidates (Planner *p, KicResolver *resolver, const char *name, const char *ext)
+{
+  const GPtrArray *themes = kic_resolver_themes (resolver);
+  GPtrArray *candidates = g_ptr_array_new_with_free_func (candidate_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *file = g_strconcat (name, ext, NULL);
+
+  if (strchr (name, '/') != NULL)
+    return candidates;
+  for (guint t = 0; t < themes->len; t++)
+    {
+      const KicTheme *theme = g_ptr_array_index (themes, t);
+
+      if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext))
+        continue;
+      for (guint d = 0; d < theme->dirs->len; d++)
+        {
+          const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+          gboolean exact = FALSE;
+          gboolean add;
+          Candidate *c;
+
+          if (dir->spec->scale != 1 || g_hash_table_contains (seen, dir->path))
+            continue;
+          g_hash_table_add (seen, dir->path);
+          for (guint i = 0; i < p->options->targets->len && !exact; i++)
+            exact = kic_dir_spec_exact (dir->spec, g_array_index (p->options->targets, KicTarget, i).size);
+          if (!exact)
+            continue;
+          if (!(kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
+              && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
+            continue; /* not ours: never replaced */
+          if (kic_overlay_lookup (p->after, dir->path, file, &add) && add)
+            continue; /* another name planted there already */
+          c = g_new0 (Candidate, 1);
+          c->dir = dir;
+          c->file = g_strdup (file);
+          g_ptr_array_add (candidates, c);
+        }
+    }
+  return candidates;
+}
+
+/* Greedy: add the candidate that lowers the cost most, while one does;
+ * then drop any link whose removal does not raise it.  The chosen links
+ * are left in p->after; returns the final cost. */
+static double
+choose_links (Planner *p, KicResolver *resolver, const char *name, const char *content,
+              const char *source, GPtrArray *candidates, GPtrArray *chosen)
+{
+  double cost = weighted_cost (p, resolver, name, content, source);
+
+  for (;;)
+    {
+      Candidate *best = NULL;
+      double best_cost = cost;
+
+      for (guint i = 0; i < candidates->len; i++)
+        {
+          Candidate *c = g_ptr_array_index (candidates, i);
+          double trial;
+
+          if (g_ptr_array_find (chosen, c, NULL))
+            continue;
+          kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
+          trial = weighted_cost (p, resolver, name, content, source);
+          overlay_restore (p, c->dir->path, c->file);
+          if (trial < best_cost)
+            {
+              best = c;
+              best_cost = trial;
+            }
+        }
+      if (best == NULL)
+        break;
+      kic_overlay_set (p->after, best->dir->path, best->file, TRUE);
+      g_ptr_array_add (chosen, best);
+      cost = best_cost;
+    }
+  for (guint i = chosen->len; i-- > 0;)
+    {
+      Candidate *c = g_ptr_array_index (chosen, i);
+      double trial;
+
+      overlay_restore (p, c->dir->path, c->file);
+      trial = weighted_cost (p, resolver, name, content, source);
+      if (trial <= cost)
+        {
+          g_ptr_array_remove_index (chosen, i);
+          cost = trial;
+        }
+      else
+        kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
+    }
+  return cost;
+}
+
+/* A name planted for one theme stays planted whatever another says. */
+static void
+set_status (KicNamePlan *np, KicNameStatus status, const char *reason)
+{
+  if (np->plants->len > 0 && status != KIC_NAME_PLANTED)
+    return;
+  np->status = status;
+  g_free (np->reason);
+  np->reason = g_strdup (reason);
+}
+
+/* Decide the links of one name for the theme list of RESOLVER. */
+static void
+plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
+{
+  const char *content = NULL;
+  g_autofree char *source = NULL;
+  g_autoptr (GPtrArray) candidates = NULL;
+  g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
+  double before = 0, after;
+  const char *ext;
+
+  for (int s = KIC_MIN_SIZE; s <= KIC_MAX_SIZE; s++)
+    {
+      g_autoptr (KicResult) r = resolve_with (resolver, p->base, np->name, s);
+      const char *c;
+
+      if (r->path == NULL)
+        {
+          set_status (np, content ? KIC_NAME_SKIPPED : KIC_NAME_NOT_FOUND,
+                      content ? "KDE finds it at some sizes only" : "KDE finds no file for it");
+          return;
+        }
+      c = content_of_result (p, r, NULL);
+      if (content == NULL)
+        {
+          content = c;
+          source = kic_fs_index_realpath (p->system->index, r->path);
+        }
+      else if (strcmp (c, content) != 0)
+        {
+          set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
+          return;
+        }
+    }
+  for (guint t = 0; t < p->options->targets->len; t++)
+    {
+      const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
+      g_autoptr (KicResult) r = resolve_with (resolver, p->base, np->name, target->size);
+
+      before += target->weight * r->n_calls;
+    }
+  ext = source ? icon_extension (source) : NULL;
+  if (ext == NULL)
+    {
+      set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
+      return;
+    }
+  candidates = plant_candidates (p, resolver, np->name, ext);
+  if (candidates->len == 0)
+    {
+      set_status (np, KIC_NAME_SKIPPED, "no theme on the search path probes its file type");
+      return;
+    }
+  after = choose_links (p, resolver, np->name, content, source, candidates, chosen);
+  if (chosen->len == 0 || after >= before)
+    {
+      for (guint i = 0; i < chosen->len; i++)
+        {
+          Candidate *c = g_ptr_array_index (chosen, i);
+          overlay_restore (p, c->dir->path, c->file);
+        }
+      set_status (np, KIC_NAME_UNCHANGED, "KDE already finds it as fast as any link would make it");
+      return;
+    }
+  for (guint i = 0; i < chosen->len; i++)
+    {
+      Candidate *c = g_ptr_array_index (chosen, i);
+      KicPlant *plant = g_new0 (KicPlant, 1);
+
+      plant->link = g_strconcat (c->dir->path, "/", c->file, NULL);
+      plant->source = g_strdup (source);
+      plant->store = g_strconcat (p->options->store, "/files", source, NULL);
+      g_ptr_array_add (np->plants, plant);
+      g_hash_table_insert (p->plants, plant->link, plant);
+      g_hash_table_insert (p->plant_name, plant->link, np);
+    }
+  set_status (np, KIC_NAME_PLANTED, NULL);
+}
+
+static void
+drop_plants (Planner *p, KicNamePlan *np, const char *reason)
+{
+  for (guint i = 0; i < np->plants->len; i++)
+    {
+      KicPlant *plant = g_ptr_array_index (np->plants, i);
+      g_autofree char *dir = g_path_get_dirname (plant->link);
+      g_autofree char *file = g_path_get_basename (plant->link);
+
+      overlay_restore (p, dir, file);
+      g_hash_table_remove (p->plant_name, plant->link);
+      g_hash_table_remove (p->plants, plant->link);
+    }
+  g_ptr_array_set_size (np->plants, 0);
+  set_status (np, KIC_NAME_SKIPPED, reason);
+  np->dropped = TRUE;
+}
+
+/* The stems of all planted links: a lookup can only change if it tries
+ * one of them. */
+static GHashTable *
+planted_stems (Planner *p)
+{
+  GHashTable *stems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, p->plants);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *base = g_path_get_basename (key);
+      const char *ext = icon_extension (base);
+
+      g_hash_table_add (stems, g_strndup (base, strlen (base) - (ext ? strlen (ext) : 0)));
+    }
+  return stems;
+}
+
+/* Every name whose lookup could be asked for: the menu's names, the stem
+ * of every icon in every directory of the themes searched, and every mime
+ * type that has a generic icon. */
+static GHashTable *
+known_names (Planner *p, GPtrArray *names)
+{
+  GHashTable *all = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < names->len; i++)
+    g_hash_table_add (all, g_strdup (((KicNamePlan *) g_ptr_array_index (names, i))->name));
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const KicTheme *theme = g_ptr_array_index (themes, t);
+
+          for (guint d = 0; d < theme->dirs->len; d++)
+            {
+              const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+              g_autoptr (GPtrArray) files = kic_fs_index_list (p->system->index, dir->path);
+
+              for (guint f = 0; files != NULL && f < files->len; f++)
+                {
+                  const char *file = g_ptr_array_index (files, f);
+                  const char *ext = icon_extension (file);
+
+                  if (ext != NULL)
+                    g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
+                }
+            }
+        }
+    }
+  return all;
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gboolean
+may_try_planted (KicResolver *resolver, const char *name, GHashTable *stems)
+{
+  g_autoptr (GPtrArray) tried = kic_resolver_lookup_stems (resolver, name);
+
+  for (guint i = 0; i < tried->len; i++)
+    if (g_hash_table_contains (stems, g_ptr_array_index (tried, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* One pass of the proof; on the first lookup that changes, the links of
+ * the name responsible are dropped and FALSE returned (run it again). */
+static gboolean
+prove_once (Planner *p, GPtrArray *names, guint *n_verified)
+{
+  g_autoptr (GHashTable) stems = planted_stems (p);
+  g_autoptr (GHashTable) all = known_names (p, names);
+  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, all);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (sorted, key);
+  g_ptr_array_sort (sorted, compare_strings);
+  *n_verified = 0;
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      KicResolver *resolver = g_ptr_array_index (p->resolvers, r);
+
+      for (guint i = 0; i < sorted->len; i++)
+        {
+          const char *name = g_ptr_array_index (sorted, i);
+
+          if (!may_try_planted (resolver, name, stems))
+            continue;
+          for (int s = KIC_MIN_SIZE; s <= KIC_MAX_SIZE; s++)
+            {
+              g_autoptr (KicResult) before = resolve_with (resolver, p->base, name, s);
+              g_autoptr (KicResult) after = resolve_with (resolver, p->after, name, s);
+              KicNamePlan *culprit;
+              g_autofree char *reason = NULL;
+
+              ++*n_verified;
+              if (g_strcmp0 (before->path, after->path) == 0
+                  || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
+                continue;
+              culprit = after->path ? g_hash_table_lookup (p->plant_name, after->path) : NULL;
+              reason = g_strdup_printf ("a link would change what KDE shows for '%s' at %d px with %s",
+                                        name, s, (char *) g_ptr_array_index (p->theme_names, r));
+              kic_debug ("%s", reason);
+              if (culprit == NULL)
+                {
+                  /* cannot happen: only a planted link can be new in a
+                   * lookup; be safe and plant nothing */
+                  for (guint n = 0; n < names->len; n++)
+                    drop_plants (p, g_ptr_array_index (names, n), reason);
+                  return FALSE;
+                }
+              drop_plants (p, culprit, reason);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* The menu's names: one KicNamePlan per distinct lookup name. */
+static GPtrArray *
+collect_names (KicSystem *system, guint *n_desktop_files)
+{
+  g_autoptr (GPtrArray) entries = kic_desktop_scan (system->index, system->data_dirs);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new_with_free_func (name_plan_free);
+
+  *n_desktop_files = entries->len;
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const KicDesktopEntry *entry = g_ptr_array_index (entries, i);
+      g_autofree char *valid = NULL;
+      KicNamePlan *np;
+
+      if (entry->icon == NULL || entry->icon[0] == '\0')
+        continue;
+      valid = g_utf8_make_valid (entry->icon, -1);
+      np = g_new0 (KicNamePlan, 1);
+      np->icon = g_strdup (entry->icon);
+      np->name = kic_icon_name_is_absolute (valid) ? g_strdup (valid) : kic_icon_name_strip_extension (valid);
+      np->plants = g_ptr_array_new_with_free_func (plant_free);
+      np->sizes = g_ptr_array_new_with_free_func (size_report_free);
+      if (g_hash_table_contains (seen, np->name))
+        {
+          name_plan_free (np);
+          continue;
+        }
+      g_hash_table_add (seen, np->name);
+      if (kic_icon_name_is_absolute (valid))
+        set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
+      g_ptr_array_add (names, np);
+    }
+  return names;
+}
+
+static int
+compare_name_plans (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(KicNamePlan *const *) a)->name, (*(KicNamePlan *const *) b)->name);
+}
+
+/* The figures for the report: the current theme's lookups before and
+ * after, at the target sizes. */
+static void
+report_sizes (Planner *p, GPtrArray *names)
+{
+  KicResolver *resolver = g_ptr_array_index (p->resolvers, 0);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      KicNamePlan *np = g_ptr_array_index (names, i);
+
+      for (guint t = 0; t < p->options->targets->len; t++)
+        {
+          int size = g_array_index (p->options->targets, KicTarget, t).size;
+          g_autoptr (KicResult) before = resolve_with (resolver, p->base, np->name, size);
+          g_autoptr (KicResult) after = resolve_with (resolver, p->after, np->name, size);
+          KicSizeReport *report = g_new0 (KicSizeReport, 1);
+
+          report->size = size;
+          report->path = g_strdup (before->path);
+          report->calls_before = before->n_calls;
+          report->calls_after = after->n_calls;
+          g_ptr_array_add (np->sizes, report);
+        }
+    }
+}
+
+static void
+planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
+{
+  p->system = system;
+  p->options = options;
+  p->base = kic_overlay_new ();
+  p->after = kic_overlay_new ();
+  p->content = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->plants = g_hash_table_new (g_str_hash, g_str_equal);
+  p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);
+  p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
+  p->theme_names = g_ptr_array_new_with_free_func (g_free);
+  /* the previous run's links are not part of what KDE has on its own */
+  for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
+    {
+      const char *link = g_ptr_array_index (options->previous, i);
+      g_autofree char *dir = g_path_get_dirname (link);
+      g_autofree char *file = g_path_get_basename (link);
+
+      kic_overlay_set (p->base, dir, file, FALSE);
+      kic_overlay_set (p->after, dir, file, FALSE);
+    }
+  if (options->themes == NULL || options->themes[0] == NULL)
+    {
+      g_ptr_array_add (p->resolvers, kic_system_new_resolver (system, system->configured_theme, FALSE, NULL));
+      g_ptr_array_add (p->theme_names, g_strdup (system->configured_theme));
+    }
+  else
+    for (guint i = 0; options->themes[i] != NULL; i++)
+      {
+        g_ptr_array_add (p->resolvers, kic_system_new_resolver (system, options->themes[i], FALSE, NULL));
+        g_ptr_array_add (p->theme_names, g_strdup (options->themes[i]));
+      }
+  g_ptr_array_add (p->resolvers, kic_system_new_resolver (system, NULL, TRUE, NULL));
+  g_ptr_array_add (p->theme_names, g_strdup ("any other theme"));
+}
+
+static void
+planner_clear (Planner *p)
+{
+  kic_overlay_free (p->base);
+  kic_overlay_free (p->after);
+  g_hash_table_unref (p->content);
+  g_hash_table_unref (p->plants);
+  g_hash_table_unref (p->plant_name);
+  g_ptr_array_unref (p->resolvers);
+  g_ptr_array_unref (p->theme_names);
+}
+
+KicPlan *
+kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error)
+{
+  KicPlan *plan = g_new0 (KicPlan, 1);
+  Planner p = { 0 };
+  guint n_themes;
+
+  planner_init (&p, system, options);
+  plan->names = collect_names (system, &plan->n_desktop_files);
+  g_ptr_array_sort (plan->names, compare_name_plans);
+  /* plant for each configured theme in turn (the last resolver is the
+   * "any other theme" user, who only takes part in the proof) */
+  n_themes = p.resolvers->len - 1;
+  for (guint r = 0; r < n_themes; r++)
+    for (guint i = 0; i < plan->names->len; i++)
+      {
+        KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+        if (np->status == KIC_NAME_ABSOLUTE || np->dropped)
+          continue;
+        plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
+      }
+  while (!prove_once (&p, plan->names, &plan->n_verified))
+    ;
+  report_sizes (&p, plan->names);
+  plan->links = g_hash_table_new (g_str_hash, g_str_equal);
+  plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < plan->names->len; i++)
+    {
+      KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      for (guint k = 0; k < np->plants->len; k++)
+        {
+          KicPlant *plant = g_ptr_array_index (np->plants, k);
+
+          g_hash_table_insert (plan->links, plant->link, plant);
+          g_hash_table_insert (plan->files, g_strdup (plant->store), g_strdup (plant->source));
+        }
+    }
+  planner_clear (&p);
+  return plan;
+}

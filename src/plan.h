@@ -1,0 +1,90 @@
+/* plan.h - where to plant links so that KDE's search ends early
+ *
+ * The planner decides, for every Icon= name of the menu, which links to
+ * plant, and proves the plan before anything is written: with the planned
+ * links added to the picture of the file system, every lookup KDE could
+ * make (the menu's names and every name the touched directories hold, at
+ * every size from 8 to 256, for each configured theme and for users of any
+ * other theme) must give a file with the same content as before.
+ *
+ * It is pure: it works on the KicSystem's index and resolvers, and only
+ * reads the contents of icon files to compare them.
+ */
+#ifndef KIC_PLAN_H
+#define KIC_PLAN_H
+
+#include "system.h"
+
+#include <glib.h>
+
+/* A size the menus ask for and how much a call at that size weighs. */
+typedef struct {
+  int size;
+  double weight;
+} KicTarget;
+
+typedef enum {
+  KIC_NAME_PLANTED,   /* links planted */
+  KIC_NAME_UNCHANGED, /* KDE already does as well as any plant would */
+  KIC_NAME_SKIPPED,   /* no safe place: reason says why */
+  KIC_NAME_NOT_FOUND, /* KDE finds nothing to copy */
+  KIC_NAME_ABSOLUTE,  /* an absolute path: KDE does not search */
+} KicNameStatus;
+
+/* One planted link. */
+typedef struct {
+  char *link;   /* "<theme dir>/<name><ext>", inside the root */
+  char *source; /* the real path of the icon file it stands for */
+  char *store;  /* the copy in the store it points to */
+} KicPlant;
+
+/* What KDE does for one name at one target size, before and after. */
+typedef struct {
+  int size;
+  char *path;        /* what KDE loads (before; after it is the same content) */
+  guint calls_before;
+  guint calls_after;
+} KicSizeReport;
+
+typedef struct {
+  char *name;          /* the name KDE looks up (Icon= without .png etc.) */
+  char *icon;          /* Icon= as written */
+  KicNameStatus status;
+  char *reason;        /* for SKIPPED and UNCHANGED */
+  GPtrArray *plants;   /* KicPlant* */
+  GPtrArray *sizes;    /* KicSizeReport*, one per target size (current theme) */
+  gboolean dropped;    /* its links failed the proof */
+} KicNamePlan;
+
+typedef struct {
+  GArray *targets;     /* KicTarget */
+  char **themes;       /* themes to plant for; NULL: the current theme */
+  const char *store;   /* store directory inside the root */
+  GPtrArray *previous; /* link paths a previous run planted that are still ours */
+} KicPlanOptions;
+
+typedef struct {
+  GPtrArray *names;    /* KicNamePlan*, sorted by name */
+  GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
+  GHashTable *files;   /* store path -> source real path */
+  guint n_desktop_files;
+  guint n_verified;    /* (name, size, theme) lookups proved unchanged */
+} KicPlan;
+
+/* The sizes Plasma's menus ask for, and the default weights: 48 px is the
+ * hasIcon() lookup every Plasma process makes for every entry at start
+ * (kde-lookup.md §7.1), 32 the Kickoff list, 22 and 16 the rest. */
+GArray *kic_plan_default_targets (void);
+
+/* transfer full */
+KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error);
+void kic_plan_free (KicPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPlan, kic_plan_free)
+
+/* The relative target of a link at LINK pointing to TARGET (both absolute,
+ * inside the root): "../../…/var/lib/kde-icon-cache/…".  transfer full */
+char *kic_relative_link (const char *link, const char *target);
+
+const char *kic_name_status_to_string (KicNameStatus status);
+
+#endif /* KIC_PLAN_H */
