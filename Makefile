@@ -73,7 +73,7 @@ check: $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-asan:
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 KIC_REBUILD_THEMES=breeze \
 	$(MAKE) B=build-asan PROG=build-asan/kde-icon-cache CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
 install: $(PROG)

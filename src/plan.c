@@ -257,11 +257,42 @@ candidate_free (gpointer data)
   g_free (c);
 }
 
+/* Does every file of THEME that a lookup of NAME could hit (NAME with any
+ * of the theme's extensions, in any of its directories) have CONTENT?  Only
+ * then can links there never make KDE pick another of them: a link changes
+ * which directories the MatchBest scan skips (kde-lookup.md §1.2). */
+static gboolean
+theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *content)
+{
+  for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
+    {
+      g_autofree char *file = g_strconcat (name, theme->desc->extensions[e], NULL);
+
+      for (guint d = 0; d < theme->dirs->len; d++)
+        {
+          const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+          g_autofree char *path = NULL;
+          gboolean add;
+
+          if (kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
+            continue; /* a link of the previous run */
+          if (kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
+            continue;
+          path = g_strconcat (dir->path, "/", file, NULL);
+          if (strcmp (content_of_path (p, path), content) != 0)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The directories a link for NAME with extension EXT may go to: those of
- * the themes that probe EXT, that fit a target size exactly, and where no
- * file of that name exists that the previous run did not plant. */
+ * the themes that probe EXT and hold no other content under NAME, that fit
+ * a target size exactly, and where no file of that name exists that the
+ * previous run did not plant. */
 static GPtrArray *
-plant_candidates (Planner *p, KicResolver *resolver, const char *name, const char *ext)
+plant_candidates (Planner *p, KicResolver *resolver, const char *name, const char *ext,
+                  const char *content)
 {
   const GPtrArray *themes = kic_resolver_themes (resolver);
   GPtrArray *candidates = g_ptr_array_new_with_free_func (candidate_free);
@@ -274,7 +305,8 @@ plant_candidates (Planner *p, KicResolver *resolver, const char *name, const cha
     {
       const KicTheme *theme = g_ptr_array_index (themes, t);
 
-      if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext))
+      if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext)
+          || !theme_agrees (p, theme, name, content))
         continue;
       for (guint d = 0; d < theme->dirs->len; d++)
         {
@@ -416,10 +448,10 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
       return;
     }
-  candidates = plant_candidates (p, resolver, np->name, ext);
+  candidates = plant_candidates (p, resolver, np->name, ext, content);
   if (candidates->len == 0)
     {
-      set_status (np, KIC_NAME_SKIPPED, "no theme on the search path probes its file type");
+      set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
       return;
     }
   after = choose_links (p, resolver, np->name, content, source, candidates, chosen);
@@ -540,6 +572,25 @@ may_try_planted (KicResolver *resolver, const char *name, GHashTable *stems)
   return FALSE;
 }
 
+/* The name whose links the lookup of NAME at SIZE now meets. */
+static KicNamePlan *
+find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
+{
+  g_autoptr (KicResult) r = NULL;
+
+  kic_resolver_set_overlay (resolver, p->after);
+  r = kic_resolve (resolver, name, size, TRUE);
+  for (guint i = 0; i < r->calls->len; i++)
+    {
+      const KicCall *call = g_ptr_array_index (r->calls, i);
+      KicNamePlan *np;
+
+      if (call->hit && (np = g_hash_table_lookup (p->plant_name, call->path)) != NULL)
+        return np;
+    }
+  return NULL;
+}
+
 /* One pass of the proof; on the first lookup that changes, the links of
  * the name responsible are dropped and FALSE returned (run it again). */
 static gboolean
@@ -577,14 +628,15 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               if (g_strcmp0 (before->path, after->path) == 0
                   || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
                 continue;
-              culprit = after->path ? g_hash_table_lookup (p->plant_name, after->path) : NULL;
+              culprit = find_culprit (p, resolver, name, s);
               reason = g_strdup_printf ("a link would change what KDE shows for '%s' at %d px with %s",
                                         name, s, (char *) g_ptr_array_index (p->theme_names, r));
-              kic_debug ("%s", reason);
+              kic_debug ("%s: '%s' instead of '%s'", reason, after->path ? after->path : "nothing",
+                         before->path ? before->path : "nothing");
               if (culprit == NULL)
                 {
-                  /* cannot happen: only a planted link can be new in a
-                   * lookup; be safe and plant nothing */
+                  /* cannot happen: a lookup that meets no link is the
+                   * same as before; be safe and plant nothing */
                   for (guint n = 0; n < names->len; n++)
                     drop_plants (p, g_ptr_array_index (names, n), reason);
                   return FALSE;

@@ -118,3 +118,59 @@ our_counts () { # our_counts ROOT THEME SIZES... < names
         /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); print name "\t" s "\t" n }'
   done
 }
+
+# A listing of every path under ROOT but DIR (prefix), with type, mode,
+# size, modification time, link target and content hash: two listings are
+# equal when nothing changed.
+tree_state () { # tree_state ROOT [EXCLUDED-PREFIX]
+  ( cd "$1" && find . ${2:+-path "./${2#/}" -prune -o} -printf '%p %y %m %s %T@ %l\n' | LC_ALL=C sort
+    find . ${2:+-path "./${2#/}" -prune -o} -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum )
+}
+
+# Every link the manifest of ROOT lists, checked: it exists, is a link with
+# the recorded target, and does not dangle.  Prints problems; succeeds
+# when there are none.
+manifest_consistent () { # manifest_consistent ROOT [STORE]
+  _m=$1${2:-/var/lib/kde-icon-cache}/manifest
+  [ -f "$_m" ] || return 0
+  _bad=0
+  while IFS="$(printf '\t')" read -r _kind _path _target _sum; do
+    case $_kind in
+      link)
+        if [ ! -L "$1$_path" ]; then echo "# missing link $_path"; _bad=1
+        elif [ "$(readlink "$1$_path")" != "$_target" ]; then echo "# link $_path points elsewhere"; _bad=1
+        elif [ ! -e "$1$_path" ]; then echo "# dangling link $_path"; _bad=1
+        fi ;;
+      file)
+        if [ "$(sha256sum < "$1$_path" 2>/dev/null | cut -d' ' -f1)" != "$_sum" ]; then
+          echo "# store copy $_path is not what the manifest says"; _bad=1
+        fi ;;
+    esac
+  done < "$_m"
+  return $_bad
+}
+
+# Links below ROOT that point into the store but dangle.
+dangling_links () {
+  find "$1" -xtype l -lname '*var/lib/kde-icon-cache/*' 2>/dev/null
+}
+
+# A writable view of TREE in $VIEW: an overlay mount when the kernel lets
+# us (root), else a copy.  What a run writes lands in the view only.
+# drop_view undoes it.
+writable_view () { # writable_view TREE
+  VIEW=$WORK/view
+  mkdir -p "$WORK/ov-upper" "$WORK/ov-work" "$VIEW"
+  if mount -t overlay overlay -o "lowerdir=$1,upperdir=$WORK/ov-upper,workdir=$WORK/ov-work" \
+       "$VIEW" 2>/dev/null; then
+    trap 'umount "$WORK/view" 2>/dev/null; rm -rf "$WORK"' EXIT
+  else
+    rmdir "$VIEW"
+    cp -a "$1" "$VIEW"
+  fi
+}
+
+drop_view () {
+  umount "$VIEW" 2>/dev/null || true
+  rm -rf "$VIEW" "$WORK/ov-upper" "$WORK/ov-work"
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# rebuild.sh - --rebuild, --dry-run, --check, --clean on a fixture root:
+# what is written, that a second run writes nothing, that nothing of
+# anyone else is touched, and that --clean gives the tree back
+. "$(dirname "$0")/lib.sh"
+
+plan 23
+fixtures "$WORK/fx" basic
+R=$WORK/fx/basic
+S=/var/lib/kde-icon-cache
+tree_state "$R" > "$WORK/pristine"
+
+# --dry-run writes nothing and says what it would do
+"$BIN" -q --root "$R" --dry-run > "$WORK/dry"
+ok $? "--dry-run exits 0"
+tree_state "$R" > "$WORK/after-dry"
+cmp -s "$WORK/pristine" "$WORK/after-dry"
+ok $? "--dry-run changes nothing on disk"
+grep -q "^link	" "$WORK/dry"
+ok $? "--dry-run lists the links it would plant"
+
+"$BIN" -q --root "$R" --check; is $? 1 "--check says a fresh tree is out of date (1)"
+
+# the rebuild
+"$BIN" -q --root "$R" --json > "$WORK/report"
+ok $? "--rebuild exits 0"
+links=$(grep -c '^link	' "$R$S/manifest")
+[ "$links" -gt 0 ]
+ok $? "the manifest lists the planted links ($links)"
+is "$(grep -c '^link	' "$WORK/dry")" "$links" "the dry run announced exactly the links planted"
+manifest_consistent "$R"
+ok $? "every manifest entry is on disk as recorded"
+is "$(dangling_links "$R" | wc -l)" 0 "no link into the store dangles"
+bad=$(awk -F '\t' '$1 == "link" && $3 ~ /^\// { print }' "$R$S/manifest" | wc -l)
+is "$bad" 0 "link targets are relative"
+is "$(stat -c %a "$R$S/manifest")" 644 "the manifest is mode 0644"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/report"
+ok $? "--json gives a valid report"
+
+# what KDE finds is the same content at every size
+"$BIN" -q --root "$R" --list > /dev/null
+for s in 16 22 32 48; do
+  icon_names "$R" | "$BIN" -q --root "$R" --resolve --size "$s"
+done > "$WORK/after-resolve"
+"$BIN" -q --root "$R" --check; is $? 0 "--check says the tree is up to date after a rebuild (0)"
+
+# a second run writes nothing at all
+sleep 1.1
+touch "$WORK/stamp"
+tree_state "$R" > "$WORK/built"
+"$BIN" -q --root "$R"
+ok $? "a second --rebuild exits 0"
+changed=$(find "$R" -newer "$WORK/stamp" | wc -l)
+is "$changed" 0 "a second --rebuild writes nothing (find -newer is empty)"
+tree_state "$R" > "$WORK/rebuilt"
+cmp -s "$WORK/built" "$WORK/rebuilt"
+ok $? "a second --rebuild leaves every file, link and time as it was"
+
+# never clobber: a file of someone else's at a planted path
+victim=$(awk -F '\t' '$1 == "link" { print $2; exit }' "$R$S/manifest")
+rm "$R$victim"
+echo "not ours" > "$R$victim"
+"$BIN" --root "$R" 2> "$WORK/err"
+ok $? "a rebuild with a foreign file in the way exits 0"
+is "$(cat "$R$victim")" "not ours" "the foreign file is left alone"
+grep -Eq "$victim' (exists and is not|is no longer) a link of ours" "$WORK/err"
+ok $? "the foreign file is reported"
+rm "$R$victim"
+"$BIN" -q --root "$R"
+
+# a removed .desktop file takes its links with it
+gone=$(awk -F '\t' '$1 == "link" { print $2; exit }' "$R$S/manifest")
+stem=$(basename "$gone"); stem=${stem%.*}
+grep -l "^Icon=$stem\$" "$R"/usr/share/applications/*.desktop | xargs rm -f
+"$BIN" -q --root "$R"
+[ ! -e "$R$gone" ] && [ ! -L "$R$gone" ]
+ok $? "links of a removed menu entry are removed ($stem)"
+manifest_consistent "$R"
+ok $? "the manifest still matches the disk"
+
+# --clean gives the tree back, byte for byte, times included
+fixtures "$WORK/fx2" basic
+R2=$WORK/fx2/basic
+mkdir -p "$R2/var/lib"   # as on any system; the store's parent changes time with it
+tree_state "$R2" "$S" | grep -v '^\./var/lib d ' > "$WORK/before-clean"
+"$BIN" -q --root "$R2"
+"$BIN" -q --root "$R2" --clean
+ok $? "--clean exits 0"
+tree_state "$R2" "$S" | grep -v '^\./var/lib d ' > "$WORK/after-clean"
+cmp -s "$WORK/before-clean" "$WORK/after-clean"
+ok $? "--clean gives the tree back as it was, directory times included"
+diff "$WORK/before-clean" "$WORK/after-clean" | head -n 5 | sed 's/^/#   /'
+finish
