@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 22
+plan 25
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -14,12 +14,13 @@ ok $? "--version prints the version"
 
 "$BIN" --help > "$WORK/help" 2>&1
 ok $? "--help exits 0"
-for opt in --resolve --list --explain --size --json --root --theme --verbose --quiet --version; do
+for opt in --rebuild --check --clean --resolve --list --explain --size --dry-run --output --wait \
+           --json --root --theme --verbose --quiet --version; do
   grep -q -- "$opt" "$WORK/help" || { echo "# --help lacks $opt"; false; } || break
 done
 ok $? "--help names every option"
 
-"$BIN" > /dev/null 2> "$WORK/err"; is $? 2 "no mode is a usage error (2)"
+"$BIN" --root "$R" foo > /dev/null 2> "$WORK/err"; is $? 2 "a NAME without --resolve or --explain is a usage error (2)"
 grep -q "Try 'kde-icon-cache --help'" "$WORK/err"
 ok $? "a usage error points at --help"
 "$BIN" --resolve --list > /dev/null 2>&1; is $? 2 "two modes are a usage error"
@@ -27,6 +28,9 @@ ok $? "a usage error points at --help"
 "$BIN" --resolve --size 12px foo > /dev/null 2>&1; is $? 2 "a size with junk is a usage error"
 "$BIN" --bogus > /dev/null 2>&1; is $? 2 "an unknown option is a usage error"
 "$BIN" --explain > /dev/null 2>&1; is $? 2 "--explain without NAME is a usage error"
+"$BIN" --list --dry-run > /dev/null 2>&1; is $? 2 "--dry-run without --rebuild or --clean is a usage error"
+"$BIN" --output relative/dir --list > /dev/null 2>&1; is $? 2 "a relative --output is a usage error"
+"$BIN" --rebuild --size 48:0 > /dev/null 2>&1; is $? 2 "a weight of 0 is a usage error"
 
 "$BIN" --root "$WORK/no-such-dir" --list > /dev/null 2> "$WORK/err"; is $? 1 "a missing root is a runtime error (1)"
 grep -q "no-such-dir" "$WORK/err"
