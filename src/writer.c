@@ -186,10 +186,13 @@ temp_name (const char *name)
   return g_strdup_printf (".%s.kic-tmp-%d", name, (int) getpid ());
 }
 
-/* Write DATA as NAME in DIR: a temporary file, mode 0644, fsync, rename. */
+/* Write DATA as NAME in DIR: a temporary file, mode 0644, fsync, rename.
+ * With MTIME the file gets that modification time (a copy keeps its
+ * source's, so that gtk-update-icon-cache, which follows links, does not
+ * see a newer file in a theme). */
 static gboolean
 write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
-               const char *what, GError **error)
+               const struct timespec *mtime, const char *what, GError **error)
 {
   g_autofree char *tmp = temp_name (name);
   gsize done = 0;
@@ -212,6 +215,12 @@ write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
           return set_errno_error (error, errsv, "write", what);
         }
       done += n;
+    }
+  if (mtime != NULL)
+    {
+      struct timespec times[2] = { { 0, UTIME_OMIT }, *mtime };
+
+      futimens (fd, times);
     }
   if (fchmod (fd, 0644) < 0 || fsync (fd) < 0 || close (fd) < 0)
     {
@@ -431,6 +440,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   g_autofree char *data = NULL;
   g_autofree char *sum = NULL;
   DirHandle *handle;
+  struct stat st;
   gsize length;
 
   handle = w->options->dry_run ? NULL : open_dir (w, dir, TRUE, error);
@@ -455,7 +465,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   w->stats->files_written++;
   if (w->options->dry_run)
     return TRUE;
-  if (!g_file_get_contents (source, &data, &length, error))
+  if (!g_file_get_contents (source, &data, &length, error) || stat (source, &st) < 0)
     return FALSE;
   sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
   if (strcmp (sum, entry->sha256) != 0)
@@ -463,7 +473,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", source);
       return FALSE;
     }
-  return write_file_at (handle, name, data, length, entry->path, error);
+  return write_file_at (handle, name, data, length, &st.st_mtim, entry->path, error);
 }
 
 /* Step 3: a link, unless something not ours is in the way. */
@@ -561,7 +571,7 @@ put_manifest (Writer *w, const char *text, GError **error)
   if (w->options->dry_run)
     return TRUE;
   handle = open_dir (w, w->options->store, TRUE, error);
-  if (handle == NULL || !write_file_at (handle, "manifest", text, strlen (text), path, error))
+  if (handle == NULL || !write_file_at (handle, "manifest", text, strlen (text), NULL, path, error))
     return FALSE;
   handle->changed = FALSE; /* the store's own time may move */
   return TRUE;

@@ -4,7 +4,7 @@
 # anyone else is touched, and that --clean gives the tree back
 . "$(dirname "$0")/lib.sh"
 
-plan 23
+plan 25
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
@@ -77,6 +77,27 @@ grep -l "^Icon=$stem\$" "$R"/usr/share/applications/*.desktop | xargs rm -f
 ok $? "links of a removed menu entry are removed ($stem)"
 manifest_consistent "$R"
 ok $? "the manifest still matches the disk"
+
+# GTK's icon-theme.cache stays valid: GTK compares its time with the
+# theme directory's, gtk-update-icon-cache with every file's below it
+fixtures "$WORK/fx3" basic
+R3=$WORK/fx3/basic
+if command -v gtk-update-icon-cache > /dev/null; then
+  gtk-update-icon-cache -q -t "$R3/usr/share/icons/breeze"
+  find "$R3/usr/share/icons/breeze" -type d -printf '%p %T@\n' | sort > "$WORK/gtk-dirs-before"
+  sleep 1.1
+  "$BIN" -q --root "$R3"
+  find "$R3/usr/share/icons/breeze" -type d -printf '%p %T@\n' | sort > "$WORK/gtk-dirs-after"
+  grep -q 'usr/share/icons/breeze/' "$R3$S/manifest" && cmp -s "$WORK/gtk-dirs-before" "$WORK/gtk-dirs-after"
+  ok $? "theme directories that got links keep their times (GTK's cache check)"
+  cache_time=$(stat -c %Y "$R3/usr/share/icons/breeze/icon-theme.cache")
+  gtk-update-icon-cache -q -t "$R3/usr/share/icons/breeze"
+  is "$(stat -c %Y "$R3/usr/share/icons/breeze/icon-theme.cache")" "$cache_time" \
+    "gtk-update-icon-cache still finds the cache up to date"
+else
+  ok 0 "# SKIP gtk-update-icon-cache is not installed"
+  ok 0 "# SKIP gtk-update-icon-cache is not installed"
+fi
 
 # --clean gives the tree back, byte for byte, times included
 fixtures "$WORK/fx2" basic
