@@ -22,9 +22,10 @@ typedef struct {
   KicFsType type;    /* what the entry is after following links */
 } KicFsEntry;
 
-typedef struct {
+struct _KicFsDir {
   GHashTable *entries; /* name -> KicFsEntry* */
-} KicFsDir;
+  char *real;          /* its real path */
+};
 
 struct _KicFsIndex {
   char *root;             /* host prefix, "" for "/" and for virtual */
@@ -42,14 +43,16 @@ fs_dir_free (gpointer data)
   if (dir == NULL)
     return;
   g_hash_table_unref (dir->entries);
+  g_free (dir->real);
   g_free (dir);
 }
 
 static KicFsDir *
-fs_dir_new (void)
+fs_dir_new (const char *real)
 {
   KicFsDir *dir = g_new0 (KicFsDir, 1);
 
+  dir->real = g_strdup (real);
   dir->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return dir;
 }
@@ -173,7 +176,7 @@ read_dir (KicFsIndex *index, const char *real)
       close (fd);
       return NULL;
     }
-  dir = fs_dir_new ();
+  dir = fs_dir_new (real[1] ? real : "/");
   while ((de = readdir (d)) != NULL)
     {
       KicFsEntry *entry;
@@ -359,6 +362,24 @@ kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
   return entry_type (index, real, name, entry);
 }
 
+const KicFsDir *
+kic_fs_index_dir (KicFsIndex *index, const char *path)
+{
+  const char *real = real_path_cached (index, path);
+
+  return real ? get_dir (index, real) : NULL;
+}
+
+KicFsType
+kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
+{
+  KicFsEntry *entry = g_hash_table_lookup (dir->entries, name);
+
+  if (entry == NULL)
+    return KIC_FS_NONE;
+  return entry_type (index, dir->real, name, entry);
+}
+
 KicFsType
 kic_fs_index_stat (KicFsIndex *index, const char *path)
 {
@@ -423,7 +444,7 @@ ensure_dir (KicFsIndex *index, const char *real)
 
       kic_fs_index_add (index, parent, base, KIC_FS_DIR);
     }
-  dir = fs_dir_new ();
+  dir = fs_dir_new (real);
   g_hash_table_replace (index->dirs, g_strdup (real), dir);
   return dir;
 }

@@ -36,6 +36,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicFsIndex, kic_fs_index_free)
 /* transfer none; the host directory the index reads, "" when virtual */
 const char *kic_fs_index_root (const KicFsIndex *index);
 
+/* A directory's listing, for asking many questions about it without
+ * hashing its path each time: NULL when PATH is not a directory.  Valid
+ * while the index lives (kic_fs_index_add() never replaces a listing that
+ * was found).  transfer none */
+typedef struct _KicFsDir KicFsDir;
+const KicFsDir *kic_fs_index_dir (KicFsIndex *index, const char *path);
+/* What NAME in DIR is (one hash lookup of NAME). */
+KicFsType kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name);
+
 /* What PATH is, following symbolic links inside the root. */
 KicFsType kic_fs_index_stat (KicFsIndex *index, const char *path);
 

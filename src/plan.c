@@ -409,12 +409,15 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   g_autofree char *source = NULL;
   g_autoptr (GPtrArray) candidates = NULL;
   g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
+  g_autoptr (GPtrArray) all = NULL;
   double before = 0, after;
   const char *ext;
 
-  for (int s = KIC_MIN_SIZE; s <= KIC_MAX_SIZE; s++)
+  kic_resolver_set_overlay (resolver, p->base);
+  all = kic_resolve_sizes (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+  for (guint i = 0; i < all->len; i++)
     {
-      g_autoptr (KicResult) r = resolve_with (resolver, p->base, np->name, s);
+      const KicResult *r = g_ptr_array_index (all, i);
       const char *c;
 
       if (r->path == NULL)
@@ -614,13 +617,20 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
       for (guint i = 0; i < sorted->len; i++)
         {
           const char *name = g_ptr_array_index (sorted, i);
+          g_autoptr (GPtrArray) before_all = NULL;
+          g_autoptr (GPtrArray) after_all = NULL;
 
           if (!may_try_planted (resolver, name, stems))
             continue;
-          for (int s = KIC_MIN_SIZE; s <= KIC_MAX_SIZE; s++)
+          kic_resolver_set_overlay (resolver, p->base);
+          before_all = kic_resolve_sizes (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          kic_resolver_set_overlay (resolver, p->after);
+          after_all = kic_resolve_sizes (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          for (guint k = 0; k < before_all->len; k++)
             {
-              g_autoptr (KicResult) before = resolve_with (resolver, p->base, name, s);
-              g_autoptr (KicResult) after = resolve_with (resolver, p->after, name, s);
+              const KicResult *before = g_ptr_array_index (before_all, k);
+              const KicResult *after = g_ptr_array_index (after_all, k);
+              int s = KIC_MIN_SIZE + (int) k;
               KicNamePlan *culprit;
               g_autofree char *reason = NULL;
 

@@ -22,7 +22,9 @@ struct _KicResolver {
 };
 
 struct _KicOverlay {
-  GHashTable *dirs; /* dir -> (name -> GINT_TO_POINTER (add)) */
+  /* file name -> (dir -> GINT_TO_POINTER (add)): keyed by the short name
+   * first, since almost every probe asks for a name the overlay lacks */
+  GHashTable *names;
 };
 
 KicOverlay *
@@ -30,8 +32,8 @@ kic_overlay_new (void)
 {
   KicOverlay *overlay = g_new0 (KicOverlay, 1);
 
-  overlay->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                         (GDestroyNotify) g_hash_table_unref);
+  overlay->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) g_hash_table_unref);
   return overlay;
 }
 
@@ -40,39 +42,39 @@ kic_overlay_free (KicOverlay *overlay)
 {
   if (overlay == NULL)
     return;
-  g_hash_table_unref (overlay->dirs);
+  g_hash_table_unref (overlay->names);
   g_free (overlay);
 }
 
 void
 kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gboolean add)
 {
-  GHashTable *names = g_hash_table_lookup (overlay->dirs, dir);
+  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
 
-  if (names == NULL)
+  if (dirs == NULL)
     {
-      names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_hash_table_insert (overlay->dirs, g_strdup (dir), names);
+      dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_insert (overlay->names, g_strdup (name), dirs);
     }
-  g_hash_table_replace (names, g_strdup (name), GINT_TO_POINTER (add));
+  g_hash_table_replace (dirs, g_strdup (dir), GINT_TO_POINTER (add));
 }
 
 void
 kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name)
 {
-  GHashTable *names = g_hash_table_lookup (overlay->dirs, dir);
+  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
 
-  if (names != NULL)
-    g_hash_table_remove (names, name);
+  if (dirs != NULL)
+    g_hash_table_remove (dirs, dir);
 }
 
 gboolean
 kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add)
 {
-  GHashTable *names = g_hash_table_lookup (overlay->dirs, dir);
+  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
   gpointer value;
 
-  if (names == NULL || !g_hash_table_lookup_extended (names, name, NULL, &value))
+  if (dirs == NULL || !g_hash_table_lookup_extended (dirs, dir, NULL, &value))
     return FALSE;
   *add = GPOINTER_TO_INT (value);
   return TRUE;
@@ -82,6 +84,8 @@ kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name
 typedef struct {
   KicResolver *resolver;
   KicResult *result;
+  guint scan_start;  /* calls made before the directory scan that hit */
+  char *scan_file;   /* the file name that scan looked for */
 } Lookup;
 
 static void
@@ -185,21 +189,27 @@ kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay)
   resolver->overlay = overlay;
 }
 
-/* What DIR/FILE is; FILE may hold a '/' when Icon= does.  Files of the
- * overlay exist as regular files. */
+/* What FILE in theme directory DIR is; FILE may hold a '/' when Icon=
+ * does.  Files of the overlay exist as regular files, or not at all. */
 static KicFsType
-index_type (KicResolver *resolver, const char *dir, const char *file)
+index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
 {
   KicFsIndex *index = resolver->index;
   g_autofree char *path = NULL;
-
   gboolean add;
 
-  if (resolver->overlay != NULL && kic_overlay_lookup (resolver->overlay, dir, file, &add))
+  if (resolver->overlay != NULL && kic_overlay_lookup (resolver->overlay, dir->path, file, &add))
     return add ? KIC_FS_FILE : KIC_FS_NONE;
   if (strchr (file, '/') == NULL)
-    return kic_fs_index_stat_at (index, dir, file);
-  path = g_strconcat (dir, "/", file, NULL);
+    {
+      if (!dir->listed)
+        {
+          dir->listing = kic_fs_index_dir (index, dir->path);
+          dir->listed = TRUE;
+        }
+      return dir->listing ? kic_fs_index_dir_stat (index, dir->listing, file) : KIC_FS_NONE;
+    }
+  path = g_strconcat (dir->path, "/", file, NULL);
   return kic_fs_index_stat (index, path);
 }
 
@@ -211,7 +221,7 @@ static gboolean
 probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
 {
   g_autofree char *path = NULL;
-  gboolean hit = index_type (lookup->resolver, dir->path, file) != KIC_FS_NONE;
+  gboolean hit = index_type (lookup->resolver, (KicThemeDir *) dir, file) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
@@ -277,6 +287,7 @@ theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size)
   for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
     {
       g_autofree char *file = g_strconcat (name, theme->desc->extensions[e], NULL);
+      guint start = lookup->result->n_calls;
       const KicThemeDir *dir = scan_dirs (lookup, theme->dirs, file, size);
 
       if (dir != NULL)
@@ -284,6 +295,8 @@ theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size)
           lookup->result->path = g_strconcat (dir->path, "/", file, NULL);
           lookup->result->theme = theme;
           lookup->result->dir = dir;
+          lookup->scan_start = start;
+          lookup->scan_file = g_steal_pointer (&file);
           return TRUE;
         }
     }
@@ -467,46 +480,90 @@ kic_icon_name_strip_extension (const char *name)
 }
 
 /* :971-1028, KIconLoader::iconPath(name, -size, canReturnNull = true) */
-KicResult *
-kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
+static void
+resolve_lookup (Lookup *lookup, const char *name, int size)
 {
-  Lookup lookup = { resolver, g_new0 (KicResult, 1) };
+  KicResolver *resolver = lookup->resolver;
   g_autofree char *stripped = NULL;
   g_autofree char *valid = NULL;
   const char *generic;
 
-  if (record)
-    lookup.result->calls = g_ptr_array_new_with_free_func (call_free);
   /* :974-977: empty and absolute names come back as they are */
   if (name[0] == '\0')
-    return lookup.result;
+    return;
   if (kic_icon_name_is_absolute (name))
     {
-      lookup.result->path = g_strdup (name);
-      lookup.result->via = KIC_VIA_ABSOLUTE;
-      return lookup.result;
+      lookup->result->path = g_strdup (name);
+      lookup->result->via = KIC_VIA_ABSOLUTE;
+      return;
     }
   /* :979, :588-599; the name is a QString: bytes that are not UTF-8 have
    * become U+FFFD by now */
   valid = g_utf8_make_valid (name, -1);
   stripped = kic_icon_name_strip_extension (valid);
   /* :818-830: the themes, then the generic icon of a mime type name */
-  if (find_matching_icon (&lookup, stripped, size))
+  if (find_matching_icon (lookup, stripped, size))
     {
-      lookup.result->via = KIC_VIA_THEME;
-      return lookup.result;
+      lookup->result->via = KIC_VIA_THEME;
+      return;
     }
   generic = resolver->generic_icons ? g_hash_table_lookup (resolver->generic_icons, stripped) : NULL;
-  if (generic != NULL && find_matching_icon (&lookup, generic, size))
+  if (generic != NULL && find_matching_icon (lookup, generic, size))
     {
-      lookup.result->via = KIC_VIA_GENERIC;
-      return lookup.result;
+      lookup->result->via = KIC_VIA_GENERIC;
+      return;
     }
   /* :1017-1021: then the "User" group */
-  if (user_group_lookup (&lookup, stripped))
-    {
-      lookup.result->via = KIC_VIA_USER;
-      return lookup.result;
-    }
+  if (user_group_lookup (lookup, stripped))
+    lookup->result->via = KIC_VIA_USER;
+}
+
+KicResult *
+kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
+{
+  Lookup lookup = { resolver, g_new0 (KicResult, 1), 0, NULL };
+
+  if (record)
+    lookup.result->calls = g_ptr_array_new_with_free_func (call_free);
+  resolve_lookup (&lookup, name, size);
+  g_free (lookup.scan_file);
   return lookup.result;
+}
+
+/* Which theme, name and extension wins does not depend on the size: a
+ * scan takes the first file it meets whatever its size and only looks on
+ * for a closer one, and scans that find nothing probe every directory.  So
+ * every size costs the same calls up to the winning scan, and only that
+ * scan is run again per size. */
+GPtrArray *
+kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+  Lookup first = { resolver, g_new0 (KicResult, 1), 0, NULL };
+
+  resolve_lookup (&first, name, min);
+  g_ptr_array_add (results, first.result);
+  for (int s = min + 1; s <= max; s++)
+    {
+      KicResult *r = g_new0 (KicResult, 1);
+
+      r->via = first.result->via;
+      if (first.scan_file == NULL)
+        {
+          r->path = g_strdup (first.result->path);
+          r->n_calls = first.result->n_calls;
+        }
+      else
+        {
+          Lookup lookup = { resolver, r, 0, NULL };
+
+          r->n_calls = first.scan_start;
+          r->theme = first.result->theme;
+          r->dir = scan_dirs (&lookup, r->theme->dirs, first.scan_file, s);
+          r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
+        }
+      g_ptr_array_add (results, r);
+    }
+  g_free (first.scan_file);
+  return results;
 }

@@ -86,6 +86,10 @@ void kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay)
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);
 void kic_result_free (KicResult *result);
+
+/* kic_resolve() at every size from MIN to MAX, element s - MIN, at a
+ * fraction of the cost (without the call lists).  transfer full */
+GPtrArray *kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
 
 /* Every file name stem (without extension) a lookup of NAME may try in

@@ -55,6 +55,8 @@ typedef struct {
 typedef struct {
   const KicDirSpec *spec; /* owned by the theme's desc */
   char *path;             /* "<base>/<theme>/<dir>", no trailing slash */
+  const KicFsDir *listing; /* the resolver's cache: its listing, once asked */
+  gboolean listed;
 } KicThemeDir;
 
 typedef struct {

@@ -64,3 +64,65 @@ printf '%-44s %14s %14s %10s\n' "wall time, median of 5 (ms)" "$kde_ms" "$ours_m
 printf '%-44s %14s %14s %10s\n' "peak memory (KiB)" "-" "$ours_kb" ""
 printf '%-44s %14s %14s %10s\n' "KDE's calls as our model predicts them" "$ours_predicted" "" ""
 [ "$ours_predicted" = "$kde_calls" ] && echo "prediction: exact" || echo "prediction: differs from strace by $((ours_predicted - kde_calls))"
+
+# ---- the rebuild ------------------------------------------------------
+# In a writable view of the tree (overlay, or a copy): KDE's calls per
+# menu icon before and after, per size, as strace sees the KF5 helper; the
+# rebuild's time and memory against gtk-update-icon-cache over the themes
+# searched; and a second, no-op rebuild.
+VIEW=$W/view
+mkdir -p "$W/upper" "$W/work" "$VIEW"
+if mount -t overlay overlay -o "lowerdir=$T,upperdir=$W/upper,workdir=$W/work" "$VIEW" 2>/dev/null; then
+  trap 'umount "$VIEW" 2>/dev/null; rm -rf "$W"' EXIT
+else
+  rmdir "$VIEW"; cp -a "$T" "$VIEW"
+fi
+"$TOP/tests/oracle/probe-count.sh" "$VIEW" breeze 16,22,32,48 < "$W/names" > "$W/kde-before" 2>/dev/null
+s=$(date +%s%N)
+/usr/bin/time -f %M -o "$W/rebuild-kb" "$BIN" -q --root "$VIEW" --theme breeze
+e=$(date +%s%N); rebuild_ms=$(((e - s) / 1000000)); rebuild_kb=$(cat "$W/rebuild-kb")
+s=$(date +%s%N)
+/usr/bin/time -f %M -o "$W/noop-kb" "$BIN" -q --root "$VIEW" --theme breeze
+e=$(date +%s%N); noop_ms=$(((e - s) / 1000000))
+touch "$W/stamp"
+links=$(grep -c '^link' "$VIEW/var/lib/kde-icon-cache/manifest")
+"$TOP/tests/oracle/probe-count.sh" "$VIEW" breeze 16,22,32,48 < "$W/names" > "$W/kde-after" 2>/dev/null
+gtk_ms=- gtk_kb=-
+if command -v gtk-update-icon-cache > /dev/null; then
+  s=$(date +%s%N)
+  /usr/bin/time -f %M -o "$W/gtk-kb" sh -c 'for t in "$@"; do gtk-update-icon-cache -q -f -t "$t"; done' sh \
+    "$VIEW/usr/share/icons/breeze" "$VIEW/usr/share/icons/hicolor"
+  e=$(date +%s%N); gtk_ms=$(((e - s) / 1000000)); gtk_kb=$(cat "$W/gtk-kb")
+fi
+
+# min median p90 max of the COUNT column for SIZE, optionally only for
+# lookups whose result (before) is an SVG
+stats () { # stats FILE SIZE [svg]
+  awk -F '\t' -v s="$2" -v svg="${3:-}" -v keep="$W/svg-names" '
+    NR == FNR { if ($2 == s && $4 ~ /\.svg$/) want[$1] = 1; next }
+    $2 == s && (svg == "" || ($1 in want)) { print $3 }' "$W/kde-before" "$1" |
+    sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "- - - -"; exit }
+      m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      p = v[int(NR * 0.9 + 0.999)]; print v[1], m, p, v[NR] }'
+}
+echo
+echo "rebuild: $links links; KDE's calls per menu icon (strace, KF5 helper), breeze current"
+printf '%-6s %-30s %-30s %s\n' "size" "before: min median p90 max" "after: min median p90 max" "median ratio"
+for sz in 16 22 32 48; do
+  b=$(stats "$W/kde-before" "$sz"); a=$(stats "$W/kde-after" "$sz")
+  printf '%-6s %-30s %-30s %s\n' "$sz" "$b" "$a" "$(ratio "$(echo "$b" | cut -d' ' -f2)" "$(echo "$a" | cut -d' ' -f2)")"
+done
+echo "icons KDE loads as SVG (the ones breeze can take):"
+for sz in 16 22 32 48; do
+  b=$(stats "$W/kde-before" "$sz" svg); a=$(stats "$W/kde-after" "$sz" svg)
+  printf '%-6s %-30s %-30s %s\n' "$sz" "$b" "$a" "$(ratio "$(echo "$b" | cut -d' ' -f2)" "$(echo "$a" | cut -d' ' -f2)")"
+done
+printf 'sum over the menu at 16-48 px: %s calls before, %s after (%s)\n' \
+  "$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde-before")" \
+  "$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde-after")" \
+  "$(ratio "$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde-before")" "$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde-after")")"
+echo
+printf '%-44s %14s %14s %10s\n' "" "gtk-update-icon-cache" "kde-icon-cache" "gtk/ours"
+printf '%-44s %14s %14s %10s\n' "build (breeze + hicolor; ours: whole rebuild), ms" "$gtk_ms" "$rebuild_ms" "$(ratio "$gtk_ms" "$rebuild_ms")"
+printf '%-44s %14s %14s %10s\n' "peak memory (KiB)" "$gtk_kb" "$rebuild_kb" ""
+printf '%-44s %14s %14s %10s\n' "second rebuild, nothing changed (ms)" "" "$noop_ms" ""

@@ -301,6 +301,45 @@ test_names (Fixture *f, gconstpointer data)
   g_assert_cmpstr (c, ==, "foo.png");
 }
 
+/* kic_resolve_sizes() must give what kic_resolve() gives at each size */
+static void
+test_sizes_shortcut (Fixture *f, gconstpointer data)
+{
+  const char *names[] = { "app", "doc", "pick", "nothing", "org.example.tool-beta", "text-foo",
+                          "application-x-thing", "old", "only.xpm", "/abs.png", NULL };
+
+  for (guint n = 0; names[n] != NULL; n++)
+    {
+      g_autoptr (GPtrArray) all = kic_resolve_sizes (f->resolver, names[n], 8, 256);
+
+      g_assert_cmpuint (all->len, ==, 249);
+      for (int s = 8; s <= 256; s++)
+        {
+          g_autoptr (KicResult) one = kic_resolve (f->resolver, names[n], s, FALSE);
+          const KicResult *r = g_ptr_array_index (all, s - 8);
+
+          g_assert_cmpstr (r->path, ==, one->path);
+          g_assert_cmpuint (r->n_calls, ==, one->n_calls);
+          g_assert_cmpint (r->via, ==, one->via);
+        }
+    }
+}
+
+static const char *const many_files[] = {
+  "/usr/share/icons/breeze/actions/16/doc.svg",
+  "/usr/share/icons/breeze/actions/32/doc.svg",
+  "/usr/share/icons/breeze/actions/22/pick.svg",
+  "/usr/share/icons/breeze/apps/48/pick.svg",
+  "/usr/share/icons/hicolor/16x16/apps/app.png",
+  "/usr/share/icons/hicolor/48x48/apps/app.png",
+  "/usr/share/icons/hicolor/scalable/apps/app.svg",
+  "/usr/share/icons/hicolor/48x48/apps/org.example.tool-beta.png",
+  "/usr/share/icons/hicolor/48x48/apps/package-x-generic.png",
+  "/usr/share/pixmaps/only.xpm",
+  "/usr/share/icons/old.png",
+  NULL,
+};
+
 int
 main (int argc, char **argv)
 {
@@ -316,5 +355,6 @@ main (int argc, char **argv)
   ADD ("generic-flag", generic_files, test_generic_flag_carries_over);
   ADD ("user-group", user_files, test_user_group);
   ADD ("names", NULL, test_names);
+  ADD ("sizes-shortcut", many_files, test_sizes_shortcut);
   return g_test_run ();
 }
