@@ -89,7 +89,15 @@ clean:
 
 .PHONY: all check check-asan install uninstall clean
 
+# The main job on the bundled demo root, in a copy under $(B): what it
+# would do, the rebuild, and what KDE's lookups cost afterwards.
+demo: $(PROG)
+	rm -rf $(B)/demo && mkdir -p $(B) && cp -R demo $(B)/demo
+	./$(PROG) --root $(B)/demo --dry-run
+	./$(PROG) --root $(B)/demo --verbose
+	./$(PROG) --root $(B)/demo --list
+
 bench: $(PROG) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
 
-.PHONY: bench
+.PHONY: bench demo

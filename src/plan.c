@@ -81,6 +81,7 @@ plant_free (gpointer data)
   g_free (plant->link);
   g_free (plant->source);
   g_free (plant->store);
+  g_free (plant->theme);
   g_free (plant);
 }
 
@@ -103,6 +104,7 @@ name_plan_free (gpointer data)
   g_free (np->reason);
   g_ptr_array_unref (np->plants);
   g_ptr_array_unref (np->sizes);
+  g_ptr_array_unref (np->banned);
   g_free (np);
 }
 
@@ -244,6 +246,7 @@ icon_extension (const char *path)
 }
 
 typedef struct {
+  const KicTheme *theme;
   const KicThemeDir *dir;
   char *file;
 } Candidate;
@@ -291,9 +294,10 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
  * a target size exactly, and where no file of that name exists that the
  * previous run did not plant. */
 static GPtrArray *
-plant_candidates (Planner *p, KicResolver *resolver, const char *name, const char *ext,
+plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
                   const char *content)
 {
+  const char *name = np->name;
   const GPtrArray *themes = kic_resolver_themes (resolver);
   GPtrArray *candidates = g_ptr_array_new_with_free_func (candidate_free);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
@@ -306,6 +310,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const char *name, const cha
       const KicTheme *theme = g_ptr_array_index (themes, t);
 
       if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext)
+          || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL)
           || !theme_agrees (p, theme, name, content))
         continue;
       for (guint d = 0; d < theme->dirs->len; d++)
@@ -328,6 +333,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const char *name, const cha
           if (kic_overlay_lookup (p->after, dir->path, file, &add) && add)
             continue; /* another name planted there already */
           c = g_new0 (Candidate, 1);
+          c->theme = theme;
           c->dir = dir;
           c->file = g_strdup (file);
           g_ptr_array_add (candidates, c);
@@ -451,7 +457,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
       return;
     }
-  candidates = plant_candidates (p, resolver, np->name, ext, content);
+  candidates = plant_candidates (p, resolver, np, ext, content);
   if (candidates->len == 0)
     {
       set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
@@ -476,6 +482,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plant->link = g_strconcat (c->dir->path, "/", c->file, NULL);
       plant->source = g_strdup (source);
       plant->store = g_strconcat (p->options->store, "/files", source, NULL);
+      plant->theme = g_strdup (c->theme->desc->name);
       g_ptr_array_add (np->plants, plant);
       g_hash_table_insert (p->plants, plant->link, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
@@ -498,7 +505,6 @@ drop_plants (Planner *p, KicNamePlan *np, const char *reason)
     }
   g_ptr_array_set_size (np->plants, 0);
   set_status (np, KIC_NAME_SKIPPED, reason);
-  np->dropped = TRUE;
 }
 
 /* The stems of all planted links: a lookup can only change if it tries
@@ -575,8 +581,8 @@ may_try_planted (KicResolver *resolver, const char *name, GHashTable *stems)
   return FALSE;
 }
 
-/* The name whose links the lookup of NAME at SIZE now meets. */
-static KicNamePlan *
+/* The link the lookup of NAME at SIZE now meets. */
+static KicPlant *
 find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
 {
   g_autoptr (KicResult) r = NULL;
@@ -586,10 +592,10 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
   for (guint i = 0; i < r->calls->len; i++)
     {
       const KicCall *call = g_ptr_array_index (r->calls, i);
-      KicNamePlan *np;
+      KicPlant *plant;
 
-      if (call->hit && (np = g_hash_table_lookup (p->plant_name, call->path)) != NULL)
-        return np;
+      if (call->hit && (plant = g_hash_table_lookup (p->plants, call->path)) != NULL)
+        return plant;
     }
   return NULL;
 }
@@ -631,7 +637,8 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               const KicResult *before = g_ptr_array_index (before_all, k);
               const KicResult *after = g_ptr_array_index (after_all, k);
               int s = KIC_MIN_SIZE + (int) k;
-              KicNamePlan *culprit;
+              KicPlant *culprit;
+              KicNamePlan *owner;
               g_autofree char *reason = NULL;
 
               ++*n_verified;
@@ -639,8 +646,9 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                   || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
                 continue;
               culprit = find_culprit (p, resolver, name, s);
-              reason = g_strdup_printf ("a link would change what KDE shows for '%s' at %d px with %s",
-                                        name, s, (char *) g_ptr_array_index (p->theme_names, r));
+              reason = g_strdup_printf ("a link in %s would change what KDE shows for '%s' at %d px with %s",
+                                        culprit ? culprit->theme : "a theme", name, s,
+                                        (char *) g_ptr_array_index (p->theme_names, r));
               kic_debug ("%s: '%s' instead of '%s'", reason, after->path ? after->path : "nothing",
                          before->path ? before->path : "nothing");
               if (culprit == NULL)
@@ -651,7 +659,11 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                     drop_plants (p, g_ptr_array_index (names, n), reason);
                   return FALSE;
                 }
-              drop_plants (p, culprit, reason);
+              /* plan the name again, without that theme */
+              owner = g_hash_table_lookup (p->plant_name, culprit->link);
+              g_ptr_array_add (owner->banned, g_strdup (culprit->theme));
+              owner->replan = TRUE;
+              drop_plants (p, owner, reason);
               return FALSE;
             }
         }
@@ -682,6 +694,7 @@ collect_names (KicSystem *system, guint *n_desktop_files)
       np->name = kic_icon_name_is_absolute (valid) ? g_strdup (valid) : kic_icon_name_strip_extension (valid);
       np->plants = g_ptr_array_new_with_free_func (plant_free);
       np->sizes = g_ptr_array_new_with_free_func (size_report_free);
+      np->banned = g_ptr_array_new_with_free_func (g_free);
       if (g_hash_table_contains (seen, np->name))
         {
           name_plan_free (np);
@@ -795,12 +808,26 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error
       {
         KicNamePlan *np = g_ptr_array_index (plan->names, i);
 
-        if (np->status == KIC_NAME_ABSOLUTE || np->dropped)
-          continue;
-        plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
+        if (np->status != KIC_NAME_ABSOLUTE)
+          plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
       }
+  /* prove; a name whose links change a lookup is planned again without
+   * the theme they were in, until the proof holds */
   while (!prove_once (&p, plan->names, &plan->n_verified))
-    ;
+    for (guint i = 0; i < plan->names->len; i++)
+      {
+        KicNamePlan *np = g_ptr_array_index (plan->names, i);
+        g_autofree char *reason = NULL;
+
+        if (!np->replan)
+          continue;
+        np->replan = FALSE;
+        reason = g_strdup (np->reason);
+        for (guint r = 0; r < n_themes; r++)
+          plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
+        if (np->plants->len == 0)
+          set_status (np, KIC_NAME_SKIPPED, reason);
+      }
   report_sizes (&p, plan->names);
   plan->links = g_hash_table_new (g_str_hash, g_str_equal);
   plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

@@ -36,6 +36,7 @@ typedef struct {
   char *link;   /* "<theme dir>/<name><ext>", inside the root */
   char *source; /* the real path of the icon file it stands for */
   char *store;  /* the copy in the store it points to */
+  char *theme;  /* the theme of the directory */
 } KicPlant;
 
 /* What KDE does for one name at one target size, before and after. */
@@ -53,7 +54,8 @@ typedef struct {
   char *reason;        /* for SKIPPED and UNCHANGED */
   GPtrArray *plants;   /* KicPlant* */
   GPtrArray *sizes;    /* KicSizeReport*, one per target size (current theme) */
-  gboolean dropped;    /* its links failed the proof */
+  GPtrArray *banned;   /* themes where its links failed the proof */
+  gboolean replan;     /* plan it again without them */
 } KicNamePlan;
 
 typedef struct {

@@ -52,7 +52,7 @@ kde_ms=$(median_ms kde_run)
 kde_calls=$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde")
 kde_lookups=$(wc -l < "$W/kde")
 
-ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.1fx\n", a / b }'; }
+ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "-") print "-"; else if (a / b < 10) printf "%.2fx\n", a / b; else printf "%.1fx\n", a / b }'; }
 nfs () { awk -v c="$1" 'BEGIN { printf "%.1f s\n", c * 0.002 }'; }
 
 echo "kde-icon-cache bench: realistic tree ($n menu icon names x 4 sizes, breeze current)"
