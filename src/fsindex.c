@@ -5,6 +5,7 @@
  */
 #include "fsindex.h"
 #include "kic.h"
+#include "safeopen.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +30,7 @@ struct _KicFsDir {
 
 struct _KicFsIndex {
   char *root;             /* host prefix, "" for "/" and for virtual */
+  int rootfd;             /* every open is relative to it (safeopen.h) */
   gboolean is_virtual;
   GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
   GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
@@ -63,6 +65,7 @@ index_new (const char *root, gboolean is_virtual)
   KicFsIndex *index = g_new0 (KicFsIndex, 1);
 
   index->root = g_strdup (root);
+  index->rootfd = is_virtual ? -1 : kic_root_open (root[0] ? root : "/");
   index->is_virtual = is_virtual;
   index->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_dir_free);
   index->real_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -93,6 +96,8 @@ kic_fs_index_free (KicFsIndex *index)
     return;
   g_hash_table_unref (index->dirs);
   g_hash_table_unref (index->real_paths);
+  if (index->rootfd >= 0)
+    close (index->rootfd);
   g_free (index->root);
   g_free (index);
 }
@@ -163,7 +168,8 @@ read_dir (KicFsIndex *index, const char *real)
   int fd;
 
   index->n_dirs_read++;
-  fd = open (host, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* REAL has no links in it: refuse any that appeared since */
+  fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_DIRECTORY, TRUE);
   if (fd < 0)
     {
       if (errno != ENOENT && errno != ENOTDIR)
@@ -228,16 +234,21 @@ static char *resolve (KicFsIndex *index, const char *path, int *links);
 static char *
 resolve_link (KicFsIndex *index, const char *link, int *links)
 {
-  g_autofree char *host = host_path_of_real (index, link);
   g_autofree char *parent = g_path_get_dirname (link);
   g_autofree char *target = NULL;
   g_autofree char *joined = NULL;
   char buf[4096];
   ssize_t n;
+  int fd;
 
   if (++*links > KIC_MAX_LINKS)
     return NULL;
-  n = readlink (host, buf, sizeof buf - 1);
+  /* the link itself (O_PATH | O_NOFOLLOW), then read it through its fd */
+  fd = kic_open_in_root (index->rootfd, link, O_PATH, TRUE);
+  if (fd < 0)
+    return NULL;
+  n = readlinkat (fd, "", buf, sizeof buf - 1);
+  close (fd);
   if (n < 0)
     return NULL;
   buf[n] = '\0';
@@ -484,16 +495,70 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
 }
 
 gboolean
+kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error)
+{
+  GString *data = g_string_new (NULL);
+  char buf[65536];
+  ssize_t n;
+
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    {
+      /* nothing we read is legitimately that big: a bounded read keeps a
+       * hostile file from exhausting memory */
+      if (data->len + n > KIC_MAX_FILE)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %d MiB",
+                       what, KIC_MAX_FILE >> 20);
+          g_string_free (data, TRUE);
+          return FALSE;
+        }
+      g_string_append_len (data, buf, n);
+    }
+  if (n < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot read '%s': %s",
+                   what, g_strerror (errsv));
+      g_string_free (data, TRUE);
+      return FALSE;
+    }
+  if (length != NULL)
+    *length = data->len;
+  *contents = g_string_free (data, FALSE);
+  return TRUE;
+}
+
+int
+kic_fs_index_rootfd (const KicFsIndex *index)
+{
+  return index->rootfd;
+}
+
+gboolean
 kic_fs_index_read_file (KicFsIndex *index, const char *path,
                         char **contents, gsize *length, GError **error)
 {
-  g_autofree char *host = NULL;
+  g_autofree char *real = NULL;
+  int fd;
+  gboolean ok;
 
   if (index->is_virtual || kic_fs_index_stat (index, path) != KIC_FS_FILE)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", path);
       return FALSE;
     }
-  host = kic_fs_index_host_path (index, path);
-  return g_file_get_contents (host, contents, length, error);
+  real = kic_fs_index_realpath (index, path);
+  fd = kic_open_in_root (index->rootfd, real, O_RDONLY, TRUE);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot open '%s': %s",
+                   path, g_strerror (errsv));
+      return FALSE;
+    }
+  ok = kic_read_fd (fd, path, contents, length, error);
+  close (fd);
+  return ok;
 }

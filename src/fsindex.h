@@ -73,6 +73,16 @@ void kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, Kic
 gboolean kic_fs_index_read_file (KicFsIndex *index, const char *path,
                                  char **contents, gsize *length, GError **error);
 
+/* The descriptor of the root every file is opened from (-1 if virtual). */
+int kic_fs_index_rootfd (const KicFsIndex *index);
+
+/* Files bigger than this are refused (icons, .desktop and index.theme
+ * files are a few KiB to a few hundred). */
+#define KIC_MAX_FILE (16 << 20)
+
+/* Read all of FD (at most KIC_MAX_FILE); WHAT names it in errors. */
+gboolean kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error);
+
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);
 

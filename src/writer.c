@@ -8,7 +8,9 @@
 #include "writer.h"
 
 #include "kic.h"
+#include "safeopen.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,14 +26,16 @@ typedef struct {
   gboolean changed;
 } DirHandle;
 
-typedef struct {
+struct _Writer {
   const KicWriterOptions *options;
-  const char *prefix;   /* host prefix of the root, "" for "/" */
+  const char *prefix;   /* host prefix of the root, "" for "/" (messages) */
+  int rootfd;           /* every path is opened from it (safeopen.h) */
   GHashTable *dirs;     /* real dir path -> DirHandle* */
   KicWriteStats *stats;
-} Writer;
+};
 
-static void remove_empty_dirs (const char *dir);
+typedef struct _Writer Writer;
+static void prune_store (Writer *w);
 
 static void
 dir_handle_free (gpointer data)
@@ -52,6 +56,7 @@ writer_init (Writer *w, const KicWriterOptions *options, KicWriteStats *stats)
 
   w->options = options;
   w->prefix = strcmp (root, "/") == 0 ? "" : root;
+  w->rootfd = kic_fs_index_rootfd (options->index);
   w->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, dir_handle_free);
   w->stats = stats;
   memset (stats, 0, sizeof *stats);
@@ -81,21 +86,11 @@ host_path (const Writer *w, const char *path)
 static gboolean
 make_dirs (Writer *w, const char *dir, GError **error)
 {
-  g_auto (GStrv) parts = g_strsplit (dir, "/", -1);
-  g_autoptr (GString) cur = g_string_new (NULL);
-
-  for (guint i = 0; parts[i] != NULL; i++)
+  if (kic_mkdirs_in_root (w->rootfd, dir) < 0)
     {
-      g_autofree char *host = NULL;
+      g_autofree char *host = host_path (w, dir);
 
-      if (parts[i][0] == '\0')
-        continue;
-      g_string_append_printf (cur, "/%s", parts[i]);
-      host = host_path (w, cur->str);
-      if (mkdir (host, 0755) == 0)
-        chmod (host, 0755);
-      else if (errno != EEXIST)
-        return set_errno_error (error, errno, "create directory", host);
+      return set_errno_error (error, errno, "create directory", host);
     }
   return TRUE;
 }
@@ -114,7 +109,8 @@ open_dir (Writer *w, const char *dir, gboolean create, GError **error)
   if (create && !make_dirs (w, dir, error))
     return NULL;
   host = host_path (w, dir);
-  fd = open (host, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* DIR is a real path: a link anywhere in it now is refused */
+  fd = kic_open_in_root (w->rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
   if (fd < 0 || fstat (fd, &st) < 0)
     {
       set_errno_error (error, errno, "open directory", host);
@@ -293,13 +289,14 @@ kic_writer_lock (const KicWriterOptions *options, int wait_seconds, GError **err
       writer_clear (&w);
       return -1;
     }
+  fd = kic_open_in_root (w.rootfd, lock, O_RDWR | O_CREAT, TRUE);
   writer_clear (&w);
-  fd = open (host, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       set_errno_error (error, errno, "open lock", host);
       return -1;
     }
+  fchmod (fd, 0644);
   while (flock (fd, LOCK_EX | LOCK_NB) < 0)
     {
       if (errno != EWOULDBLOCK || g_get_monotonic_time () >= deadline)
@@ -314,28 +311,47 @@ kic_writer_lock (const KicWriterOptions *options, int wait_seconds, GError **err
   return fd;
 }
 
+/* Read PATH (inside the root, no links) into *DATA; FALSE with errno
+ * when it cannot be opened. */
+static gboolean
+read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **error)
+{
+  g_autofree char *host = host_path (w, path);
+  int fd = kic_open_in_root (w->rootfd, path, O_RDONLY, TRUE);
+  gboolean ok;
+
+  if (fd < 0)
+    return set_errno_error (error, errno, "open", host);
+  ok = kic_read_fd (fd, host, data, length, error);
+  close (fd);
+  return ok;
+}
+
 KicManifest *
 kic_writer_read_manifest (const KicWriterOptions *options, GError **error)
 {
   g_autofree char *path = manifest_path (options);
+  g_autofree char *host = NULL;
   g_autofree char *data = NULL;
   g_autoptr (GError) local = NULL;
+  KicWriteStats stats;
+  KicManifest *manifest;
   gsize length;
   Writer w;
-  KicWriteStats stats;
-  g_autofree char *host = NULL;
 
   writer_init (&w, options, &stats);
   host = host_path (&w, path);
-  writer_clear (&w);
-  if (!g_file_get_contents (host, &data, &length, &local))
+  if (!read_in_root (&w, path, &data, &length, &local))
     {
+      writer_clear (&w);
       if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
         return kic_manifest_new ();
       g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
-  return kic_manifest_parse (data, length, host);
+  writer_clear (&w);
+  manifest = kic_manifest_parse (data, length, host);
+  return manifest;
 }
 
 /* Is the link entry ENTRY still ours: a link with the target we gave it? */
@@ -375,6 +391,55 @@ kic_writer_owned_links (const KicWriterOptions *options, const KicManifest *mani
   return links;
 }
 
+/* Does DATA look like what its name says?  Only icon files are ever copied
+ * into the store: whatever a hostile Icon= or tree points at, nothing else
+ * can be made world-readable there. */
+static gboolean
+content_matches_name (const char *name, const char *data, gsize length)
+{
+  gsize head = MIN (length, (gsize) 65536);
+
+  if (g_str_has_suffix (name, ".png"))
+    return length >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0;
+  if (g_str_has_suffix (name, ".svgz"))
+    return length >= 2 && (guchar) data[0] == 0x1f && (guchar) data[1] == 0x8b;
+  if (g_str_has_suffix (name, ".xpm"))
+    return g_strstr_len (data, MIN (head, (gsize) 256), "XPM") != NULL;
+  if (g_str_has_suffix (name, ".svg"))
+    return g_strstr_len (data, head, "<svg") != NULL;
+  return FALSE;
+}
+
+/* Read SOURCE, an icon file inside the root: a regular file that anyone
+ * may read (the copy will be mode 0644) and whose content is an image of
+ * the type its name says. */
+static gboolean
+read_source (Writer *w, const char *source, char **data, gsize *length, struct stat *st,
+             GError **error)
+{
+  g_autofree char *host = host_path (w, source);
+  int fd = kic_open_in_root (w->rootfd, source, O_RDONLY, TRUE);
+  gboolean ok;
+
+  if (fd < 0)
+    return set_errno_error (error, errno, "open", host);
+  if (fstat (fd, st) < 0 || !S_ISREG (st->st_mode) || !(st->st_mode & S_IROTH))
+    {
+      close (fd);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not a regular file anyone may read: not copied", host);
+      return FALSE;
+    }
+  ok = kic_read_fd (fd, host, data, length, error);
+  close (fd);
+  if (ok && !content_matches_name (source, *data, *length))
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not the image its name says: not copied", host);
+      g_clear_pointer (data, g_free);
+      return FALSE;
+    }
+  return ok;
+}
+
 /* The manifest the plan asks for: store copies (with the content of their
  * source) and links at their real paths. */
 static KicManifest *
@@ -390,21 +455,20 @@ desired_manifest (Writer *w, const KicPlan *plan, const char *settings)
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       const char *store = key, *source = value;
-      g_autofree char *host = host_path (w, source);
-      int fd = open (host, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      g_autoptr (GError) local = NULL;
+      g_autofree char *data = NULL;
       char *sum = NULL;
       struct stat st;
+      gsize length;
 
-      if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
-        sum = sha256_of_fd (fd);
-      if (fd >= 0)
-        close (fd);
-      if (sum == NULL || !kic_manifest_path_ok (store) || !kic_manifest_path_ok (source))
+      if (!kic_manifest_path_ok (store) || !kic_manifest_path_ok (source))
+        continue;
+      if (!read_source (w, source, &data, &length, &st, &local))
         {
-          kic_warning ("cannot read '%s': its links are left out", host);
-          g_free (sum);
+          kic_warning ("%s; its links are left out", local->message);
           continue;
         }
+      sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
       kic_manifest_add (manifest, KIC_ENTRY_FILE, store, source, sum);
       g_hash_table_insert (sums, (char *) store, sum);
     }
@@ -436,7 +500,6 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
   g_autofree char *have = NULL;
-  g_autofree char *source = host_path (w, entry->target);
   g_autofree char *data = NULL;
   g_autofree char *sum = NULL;
   DirHandle *handle;
@@ -450,8 +513,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
     have = sha256_at (handle->fd, name);
   else
     {
-      g_autofree char *host = host_path (w, entry->path);
-      int fd = open (host, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      int fd = kic_open_in_root (w->rootfd, entry->path, O_RDONLY, TRUE);
 
       if (fd >= 0)
         {
@@ -465,12 +527,12 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   w->stats->files_written++;
   if (w->options->dry_run)
     return TRUE;
-  if (!g_file_get_contents (source, &data, &length, error) || stat (source, &st) < 0)
+  if (!read_source (w, entry->target, &data, &length, &st, error))
     return FALSE;
   sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
   if (strcmp (sum, entry->sha256) != 0)
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", source);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", entry->target);
       return FALSE;
     }
   return write_file_at (handle, name, data, length, &st.st_mtim, entry->path, error);
@@ -562,11 +624,10 @@ static gboolean
 put_manifest (Writer *w, const char *text, GError **error)
 {
   g_autofree char *path = manifest_path (w->options);
-  g_autofree char *host = host_path (w, path);
   g_autofree char *have = NULL;
   DirHandle *handle;
 
-  if (g_file_get_contents (host, &have, NULL, NULL) && strcmp (have, text) == 0)
+  if (read_in_root (w, path, &have, NULL, NULL) && strcmp (have, text) == 0)
     return TRUE;
   if (w->options->dry_run)
     return TRUE;
@@ -684,11 +745,7 @@ kic_writer_apply (const KicWriterOptions *options, const KicPlan *plan, const Ki
   if (!remove_stale (&w, old, desired, error))
     goto out;
   if (stats->files_removed > 0 && !options->dry_run)
-    {
-      g_autofree char *files_dir = g_strconcat (w.prefix, options->store, "/files", NULL);
-
-      remove_empty_dirs (files_dir);
-    }
+    prune_store (&w);
   /* 5. the commit point */
   final_text = kic_manifest_to_string (desired);
   ok = put_manifest (&w, final_text, error);
@@ -697,53 +754,82 @@ out:
   return ok;
 }
 
-/* Remove the empty directories below DIR (a host path), then DIR if it is
- * empty; the store's tree of copies shrinks as copies go. */
+/* Remove the empty directories below DIRFD; the store's tree of copies
+ * shrinks as copies go.  Nothing but empty directories is removed. */
 static void
-remove_empty_dirs (const char *dir)
+remove_empty_below (int dirfd)
 {
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
+  int fd = dup (dirfd);
+  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+  struct dirent *de;
 
   if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
     {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-        remove_empty_dirs (path);
+      if (fd >= 0)
+        close (fd);
+      return;
     }
-  rmdir (dir);
+  while ((de = readdir (d)) != NULL)
+    {
+      int sub;
+
+      if (de->d_type != DT_DIR || strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
+        continue;
+      sub = openat (dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0)
+        continue;
+      remove_empty_below (sub);
+      close (sub);
+      unlinkat (dirfd, de->d_name, AT_REMOVEDIR);
+    }
+  closedir (d);
+}
+
+/* The store's "files" directory: empty directories go. */
+static void
+prune_store (Writer *w)
+{
+  g_autofree char *files = g_strconcat (w->options->store, "/files", NULL);
+  int fd = kic_open_in_root (w->rootfd, files, O_RDONLY | O_DIRECTORY, TRUE);
+
+  if (fd < 0)
+    return;
+  remove_empty_below (fd);
+  close (fd);
 }
 
 gboolean
 kic_writer_clean (const KicWriterOptions *options, const KicManifest *old, KicWriteStats *stats,
                   GError **error)
 {
-  g_autoptr (KicManifest) empty = kic_manifest_new ();
-  g_autofree char *store_host = NULL;
+  g_autofree char *parent = g_path_get_dirname (options->store);
+  g_autofree char *base = g_path_get_basename (options->store);
   Writer w;
   gboolean ok;
+  int fd;
 
   writer_init (&w, options, stats);
   ok = remove_stale (&w, old, NULL, error);
+  if (ok && !options->dry_run)
+    {
+      /* then the store itself: our copies are gone, the rest is ours too */
+      prune_store (&w);
+      fd = kic_open_in_root (w.rootfd, options->store, O_RDONLY | O_DIRECTORY, TRUE);
+      if (fd >= 0)
+        {
+          unlinkat (fd, "files", AT_REMOVEDIR);
+          unlinkat (fd, "manifest", 0);
+          unlinkat (fd, "lock", 0);
+          close (fd);
+        }
+      fd = kic_open_in_root (w.rootfd, parent, O_RDONLY | O_DIRECTORY, TRUE);
+      if (fd >= 0)
+        {
+          if (unlinkat (fd, base, AT_REMOVEDIR) < 0 && errno != ENOENT)
+            kic_warning ("'%s%s' is not empty: left in place", w.prefix, options->store);
+          close (fd);
+        }
+    }
   writer_clear (&w);
-  if (!ok || options->dry_run)
-    return ok;
-  /* then the store itself: our copies are gone, the rest is ours too */
-  store_host = g_strconcat (w.prefix, options->store, NULL);
-  {
-    g_autofree char *files = g_build_filename (store_host, "files", NULL);
-    g_autofree char *manifest = g_build_filename (store_host, "manifest", NULL);
-    g_autofree char *lock = g_build_filename (store_host, "lock", NULL);
-
-    remove_empty_dirs (files);
-    unlink (manifest);
-    unlink (lock);
-    rmdir (files);
-    if (rmdir (store_host) < 0 && errno != ENOENT)
-      kic_warning ("'%s' is not empty: left in place", store_host);
-  }
-  return TRUE;
+  return ok;
 }
