@@ -77,6 +77,8 @@ kic_manifest_parse (const char *data, gsize length, const char *origin)
         continue;
       if (lines[i][0] == '#')
         {
+          if (g_str_has_prefix (lines[i], "# journal"))
+            manifest->journal = TRUE;
           if (g_str_has_prefix (lines[i], "# settings: "))
             {
               g_free (manifest->settings);
@@ -117,6 +119,8 @@ kic_manifest_to_string (const KicManifest *manifest)
   GHashTableIter iter;
   gpointer value;
 
+  if (manifest->journal)
+    g_string_append (out, "# journal: a run was under way; it may have left more than this\n");
   if (manifest->settings != NULL)
     g_string_append_printf (out, "# settings: %s\n", manifest->settings);
   g_hash_table_iter_init (&iter, manifest->entries);

@@ -6,7 +6,8 @@
  *   file<TAB><store copy><TAB><source file><TAB><sha256 of the content>
  *   link<TAB><planted link><TAB><its target, relative>
  *
- * Lines starting with '#' are comments (the first says the format).  All
+ * Lines starting with '#' are comments (the first says the format; a
+ * "# journal" line says a run was under way and may have left more).  All
  * paths are as seen inside the root.  A path holding a tab, a newline or a
  * control character is never planted, so a line always splits cleanly.
  */
@@ -30,6 +31,7 @@ typedef struct {
 typedef struct {
   GHashTable *entries; /* path -> KicManifestEntry* */
   char *settings;      /* the "# settings:" line, or NULL */
+  gboolean journal;    /* written before a run's changes, not after */
 } KicManifest;
 
 KicManifest *kic_manifest_new (void);

@@ -176,10 +176,12 @@ sha256_at (int dirfd, const char *name)
   return sum;
 }
 
+/* The temporary name of NAME: fixed, so that what a killed run left is
+ * known (the lock keeps two runs from sharing it). */
 static char *
 temp_name (const char *name)
 {
-  return g_strdup_printf (".%s.kic-tmp-%d", name, (int) getpid ());
+  return g_strdup_printf (".%s.kic-tmp", name);
 }
 
 /* Write DATA as NAME in DIR: a temporary file, mode 0644, fsync, rename.
@@ -638,6 +640,26 @@ put_manifest (Writer *w, const char *text, GError **error)
   return TRUE;
 }
 
+/* The temporary names next to every entry of a journal. */
+static void
+remove_temporaries (Writer *w, const KicManifest *journal)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, journal->entries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *dir = g_path_get_dirname (key);
+      g_autofree char *name = g_path_get_basename (key);
+      g_autofree char *tmp = temp_name (name);
+      DirHandle *handle = open_dir (w, dir, FALSE, NULL);
+
+      if (handle != NULL && unlinkat (handle->fd, tmp, 0) == 0)
+        handle->changed = TRUE;
+    }
+}
+
 static KicManifest *
 manifest_union (const KicManifest *a, const KicManifest *b)
 {
@@ -715,13 +737,19 @@ kic_writer_apply (const KicWriterOptions *options, const KicPlan *plan, const Ki
 
   writer_init (&w, options, stats);
   desired = desired_manifest (&w, plan, settings);
+  /* 0. what a killed run may have left: its temporary files */
+  if (old->journal && !options->dry_run)
+    remove_temporaries (&w, old);
   /* 1. the journal: everything this run may leave behind is listed first */
   journal = manifest_union (old, desired);
+  journal->journal = TRUE;
   journal_text = kic_manifest_to_string (journal);
   {
     g_autofree char *old_text = kic_manifest_to_string (old);
+    g_autofree char *desired_text = kic_manifest_to_string (desired);
 
-    if (strcmp (journal_text, old_text) != 0 && !put_manifest (&w, journal_text, error))
+    /* nothing new to record when the manifest already is what we want */
+    if (strcmp (old_text, desired_text) != 0 && !put_manifest (&w, journal_text, error))
       goto out;
   }
   /* 2. store copies, 3. links */

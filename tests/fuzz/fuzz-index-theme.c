@@ -19,19 +19,26 @@
 #include <limits.h>
 #include <string.h>
 
+static gboolean skip_huge_ints;
+
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   fuzz_init ();
+  skip_huge_ints = fuzz_skip_known ("huge-ints");
   return 0;
 }
 
 static void
 check_size (const KicDirSpec *dir, int size)
 {
-  gboolean exact = kic_dir_spec_exact (dir, size);
-  int dw = kic_dir_spec_distance (dir, size);
+  gboolean exact;
+  int dw;
 
+  if (skip_huge_ints && !fuzz_int_is_sane (size))
+    return;
+  exact = kic_dir_spec_exact (dir, size);
+  dw = kic_dir_spec_distance (dir, size);
   FUZZ_CHECK (exact == (dw == 0));
   switch (dir->type)
     {
@@ -62,6 +69,10 @@ check_dir (const KicThemeDesc *desc, const KicDirSpec *dir)
               || dir->type == KIC_DIR_THRESHOLD);
   if (dir->size == 0)
     FUZZ_CHECK (!dir->valid);
+  if (skip_huge_ints
+      && !(fuzz_int_is_sane (dir->size) && fuzz_int_is_sane (dir->min_size)
+           && fuzz_int_is_sane (dir->max_size) && fuzz_int_is_sane (dir->threshold)))
+    return;
   for (guint i = 0; i < G_N_ELEMENTS (fixed_sizes); i++)
     check_size (dir, fixed_sizes[i]);
   /* the sizes the menus and --resolve use for this theme */

@@ -174,3 +174,33 @@ drop_view () {
   umount "$VIEW" 2>/dev/null || true
   rm -rf "$VIEW" "$WORK/ov-upper" "$WORK/ov-work"
 }
+
+# The weaker promise after a failed or killed run: whatever of ours is on
+# disk is as the manifest records it (the manifest may list more: it is
+# written first, as a journal), and no link into the store is unlisted.
+state_consistent () { # state_consistent ROOT [STORE]
+  _s=${2:-/var/lib/kde-icon-cache}
+  _m=$1$_s/manifest
+  _bad=0
+  [ -f "$_m" ] || return 0
+  while IFS="$(printf '\t')" read -r _kind _path _target _sum; do
+    case $_kind in
+      link)
+        if [ -L "$1$_path" ]; then
+          [ "$(readlink "$1$_path")" = "$_target" ] || { echo "# link $_path points elsewhere"; _bad=1; }
+          [ -e "$1$_path" ] || { echo "# dangling link $_path"; _bad=1; }
+        fi ;;
+      file)
+        if [ -e "$1$_path" ] && [ "$(sha256sum < "$1$_path" | cut -d' ' -f1)" != "$_sum" ]; then
+          echo "# store copy $_path is not what the manifest says"; _bad=1
+        fi ;;
+    esac
+  done < "$_m"
+  # (a killed run's temporary links, ".NAME.kic-tmp", are no name KDE
+  # looks up; the next run removes them)
+  find "$1" -path "$1$_s" -prune -o -type l -lname "*${_s#/}/*" ! -name '.*.kic-tmp' -printf '/%P\n' 2>/dev/null |
+    while read -r _l; do
+      grep -q "^link	$_l	" "$_m" || { echo "# link $_l is not in the manifest"; exit 1; }
+    done || _bad=1
+  return $_bad
+}

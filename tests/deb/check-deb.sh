@@ -1,0 +1,403 @@
+#!/bin/sh
+# check-deb.sh - build the Debian package, lint it, then install, trigger,
+# remove and purge it with dpkg inside a throwaway Debian 12 root
+#
+# Prints TAP and ends with a line "N passed, N failed".
+#
+#  1. dpkg-buildpackage -us -uc in a copy of the working tree (the files git
+#     tracks or would track, so uncommitted work is tested, build output is
+#     not), the package's own offline tests included;
+#  2. lintian on the source and binary packages: no error, no warning;
+#  3. a Debian 12 minbase root from debootstrap, kept as a tarball in
+#     $KIC_DEBOOTSTRAP_CACHE for a week, so later runs unpack it in seconds;
+#  4. inside it, with chroot and the real dpkg: install the package, install
+#     and remove small test packages made here with dpkg-deb (a .desktop
+#     file with a hicolor PNG, one with a scalable SVG, a broken .desktop
+#     file), check that the trigger ran and what it planted, remove and
+#     purge the package, and compare the root with what it was before.
+#
+# Needs root (chroot), dpkg-dev, debhelper, fakeroot, lintian, debootstrap,
+# and the build dependencies; the network only when the cache is cold.
+# Environment: KIC_DEBOOTSTRAP_CACHE (default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debootstrap),
+# KIC_DEBIAN_MIRROR (default http://deb.debian.org/debian), TMPDIR.
+
+set -u
+LC_ALL=C.UTF-8
+export LC_ALL
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+CACHE=${KIC_DEBOOTSTRAP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debootstrap}
+MIRROR=${KIC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+SUITE=bookworm
+# What the root has beyond minbase: the package's shared libraries, and
+# the real breeze and hicolor themes (3 MB), so that KDE's search for an
+# icon only hicolor has is long and the trigger plants links, into breeze
+# for an SVG and into hicolor's directories for a PNG.
+INCLUDE=libglib2.0-0,libxdg-basedir1,breeze-icon-theme,hicolor-icon-theme
+STORE=/var/lib/kde-icon-cache
+TAB=$(printf '\t')
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kic-check-deb.XXXXXX") || exit 1
+R=$WORK/root
+# The root has nothing mounted in it (dpkg and the maintainer scripts need
+# no /proc); --one-file-system all the same, so that a mount left there by
+# hand can never be followed.
+trap 'rm -rf --one-file-system "$WORK"' EXIT
+trap 'exit 130' INT TERM HUP
+
+n=0
+failed=0
+
+ok () { # ok STATUS DESCRIPTION
+  n=$((n + 1))
+  if [ "$1" -eq 0 ]; then
+    echo "ok $n - $2"
+  else
+    echo "not ok $n - $2"
+    failed=$((failed + 1))
+  fi
+}
+
+is () { # is GOT EXPECTED DESCRIPTION
+  if [ "$1" = "$2" ]; then
+    ok 0 "$3"
+  else
+    ok 1 "$3"
+    printf '#   got:      %s\n#   expected: %s\n' "$1" "$2"
+  fi
+}
+
+diag () { sed 's/^/# /' "$@"; }
+
+finish () {
+  echo "1..$n"
+  echo "$((n - failed)) passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit
+}
+
+bail () { # bail REASON: the steps after this one cannot run
+  ok 1 "$1"
+  finish
+}
+
+# Run a command inside the root, in a clean environment.
+in_root () {
+  chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+    DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+status_of () { # status_of PACKAGE: dpkg's status, "-" when unknown
+  in_root dpkg-query -W -f '${Status}' "$1" 2>/dev/null || echo -
+}
+
+# Every path in the root, with type, mode, owner and link target, and the
+# checksum of every regular file; dpkg's own database and logs and /tmp
+# (where the test puts its .deb files) are left out.
+snapshot () {
+  ( cd "$R" &&
+    find . \( -path ./var/lib/dpkg -o -path ./var/log -o -path ./tmp -o -path ./var/cache/debconf \) -prune \
+      -o -printf '%p %y %m %u:%g %l\n' | sort
+    find . \( -path ./var/lib/dpkg -o -path ./var/log -o -path ./tmp -o -path ./var/cache/debconf \) -prune \
+      -o -type f -print0 | sort -z | xargs -0 -r sha256sum )
+}
+
+# Links anywhere in the root that point into the store.
+links_into_store () {
+  find "$R" -xdev -type l -lname "*${STORE#/}/*" 2>/dev/null | sed "s|^$R||" | sort
+}
+
+# Check every link the manifest lists: a symbolic link with the recorded
+# target that resolves to a store copy inside the root.  Prints problems.
+manifest_links_resolve () {
+  m=$R$STORE/manifest
+  [ -f "$m" ] || { echo "no manifest"; return 1; }
+  bad=0
+  while IFS="$TAB" read -r kind path target rest; do
+    [ "$kind" = link ] || continue
+    if [ ! -L "$R$path" ]; then echo "missing link $path"; bad=1
+    elif [ "$(readlink "$R$path")" != "$target" ]; then echo "link $path points elsewhere"; bad=1
+    elif [ ! -f "$R$path" ]; then echo "dangling link $path"; bad=1
+    else
+      case $(cd "$(dirname "$R$path")" && readlink -f "$target") in
+        "$R$STORE"/files/*) ;;
+        *) echo "link $path leaves the store"; bad=1 ;;
+      esac
+    fi
+  done < "$m"
+  return $bad
+}
+
+# ---------------------------------------------------------------- checks
+missing=
+[ "$(id -u)" -eq 0 ] || missing="$missing root"
+for tool in dpkg-buildpackage dh fakeroot lintian debootstrap chroot sha256sum; do
+  command -v "$tool" > /dev/null 2>&1 || missing="$missing $tool"
+done
+if [ -n "$missing" ]; then
+  echo "# needs:$missing (see .ci/run for the packages)"
+  bail "prerequisites are there"
+fi
+
+# ---------------------------------------------------------------- build
+mkdir -p "$WORK/build/src"
+if [ -d "$TOP/.git" ] && command -v git > /dev/null 2>&1; then
+  # tracked and untracked-but-not-ignored files: a clean checkout of the
+  # working tree as it is now (deleted files are skipped by --ignore-failed-read)
+  # (build*/ are build output directories, whether .gitignore lists them or not)
+  ( cd "$TOP" && git ls-files -z -co --exclude-standard ) | grep -zv '^build[^/]*/' |
+    ( cd "$TOP" && tar --null --ignore-failed-read -T - -cf - 2> /dev/null ) |
+    tar -C "$WORK/build/src" -xf -
+else
+  ( cd "$TOP" && tar --exclude=./build --exclude=./build-asan --exclude=./tests/tmp \
+      --exclude=./kde-icon-cache --exclude=./tests/oracle/kic-oracle -cf - . ) |
+    tar -C "$WORK/build/src" -xf -
+fi
+t0=$(date +%s)
+( cd "$WORK/build/src" && dpkg-buildpackage -us -uc ) > "$WORK/build.log" 2>&1
+st=$?
+deb=$(ls "$WORK"/build/kde-icon-cache_*_*.deb 2> /dev/null | head -n 1)
+if [ $st -ne 0 ] || [ -z "$deb" ]; then
+  tail -n 40 "$WORK/build.log" | diag
+  bail "dpkg-buildpackage -us -uc builds kde-icon-cache_*.deb"
+fi
+ok 0 "dpkg-buildpackage -us -uc builds $(basename "$deb") ($(($(date +%s) - t0)) s, tests included)"
+grep -q '^Result: PASS' "$WORK/build.log"
+ok $? "the package's build-time tests ran and passed (dh_auto_test)"
+
+# ---------------------------------------------------------------- contents
+dpkg-deb -c "$deb" | awk '{ print $1, $6 }' | sed 's|^\(.\{10\}\) \./|\1 /|' > "$WORK/contents"
+for want in '-rwxr-xr-x /usr/sbin/kde-icon-cache' \
+            '-rw-r--r-- /usr/share/man/man8/kde-icon-cache.8.gz' \
+            '-rw-r--r-- /etc/kde-icon-cache.conf' \
+            '-rw-r--r-- /etc/cron.d/kde-icon-cache' \
+            '-rw-r--r-- /lib/systemd/system/kde-icon-cache.service' \
+            '-rw-r--r-- /lib/systemd/system/kde-icon-cache.timer' \
+            '-rw-r--r-- /usr/share/doc/kde-icon-cache/copyright'; do
+  grep -qxF -- "$want" "$WORK/contents" || { echo "# missing: $want"; absent=1; }
+done
+ok "${absent:-0}" "the package ships the binary, the man page, the conffile, cron.d and the systemd units"
+mkdir -p "$WORK/ctl"
+dpkg-deb -e "$deb" "$WORK/ctl"
+is "$(sort "$WORK/ctl/conffiles" | tr '\n' ' ')" "/etc/cron.d/kde-icon-cache /etc/kde-icon-cache.conf " \
+  "conffiles: the configuration file and the cron.d file"
+is "$(grep -v '^#' "$WORK/ctl/triggers" | grep . | sort | tr '\n' ' ')" \
+  "interest-noawait /usr/share/applications interest-noawait /usr/share/icons interest-noawait /usr/share/pixmaps " \
+  "file triggers (noawait) on applications, icons and pixmaps"
+grep -v '^#' "$WORK/build/src/etc/kde-icon-cache.conf" | grep -v '^$' > "$WORK/conf-active"
+is "$(cat "$WORK/conf-active")" "[kde-icon-cache]" "the shipped configuration file sets nothing: every key is commented out"
+
+# ---------------------------------------------------------------- lintian
+changes=$(ls "$WORK"/build/kde-icon-cache_*.changes | head -n 1)
+lintian --display-info --pedantic --show-overrides "$changes" > "$WORK/lintian" 2>&1
+grep -v 'running with root privileges is not recommended' "$WORK/lintian" | diag
+! grep -q '^[EW]: ' "$WORK/lintian"
+ok $? "lintian (source and binary): no error and no warning ($(grep -c '^[IPXON]: ' "$WORK/lintian") info, pedantic or override lines)"
+
+# ---------------------------------------------------------------- the root
+t0=$(date +%s)
+mkdir -p "$CACHE/debs" "$R"
+tarball=$CACHE/$SUITE-minbase-$(echo "$INCLUDE" | cksum | cut -d ' ' -f 1).tar.gz
+if [ -n "$(find "$tarball" -mtime -7 2> /dev/null)" ] && tar -C "$R" -xzf "$tarball" 2> "$WORK/root.log"; then
+  how=warm
+else
+  how=cold
+  rm -rf --one-file-system "$R" && mkdir -p "$R"
+  if debootstrap --variant=minbase --include="$INCLUDE" --cache-dir="$CACHE/debs" \
+       "$SUITE" "$R" "$MIRROR" > "$WORK/root.log" 2>&1; then
+    # the package lists debootstrap leaves are not needed: dpkg -i only
+    rm -rf "$R"/var/lib/apt/lists/* "$R"/var/cache/apt/*.bin
+    tar -C "$R" -czf "$tarball.new" . && mv "$tarball.new" "$tarball"
+  else
+    tail -n 20 "$WORK/root.log" | diag
+    bail "debootstrap makes a $SUITE minbase root"
+  fi
+fi
+[ -x "$R/usr/bin/dpkg" ] && in_root dpkg-query -W libglib2.0-0 libxdg-basedir1 > /dev/null
+ok $? "a $SUITE minbase root with $INCLUDE ($how cache, $(($(date +%s) - t0)) s)"
+snapshot > "$WORK/before"
+
+# ---------------------------------------------------------------- test packages
+# make_pkg NAME FILE=CONTENT-FILE...: a small arch:all package
+make_pkg () {
+  name=$1; shift
+  d=$WORK/pkg/$name
+  mkdir -p "$d/DEBIAN"
+  for spec in "$@"; do
+    mkdir -p "$d$(dirname "${spec%%=*}")"
+    cp "${spec#*=}" "$d${spec%%=*}"
+  done
+  cat > "$d/DEBIAN/control" <<EOF
+Package: $name
+Version: 1.0
+Architecture: all
+Maintainer: kde-icon-cache developers <kde-icon-cache@example.org>
+Description: kde-icon-cache test package $name
+ Made by tests/deb/check-deb.sh.
+EOF
+  dpkg-deb --root-owner-group --build "$d" "$R/tmp/$name.deb" > /dev/null
+}
+
+mkdir -p "$WORK/files"
+cat > "$WORK/files/png.desktop" <<'EOF'
+[Desktop Entry]
+Type=Application
+Name=KIC test (PNG)
+Exec=true
+Icon=kictest-png
+EOF
+cat > "$WORK/files/svg.desktop" <<'EOF'
+[Desktop Entry]
+Type=Application
+Name=KIC test (SVG)
+Exec=true
+Icon=kictest-svg
+EOF
+# 48x48 RGBA, one colour
+echo 'iVBORw0KGgoAAAANSUhEUgAAADAAAAAwCAYAAABXAvmHAAAARElEQVR42u3PMQ0AAAgAIJOYxP6zlVbwdeMgANGV81kICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICFwt7eEqHvCvVdYAAAAASUVORK5CYII=' |
+  base64 -d > "$WORK/files/icon.png"
+cat > "$WORK/files/icon.svg" <<'EOF'
+<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48"><rect width="48" height="48" rx="8" fill="#3daee9"/></svg>
+EOF
+printf 'this is not a key file\n[Desktop Entry\nIcon=\377\376kictest-png\n' > "$WORK/files/broken.desktop"
+
+make_pkg kic-test-icons \
+  /usr/share/applications/org.kictest.Png.desktop="$WORK/files/png.desktop" \
+  /usr/share/applications/org.kictest.Svg.desktop="$WORK/files/svg.desktop" \
+  /usr/share/icons/hicolor/48x48/apps/kictest-png.png="$WORK/files/icon.png" \
+  /usr/share/icons/hicolor/scalable/apps/kictest-svg.svg="$WORK/files/icon.svg"
+make_pkg kic-test-broken \
+  /usr/share/applications/org.kictest.Broken.desktop="$WORK/files/broken.desktop"
+cp "$deb" "$R/tmp/kde-icon-cache.deb"
+
+# dpkg_do DESCRIPTION ARGS...: run dpkg in the root; output in $WORK/out
+dpkg_do () {
+  desc=$1; shift
+  in_root dpkg "$@" > "$WORK/out" 2>&1
+  st=$?
+  [ $st -eq 0 ] || diag "$WORK/out"
+  ok $st "$desc"
+}
+
+# ---------------------------------------------------------------- install
+dpkg_do "dpkg -i kde-icon-cache" -i /tmp/kde-icon-cache.deb
+is "$(status_of kde-icon-cache)" "install ok installed" "kde-icon-cache is installed and configured"
+! grep -v -e '^Selecting' -e '^(Reading' -e '^Preparing' -e '^Unpacking' -e '^Setting up' "$WORK/out" | grep -q .
+ok $? "the postinst prints nothing of its own"
+[ -f "$R$STORE/manifest" ]
+ok $? "the postinst ran a rebuild: $STORE/manifest exists"
+[ -L "$R/etc/systemd/system/timers.target.wants/kde-icon-cache.timer" ]
+ok $? "the timer is enabled (deb-systemd-helper)"
+
+# The periodic jobs, run as cron and systemd would (no systemd here), on a
+# system where nothing changed: exit 0, no output, nothing written.
+cron_cmd=$(sed -n '/^[0-9*]/s/^\([^[:blank:]]*[[:blank:]]*\)\{5\}root[[:blank:]]*//p' "$R/etc/cron.d/kde-icon-cache")
+svc_cmd=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" "$R/lib/systemd/system/kde-icon-cache.service")
+[ -n "$cron_cmd" ] && [ -n "$svc_cmd" ]
+ok $? "the cron.d line and the service's ExecStart are there"
+( cd "$R" && find .$STORE -printf '%p %T@ %s\n' | sort ) > "$WORK/store-before"
+for job in cron svc; do
+  eval "cmd=\$${job}_cmd"
+  in_root sh -c "$cmd" > "$WORK/job.out" 2>&1
+  st=$?
+  diag "$WORK/job.out"
+  is "$st:$(wc -c < "$WORK/job.out")" "0:0" "the $job job exits 0 and prints nothing"
+done
+( cd "$R" && find .$STORE -printf '%p %T@ %s\n' | sort ) > "$WORK/store-after"
+cmp -s "$WORK/store-before" "$WORK/store-after"
+ok $? "a periodic run with nothing changed writes nothing (--check first)"
+
+# ---------------------------------------------------------------- trigger
+dpkg_do "dpkg -i kic-test-icons" -i /tmp/kic-test-icons.deb
+grep -q '^Processing triggers for kde-icon-cache' "$WORK/out"
+ok $? "installing menu entries and icons triggers kde-icon-cache"
+is "$(status_of kde-icon-cache)" "install ok installed" "the trigger was processed (no triggers-pending)"
+grep '^link' "$R$STORE/manifest" | cut -f 2 | diag
+grep -q "^link${TAB}/usr/share/icons/breeze/.*/kictest-svg\.svg${TAB}" "$R$STORE/manifest" &&
+  grep -q "^link${TAB}/usr/share/icons/.*/kictest-png\.png${TAB}" "$R$STORE/manifest"
+ok $? "the manifest lists links for both test icons, the SVG's in breeze"
+grep -q "^file${TAB}$STORE/files/usr/share/icons/hicolor/scalable/apps/kictest-svg\.svg${TAB}" "$R$STORE/manifest" &&
+  grep -q "^file${TAB}$STORE/files/usr/share/icons/hicolor/48x48/apps/kictest-png\.png${TAB}" "$R$STORE/manifest"
+ok $? "the store holds copies of both icons"
+manifest_links_resolve > "$WORK/problems"
+st=$?; diag "$WORK/problems"
+ok $st "every link the manifest lists is there and resolves to a store copy"
+links_into_store > "$WORK/links"
+grep '^link' "$R$STORE/manifest" | cut -f 2 | sort > "$WORK/listed"
+cmp -s "$WORK/links" "$WORK/listed"
+ok $? "no link into the store that the manifest does not list"
+
+# ---------------------------------------------------------------- broken input
+dpkg_do "a package with a broken .desktop file installs (dpkg -i exits 0)" -i /tmp/kic-test-broken.deb
+grep -q '^Processing triggers for kde-icon-cache' "$WORK/out"
+ok $? "... and triggers kde-icon-cache"
+is "$(status_of kic-test-broken) / $(status_of kde-icon-cache)" \
+  "install ok installed / install ok installed" "... and both packages end up installed and configured"
+manifest_links_resolve > /dev/null
+ok $? "... and the links are still whole"
+
+# A rebuild that fails (here: a bad value in the configuration file) is a
+# warning from the trigger, never a dpkg failure.
+cp "$R/etc/kde-icon-cache.conf" "$WORK/conf.orig"
+printf '[kde-icon-cache]\nSizes=22,big\n' > "$R/etc/kde-icon-cache.conf"
+dpkg_do "a failing rebuild in the trigger does not make dpkg -r fail" -r kic-test-broken
+grep -q 'kde-icon-cache: warning: the icon links were not updated' "$WORK/out"
+st=$?; diag "$WORK/out"
+ok $st "... the postinst warns on stderr"
+is "$(status_of kde-icon-cache)" "install ok installed" "... and kde-icon-cache stays configured"
+cp "$WORK/conf.orig" "$R/etc/kde-icon-cache.conf"
+
+# ---------------------------------------------------------------- removal of icons
+dpkg_do "dpkg -r kic-test-icons" -r kic-test-icons
+grep -q '^Processing triggers for kde-icon-cache' "$WORK/out"
+ok $? "removing menu entries and icons triggers kde-icon-cache"
+! grep -q kictest "$R$STORE/manifest"
+ok $? "the manifest no longer lists the test icons"
+links_into_store > "$WORK/links"
+diag "$WORK/links"
+[ ! -s "$WORK/links" ] && [ -z "$(find "$R$STORE/files" -type f 2> /dev/null)" ]
+ok $? "their links and store copies are gone"
+
+# ---------------------------------------------------------------- remove, purge
+dpkg_do "dpkg -i kic-test-icons (again)" -i /tmp/kic-test-icons.deb
+grep -c '^link' "$R$STORE/manifest" > "$WORK/nlinks"
+[ "$(cat "$WORK/nlinks")" -gt 0 ]
+ok $? "the links are planted again ($(cat "$WORK/nlinks"))"
+dpkg_do "dpkg -r kde-icon-cache with links planted" -r kde-icon-cache
+is "$(status_of kde-icon-cache)" "deinstall ok config-files" "kde-icon-cache is removed, its conffiles stay"
+links_into_store > "$WORK/links"
+diag "$WORK/links"
+[ ! -s "$WORK/links" ] && [ ! -e "$R$STORE" ]
+ok $? "the prerm's --clean removed every link and the store"
+in_root sh -c "$cron_cmd" > "$WORK/job.out" 2>&1
+is "$?:$(wc -c < "$WORK/job.out")" "0:0" "the cron.d line left behind exits 0 quietly (test -x)"
+dpkg_do "dpkg -P kde-icon-cache" -P kde-icon-cache
+is "$(status_of kde-icon-cache)" "-" "kde-icon-cache is purged"
+[ ! -e "$R/etc/kde-icon-cache.conf" ] && [ ! -e "$R/etc/cron.d/kde-icon-cache" ] &&
+  [ ! -e "$R/etc/systemd/system/timers.target.wants/kde-icon-cache.timer" ] &&
+  [ ! -e "$R/var/lib/systemd/deb-systemd-helper-enabled/kde-icon-cache.timer.dsh-also" ]
+ok $? "its conffiles and the timer's enablement are gone"
+
+# The postrm's own fallback: the binary has vanished (a broken system), so
+# the prerm cannot run --clean; the postrm removes the links the manifest
+# lists, and purge the store.
+dpkg_do "dpkg -i kde-icon-cache (again, icons installed)" -i /tmp/kde-icon-cache.deb
+[ -s "$R$STORE/manifest" ] && grep -q '^link' "$R$STORE/manifest"
+ok $? "the configure plants the links for the icons already there"
+rm -f "$R/usr/sbin/kde-icon-cache"
+dpkg_do "dpkg -P kde-icon-cache without its binary" -P kde-icon-cache
+links_into_store > "$WORK/links"
+diag "$WORK/links"
+[ ! -s "$WORK/links" ] && [ ! -e "$R$STORE" ]
+ok $? "the postrm removed the links from the manifest, then the store"
+
+# ---------------------------------------------------------------- nothing left
+dpkg_do "dpkg -P kic-test-icons" -P kic-test-icons
+snapshot > "$WORK/after"
+diff "$WORK/before" "$WORK/after" > "$WORK/diff"
+st=$?
+head -n 40 "$WORK/diff" | diag
+ok $st "the root is as it was before kde-icon-cache was installed (every path, mode, owner, link and checksum)"
+
+finish
