@@ -76,6 +76,11 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 KIC_REBUILD_THEMES=breeze \
 	$(MAKE) B=build-asan PROG=build-asan/kde-icon-cache CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
+# The long fault sweeps: a kill at every disk-changing call of a rebuild,
+# checked by KF5 itself; the hostile trees.
+stress: $(PROG) $(ORACLE_BIN)
+	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh
+
 install: $(PROG)
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
 	$(INSTALL) -m 0755 $(PROG) $(DESTDIR)$(SBINDIR)/kde-icon-cache
@@ -87,7 +92,7 @@ uninstall:
 clean:
 	rm -rf kde-icon-cache build build-asan tests/oracle/kic-oracle
 
-.PHONY: all check check-asan install uninstall clean
+.PHONY: all check check-asan stress install uninstall clean
 
 # The main job on the bundled demo root, in a copy under $(B): what it
 # would do, the rebuild, and what KDE's lookups cost afterwards.
@@ -101,3 +106,11 @@ bench: $(PROG) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
 
 .PHONY: bench demo
+
+# The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
+# remove and purge in a throwaway Debian 12 root (as root; the network on the
+# first run only).  See tests/deb/check-deb.sh.
+check-deb:
+	sh tests/deb/check-deb.sh
+
+.PHONY: check-deb

@@ -234,17 +234,6 @@ weighted_cost (Planner *p, KicResolver *resolver, const char *name, const char *
   return cost;
 }
 
-static const char *
-icon_extension (const char *path)
-{
-  static const char *const extensions[] = { ".png", ".svgz", ".svg", ".xpm" };
-
-  for (guint e = 0; e < G_N_ELEMENTS (extensions); e++)
-    if (g_str_has_suffix (path, extensions[e]))
-      return extensions[e];
-  return NULL;
-}
-
 typedef struct {
   const KicTheme *theme;
   const KicThemeDir *dir;
@@ -451,7 +440,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
 
       before += target->weight * r->n_calls;
     }
-  ext = source ? icon_extension (source) : NULL;
+  ext = source ? kic_icon_name_extension (source) : NULL;
   if (ext == NULL)
     {
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
@@ -520,7 +509,7 @@ planted_stems (Planner *p)
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       g_autofree char *base = g_path_get_basename (key);
-      const char *ext = icon_extension (base);
+      const char *ext = kic_icon_name_extension (base);
 
       g_hash_table_add (stems, g_strndup (base, strlen (base) - (ext ? strlen (ext) : 0)));
     }
@@ -553,7 +542,7 @@ known_names (Planner *p, GPtrArray *names)
               for (guint f = 0; files != NULL && f < files->len; f++)
                 {
                   const char *file = g_ptr_array_index (files, f);
-                  const char *ext = icon_extension (file);
+                  const char *ext = kic_icon_name_extension (file);
 
                   if (ext != NULL)
                     g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));

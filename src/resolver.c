@@ -468,15 +468,23 @@ kic_icon_name_is_absolute (const char *name)
   return name[0] == '/' || name[0] == ':';
 }
 
-char *
-kic_icon_name_strip_extension (const char *name)
+const char *
+kic_icon_name_extension (const char *name)
 {
   static const char *const extensions[] = { ".png", ".xpm", ".svg", ".svgz" };
 
   for (guint e = 0; e < G_N_ELEMENTS (extensions); e++)
     if (g_str_has_suffix (name, extensions[e]))
-      return g_strndup (name, strlen (name) - strlen (extensions[e]));
-  return g_strdup (name);
+      return extensions[e];
+  return NULL;
+}
+
+char *
+kic_icon_name_strip_extension (const char *name)
+{
+  const char *ext = kic_icon_name_extension (name);
+
+  return g_strndup (name, strlen (name) - (ext ? strlen (ext) : 0));
 }
 
 /* :971-1028, KIconLoader::iconPath(name, -size, canReturnNull = true) */

@@ -98,6 +98,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
  * file with one of these stems appears or goes.  transfer full */
 GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
 
+/* Which of the four image extensions KDE knows (.png .xpm .svg .svgz,
+ * kiconloader.cpp:588-599) NAME ends with; NULL for none.  transfer none */
+const char *kic_icon_name_extension (const char *name);
+
 /* KIconLoaderPrivate::removeIconExtension(): strip one of .png .xpm .svg
  * .svgz.  transfer full */
 char *kic_icon_name_strip_extension (const char *name);
