@@ -11,4 +11,4 @@
 SHELL=/bin/sh
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
-27 4 * * *	root	test -e /run/systemd/system || test ! -x /usr/sbin/kde-icon-cache || kde-icon-cache --check --quiet || nice -n 19 ionice -c 3 kde-icon-cache --quiet --wait 600
+27 4 * * *	root	test -e /run/systemd/system || test ! -x /usr/sbin/kde-icon-cache || nice -n 19 ionice -c 3 sh -c 'kde-icon-cache --check --quiet || exec kde-icon-cache --quiet --wait 600'

@@ -89,8 +89,15 @@ kic_mkdirs_in_root (int rootfd, const char *dir)
           errno = EACCES;
           return -1;
         }
+      /* a new directory gets 0755 whatever the umask */
       if (mkdirat (fd, parts[i], 0755) == 0)
-        fchmodat (fd, parts[i], 0755, 0);
+        {
+          if (fchmodat (fd, parts[i], 0755, 0) < 0)
+            {
+              close (fd);
+              return -1;
+            }
+        }
       else if (errno != EEXIST)
         {
           close (fd);

@@ -298,7 +298,8 @@ kic_writer_lock (const KicWriterOptions *options, int wait_seconds, GError **err
       set_errno_error (error, errno, "open lock", host);
       return -1;
     }
-  fchmod (fd, 0644);
+  if (fchmod (fd, 0644) < 0)
+    kic_debug ("cannot set the mode of '%s': %s", host, g_strerror (errno));
   while (flock (fd, LOCK_EX | LOCK_NB) < 0)
     {
       if (errno != EWOULDBLOCK || g_get_monotonic_time () >= deadline)

@@ -8,4 +8,5 @@ apt-get install -y -qq --no-install-recommends \
   make gcc libc6-dev pkgconf libglib2.0-dev libxdg-basedir-dev \
   perl strace python3 time ca-certificates \
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt \
-  gtk-update-icon-cache >/dev/null
+  gtk-update-icon-cache \
+  debhelper dpkg-dev lintian debootstrap fakeroot >/dev/null
