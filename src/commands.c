@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "desktop.h"
+#include "dpkg.h"
 #include "plan.h"
 #include "writer.h"
 #include "kic.h"
@@ -175,6 +176,80 @@ list_sizes (const KicCommandOptions *options)
   return sizes;
 }
 
+/* What an admin should know about ENTRY, or NULL: a menu icon KDE cannot
+ * find (it costs the most calls), an Icon= that is a path or carries an
+ * extension, an icon KDE finds only through its last fallback.  RESULT is
+ * the lookup at the Desktop size. */
+static const char *
+entry_problem (const KicSystem *system, const KicDesktopEntry *entry, const KicResult *result)
+{
+  if (entry->icon == NULL || entry->icon[0] == '\0')
+    return "no-icon";
+  if (kic_icon_name_is_absolute (entry->icon))
+    return kic_fs_index_stat (system->index, entry->icon) == KIC_FS_NONE ? "absolute-path-missing"
+                                                                        : "absolute-path";
+  if (result->path == NULL)
+    return "not-found";
+  if (kic_icon_name_extension (entry->icon) != NULL)
+    return "has-extension";
+  if (result->via == KIC_VIA_USER)
+    return "pixmaps-fallback-only";
+  return NULL;
+}
+
+static void
+print_problems (KicSystem *system, GPtrArray *entries, GString *json)
+{
+  int size = kic_resolver_group_size (system->resolver, KIC_GROUP_DESKTOP);
+  g_autoptr (GHashTable) wanted = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) owners = NULL;
+  g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const KicDesktopEntry *entry = g_ptr_array_index (entries, i);
+
+      g_ptr_array_add (results, kic_resolve (system->resolver, entry->icon ? entry->icon : "", size, FALSE));
+      g_hash_table_add (wanted, entry->path);
+    }
+  owners = kic_dpkg_owners (system->index, wanted);
+  if (json != NULL)
+    g_string_append (json, ",\n  \"problems\": [");
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const KicDesktopEntry *entry = g_ptr_array_index (entries, i);
+      const KicResult *r = g_ptr_array_index (results, i);
+      const char *problem = entry_problem (system, entry, r);
+      const char *package = g_hash_table_lookup (owners, entry->path);
+
+      if (problem == NULL)
+        continue;
+      if (json == NULL)
+        {
+          printf ("%s\t%s\t%s\t%u\t%s\n", entry->id, entry->icon ? entry->icon : "", problem, r->n_calls,
+                  package ? package : "-");
+          continue;
+        }
+      g_string_append (json, first ? "\n    {\"id\": " : ",\n    {\"id\": ");
+      first = FALSE;
+      json_string (json, entry->id);
+      g_string_append (json, ", \"file\": ");
+      json_string (json, entry->path);
+      g_string_append (json, ", \"icon\": ");
+      json_string (json, entry->icon);
+      g_string_append_printf (json, ", \"problem\": \"%s\", \"size\": %d, \"calls\": %u, \"package\": ",
+                              problem, size, r->n_calls);
+      if (package)
+        json_string (json, package);
+      else
+        g_string_append (json, "null");
+      g_string_append (json, "}");
+    }
+  if (json != NULL)
+    g_string_append (json, "\n  ]");
+}
+
 gboolean
 kic_command_list (const KicCommandOptions *options, GError **error)
 {
@@ -187,6 +262,11 @@ kic_command_list (const KicCommandOptions *options, GError **error)
     return FALSE;
   sizes = list_sizes (options);
   entries = kic_desktop_scan (system->index, system->data_dirs);
+  if (options->problems && !options->json)
+    {
+      print_problems (system, entries, NULL);
+      return TRUE;
+    }
   if (options->json)
     {
       g_string_append (json, "{\n  \"theme\": ");
@@ -241,7 +321,9 @@ kic_command_list (const KicCommandOptions *options, GError **error)
     }
   if (options->json)
     {
-      g_string_append (json, "\n  ]\n}\n");
+      g_string_append (json, "\n  ]");
+      print_problems (system, entries, json);
+      g_string_append (json, "\n}\n");
       fputs (json->str, stdout);
     }
   return TRUE;

@@ -10,6 +10,7 @@ typedef struct {
   KicSystemOptions system;
   GArray *sizes;      /* KicTarget from --size; empty: the mode's default */
   gboolean json;
+  gboolean problems;  /* --list: only the entries an admin should look at */
   char **names;       /* --resolve/--explain: NULL means standard input */
   const char *store;  /* --output, inside the root */
   gboolean dry_run;

@@ -25,7 +25,7 @@ enum { EXIT_USAGE = 2 };
 #define KIC_DEFAULT_STORE "/var/lib/kde-icon-cache"
 
 static gboolean opt_rebuild, opt_check, opt_clean, opt_resolve, opt_list, opt_explain;
-static gboolean opt_json, opt_version, opt_dry_run;
+static gboolean opt_json, opt_version, opt_dry_run, opt_problems;
 static char *opt_root, *opt_theme, *opt_output;
 static char **opt_sizes, **opt_names;
 static int opt_wait;
@@ -46,6 +46,7 @@ static const GOptionEntry option_entries[] = {
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output, "The store (default " KIC_DEFAULT_STORE ", inside --root)", "DIR" },
   { "wait", 'w', 0, G_OPTION_ARG_INT, &opt_wait, "Wait up to SECONDS for another run to finish", "SECONDS" },
   { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Machine-readable output (--list, --rebuild)", NULL },
+  { "problems", 0, 0, G_OPTION_ARG_NONE, &opt_problems, "With --list: only the menu entries an admin should fix", NULL },
   { "root", 'r', 0, G_OPTION_ARG_FILENAME, &opt_root, "Work on the system under DIR (a chroot)", "DIR" },
   { "theme", 't', 0, G_OPTION_ARG_STRING, &opt_theme, "Current icon theme (default: kdeglobals, else breeze)", "NAME" },
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, &kic_verbose, "Say more", NULL },
@@ -103,6 +104,11 @@ check_modes (GError **error)
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--explain needs a NAME");
       return FALSE;
     }
+  if (opt_problems && !opt_list)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--problems goes with --list");
+      return FALSE;
+    }
   if (opt_json && !opt_list && !opt_rebuild)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--json goes with --list or --rebuild");
@@ -153,6 +159,7 @@ main (int argc, char **argv)
   options.system.theme = opt_theme;
   options.sizes = sizes;
   options.json = opt_json;
+  options.problems = opt_problems;
   options.names = opt_names;
   store = kic_path_clean (opt_output ? opt_output : KIC_DEFAULT_STORE);
   options.store = store;

@@ -14,7 +14,7 @@ ok $? "--version prints the version"
 
 "$BIN" --help > "$WORK/help" 2>&1
 ok $? "--help exits 0"
-for opt in --rebuild --check --clean --resolve --list --explain --size --dry-run --output --wait \
+for opt in --rebuild --check --clean --resolve --list --explain --size --dry-run --output --wait --problems \
            --json --root --theme --verbose --quiet --version; do
   grep -q -- "$opt" "$WORK/help" || { echo "# --help lacks $opt"; false; } || break
 done
