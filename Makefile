@@ -102,10 +102,26 @@ demo: $(PROG)
 	./$(PROG) --root $(B)/demo --verbose
 	./$(PROG) --root $(B)/demo --list
 
+# A FUSE file system that answers like a slow NFS server (make bench-nfs).
+$(B)/slowfs: tests/bench/slowfs.c
+	@mkdir -p $(B)
+	$(CC) $(CFLAGS) -Wall -Wextra $(shell $(PKG_CONFIG) --cflags fuse3) $(LDFLAGS) -o $@ $< \
+	  $(shell $(PKG_CONFIG) --libs fuse3)
+
+bench-nfs: $(PROG) $(ORACLE_BIN)
+	@if $(PKG_CONFIG) --exists fuse3; then $(MAKE) $(B)/slowfs; fi
+	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) sh tests/bench/bench-nfs.sh
+
+# Can a raster icon wrapped in an SVG be planted in breeze without
+# changing a pixel?  Measured with KF5 on every raster menu icon.
+bench-wrap: $(PROG) $(ORACLE_BIN)
+	$(MAKE) -C tests/wrap
+	KIC_BIN=$(abspath $(PROG)) sh tests/wrap/experiment.sh $(KIC_TREE)
+
 bench: $(PROG) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
 
-.PHONY: bench demo
+.PHONY: bench bench-nfs bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the
