@@ -455,9 +455,12 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   if (old == NULL)
     goto out;
   owned = kic_writer_owned_links (&wopts, old);
+  if (options->sizes->len == 0 && config.targets->len == 0)
+    {
+      g_array_unref (config.targets);
+      config.targets = kic_plan_default_targets ();
+    }
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
-  if (popts.targets->len == 0)
-    popts.targets = config.targets = (g_array_unref (config.targets), kic_plan_default_targets ());
   popts.themes = config.themes;
   popts.store = options->store;
   popts.previous = owned;

@@ -180,7 +180,10 @@ main (int argc, char **argv)
   if (!ok)
     {
       if (g_error_matches (error, KIC_ERROR, KIC_ERROR_OUTDATED))
-        g_printerr ("kde-icon-cache: %s\n", error->message);
+        {
+          if (!kic_quiet)
+            g_printerr ("kde-icon-cache: %s\n", error->message);
+        }
       else
         g_printerr ("kde-icon-cache: error: %s\n", error->message);
       return EXIT_FAILURE;
