@@ -44,6 +44,9 @@ HEADERS = $(wildcard src/*.h)
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 INTEGRATION_TESTS = $(filter-out tests/integration/lib.sh,$(wildcard tests/integration/*.sh))
 
+# libFuzzer targets (clang): make fuzz, make fuzz-regress (tests/fuzz)
+-include tests/fuzz/fuzz.mk
+
 # The KF5 oracle helper is built when KF5's headers are there; the tests
 # that need it skip themselves otherwise.
 .DEFAULT_GOAL := all
@@ -70,6 +73,8 @@ $(B)/test-%: tests/unit/test-%.c $(B)/libkic.a $(HEADERS)
 
 check: $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) prove -f $(UNIT_TESTS) $(INTEGRATION_TESTS)
+	@if command -v $(CLANG) > /dev/null; then $(MAKE) --no-print-directory fuzz-regress; \
+	 else echo "fuzz-regress: skipped: no clang (apt-get install clang libclang-rt-14-dev)"; fi
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-asan:
@@ -90,7 +95,7 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/kde-icon-cache $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8
 
 clean:
-	rm -rf kde-icon-cache build build-asan tests/oracle/kic-oracle
+	rm -rf kde-icon-cache build build-asan build-fuzz tests/oracle/kic-oracle
 
 .PHONY: all check check-asan stress install uninstall clean
 

@@ -235,7 +235,6 @@ static char *
 resolve_link (KicFsIndex *index, const char *link, int *links)
 {
   g_autofree char *parent = g_path_get_dirname (link);
-  g_autofree char *target = NULL;
   g_autofree char *joined = NULL;
   char buf[4096];
   ssize_t n;
@@ -472,7 +471,8 @@ void
 kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type)
 {
   g_autofree char *clean = kic_path_clean (dir);
-  const char *real = real_path_cached (index, clean);
+  /* a copy: the cache it comes from may be emptied below */
+  g_autofree char *real = g_strdup (real_path_cached (index, clean));
   KicFsDir *listing;
   KicFsEntry *entry;
 
@@ -480,11 +480,15 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
     {
       /* a virtual directory: its path is its real path */
       g_hash_table_replace (index->real_paths, g_strdup (clean), g_strdup (clean));
-      real = g_hash_table_lookup (index->real_paths, clean);
+      real = g_strdup (clean);
     }
   listing = ensure_dir (index, real);
-  /* a path that was missing may exist now */
-  g_hash_table_foreach_remove (index->real_paths, is_null_value, NULL);
+  /* a path that was missing may exist now; one below a removed or new
+   * directory may have gone */
+  if (type == KIC_FS_NONE || type == KIC_FS_DIR)
+    g_hash_table_remove_all (index->real_paths);
+  else
+    g_hash_table_foreach_remove (index->real_paths, is_null_value, NULL);
   entry = g_new0 (KicFsEntry, 1);
   entry->d_type = type == KIC_FS_DIR ? DT_DIR : DT_REG;
   entry->resolved = TRUE;

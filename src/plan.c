@@ -581,9 +581,10 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
   for (guint i = 0; i < r->calls->len; i++)
     {
       const KicCall *call = g_ptr_array_index (r->calls, i);
+      g_autofree char *clean = call->hit ? kic_path_clean (call->path) : NULL;
       KicPlant *plant;
 
-      if (call->hit && (plant = g_hash_table_lookup (p->plants, call->path)) != NULL)
+      if (clean != NULL && (plant = g_hash_table_lookup (p->plants, clean)) != NULL)
         return plant;
     }
   return NULL;

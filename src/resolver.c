@@ -195,22 +195,29 @@ static KicFsType
 index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
 {
   KicFsIndex *index = resolver->index;
-  g_autofree char *path = NULL;
   gboolean add;
 
+  if (strchr (file, '/') != NULL)
+    {
+      /* a name with a '/' (Icon=../22/foo): ask the overlay about the
+       * file it really names */
+      g_autofree char *joined = g_strconcat (dir->path, "/", file, NULL);
+      g_autofree char *clean = kic_path_clean (joined);
+      g_autofree char *parent = g_path_get_dirname (clean);
+      g_autofree char *base = g_path_get_basename (clean);
+
+      if (resolver->overlay != NULL && kic_overlay_lookup (resolver->overlay, parent, base, &add))
+        return add ? KIC_FS_FILE : KIC_FS_NONE;
+      return kic_fs_index_stat (index, joined);
+    }
   if (resolver->overlay != NULL && kic_overlay_lookup (resolver->overlay, dir->path, file, &add))
     return add ? KIC_FS_FILE : KIC_FS_NONE;
-  if (strchr (file, '/') == NULL)
+  if (!dir->listed)
     {
-      if (!dir->listed)
-        {
-          dir->listing = kic_fs_index_dir (index, dir->path);
-          dir->listed = TRUE;
-        }
-      return dir->listing ? kic_fs_index_dir_stat (index, dir->listing, file) : KIC_FS_NONE;
+      dir->listing = kic_fs_index_dir (index, dir->path);
+      dir->listed = TRUE;
     }
-  path = g_strconcat (dir->path, "/", file, NULL);
-  return kic_fs_index_stat (index, path);
+  return dir->listing ? kic_fs_index_dir_stat (index, dir->listing, file) : KIC_FS_NONE;
 }
 
 /* kicontheme.cpp:783-792, KIconThemeDir::iconPath(): QFileInfo::exists()
@@ -370,15 +377,25 @@ find_matching_icon (Lookup *lookup, const char *name, int size)
   return FALSE;
 }
 
+/* A variant with a '/' (Icon=../48/foo) probes a file named after its
+ * last component, in another directory: that is the stem that counts. */
+static void
+add_stem (GPtrArray *stems, const char *variant)
+{
+  g_ptr_array_add (stems, g_strdup (variant));
+  if (strchr (variant, '/') != NULL)
+    g_ptr_array_add (stems, g_path_get_basename (variant));
+}
+
 static void
 add_variants (GPtrArray *stems, const char *name)
 {
   g_autofree char *current = g_strdup (name);
   gboolean generic = g_str_has_suffix (name, "-x-generic");
 
-  g_ptr_array_add (stems, g_strdup (current));
+  add_stem (stems, current);
   while (!generic && next_variant (&current, &generic))
-    g_ptr_array_add (stems, g_strdup (current));
+    add_stem (stems, current);
 }
 
 GPtrArray *
@@ -568,7 +585,15 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
           r->n_calls = first.scan_start;
           r->theme = first.result->theme;
           r->dir = scan_dirs (&lookup, r->theme->dirs, first.scan_file, s);
-          r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
+          if (r->dir == NULL)
+            {
+              /* cannot happen with sane sizes (theme.c refuses others);
+               * the full lookup is always right */
+              kic_result_free (r);
+              r = kic_resolve (resolver, name, s, FALSE);
+            }
+          else
+            r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
         }
       g_ptr_array_add (results, r);
     }

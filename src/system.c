@@ -318,7 +318,7 @@ load_group_sizes (KicResolverSetup *setup, GPtrArray *kdeglobals, const KicTheme
       g_autofree char *value = kdeglobals_get (kdeglobals, groups[g], "Size");
       int size = value ? atoi (value) : 0;
 
-      if (size == 0 && root != NULL)
+      if ((size < 1 || size > 4096) && root != NULL)
         size = root->desc->group_default[g];
       setup->group_size[g] = size;
     }

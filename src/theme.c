@@ -62,6 +62,9 @@ context_is_valid (const char *context)
   return g_strv_contains (accepted, context);
 }
 
+/* Sizes beyond this are refused (see parse_dir_spec). */
+#define KIC_MAX_DIR_SIZE (1 << 20)
+
 /* kicontheme.cpp:711-778, KIconThemeDir::KIconThemeDir */
 static KicDirSpec *
 parse_dir_spec (GKeyFile *kf, const char *dirname)
@@ -101,6 +104,12 @@ parse_dir_spec (GKeyFile *kf, const char *dirname)
     }
   else if (dir->type == KIC_DIR_THRESHOLD)
     dir->threshold = kic_keyfile_get_int (kf, dirname, "Threshold", 2);
+  /* KDE takes any int here and then overflows in its size arithmetic
+   * (undefined behaviour); no real theme has an icon a million pixels
+   * wide, so such a directory is treated as invalid */
+  if (ABS (dir->size) > KIC_MAX_DIR_SIZE || ABS (dir->min_size) > KIC_MAX_DIR_SIZE
+      || ABS (dir->max_size) > KIC_MAX_DIR_SIZE || ABS (dir->threshold) > KIC_MAX_DIR_SIZE)
+    return dir;
   dir->valid = TRUE;
   return dir;
 }
@@ -135,7 +144,13 @@ kic_theme_desc_parse (const char *name, const char *origin, const char *data,
   desc->extensions = kic_keyfile_get_list (kf, section, "KDE-Extensions", ".png,.svgz,.svg,.xpm");
   /* :383-386: <Group>Default= overrides the built-in group size */
   for (int g = 0; g < KIC_GROUP_LAST; g++)
-    desc->group_default[g] = kic_keyfile_get_int (kf, section, group_key[g], desc->group_default[g]);
+    {
+      int size = kic_keyfile_get_int (kf, section, group_key[g], desc->group_default[g]);
+
+      /* an absurd size would only overflow later: keep the built-in one */
+      if (size >= 1 && size <= 4096)
+        desc->group_default[g] = size;
+    }
   /* :362: Directories= then ScaledDirectories= */
   dirs = kic_keyfile_get_list (kf, section, "Directories", NULL);
   scaled = kic_keyfile_get_list (kf, section, "ScaledDirectories", NULL);
@@ -212,6 +227,15 @@ kic_theme_desc_hicolor_kf5 (void)
   return desc;
 }
 
+/* KDE computes in int and may overflow (undefined behaviour) on absurd
+ * sizes; we compute in 64 bits and clamp, which is what KDE's wrapped
+ * arithmetic gives for any size a real theme has. */
+static int
+clamp_int (gint64 v)
+{
+  return (int) CLAMP (v, -G_MAXINT, G_MAXINT);
+}
+
 /* kicontheme.cpp:196-206, the MatchExact test */
 gboolean
 kic_dir_spec_exact (const KicDirSpec *dir, int size)
@@ -223,7 +247,7 @@ kic_dir_spec_exact (const KicDirSpec *dir, int size)
     case KIC_DIR_SCALABLE:
       return size >= dir->min_size && size <= dir->max_size;
     case KIC_DIR_THRESHOLD:
-      return abs (dir->size - size) <= dir->threshold;
+      return ABS ((gint64) dir->size - size) <= (gint64) dir->threshold;
     }
   return FALSE;
 }
@@ -232,21 +256,23 @@ kic_dir_spec_exact (const KicDirSpec *dir, int size)
 int
 kic_dir_spec_distance (const KicDirSpec *dir, int size)
 {
+  gint64 s = size;
+
   switch (dir->type)
     {
     case KIC_DIR_FIXED:
-      return dir->size - size;
+      return clamp_int ((gint64) dir->size - s);
     case KIC_DIR_SCALABLE:
-      if (size < dir->min_size)
-        return dir->min_size - size;
-      if (size > dir->max_size)
-        return dir->max_size - size;
+      if (s < dir->min_size)
+        return clamp_int (dir->min_size - s);
+      if (s > dir->max_size)
+        return clamp_int (dir->max_size - s);
       return 0;
     case KIC_DIR_THRESHOLD:
-      if (size < dir->size - dir->threshold)
-        return dir->size - dir->threshold - size;
-      if (size > dir->size + dir->threshold)
-        return dir->size + dir->threshold - size;
+      if (s < (gint64) dir->size - dir->threshold)
+        return clamp_int ((gint64) dir->size - dir->threshold - s);
+      if (s > (gint64) dir->size + dir->threshold)
+        return clamp_int ((gint64) dir->size + dir->threshold - s);
       return 0;
     }
   return 0;

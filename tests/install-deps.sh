@@ -9,4 +9,4 @@ apt-get install -y -qq --no-install-recommends \
   perl strace python3 time ca-certificates \
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt \
   gtk-update-icon-cache \
-  debhelper dpkg-dev lintian debootstrap fakeroot >/dev/null
+  debhelper dpkg-dev lintian debootstrap fakeroot clang libclang-rt-14-dev >/dev/null

@@ -45,7 +45,9 @@ __ubsan_default_options (void)
  * known bug that is not fixed yet, so that a long run can find others:
  *   huge-ints  index.theme ints (Size=, MinSize=, MaxSize=, Threshold=,
  *              <Group>Default=) or sizes beyond +-FUZZ_SANE_INT
- *              (RESULTS.md, finding 1 and 2)
+ *              (RESULTS.md, findings 1 and 2)
+ *   slash-names  fuzz-resolver's ?STEM check for an Icon= name holding a
+ *              '/' (RESULTS.md, finding 4)
  * Unset (the default of make fuzz and make fuzz-regress), nothing is
  * skipped. */
 #define FUZZ_SANE_INT (1 << 20)

@@ -12,10 +12,18 @@
  *                         fz, in /usr/share/icons/fz
  *     #N/rel/path         the same in directory N of KDE's hicolor, in
  *                         /usr/share/icons/hicolor
- *     -/abs/path          remove it (KIC_FS_NONE)
+ *     -/abs/path          remove it (KIC_FS_NONE), unless a directory
  *     +/abs/path          overlay: the file exists (a planned link)
  *     x/abs/path          overlay: the file does not exist (an old link)
  *     =MIME GENERIC       mime/generic-icons: MIME's generic icon
+ *     ?STEM               after the checks, files STEM<ext> appear in
+ *                         every theme directory and every "User"
+ *                         directory where nothing has that name, as
+ *                         planted links do once written: when STEM is no
+ *                         stem of kic_resolver_lookup_stems(), no lookup
+ *                         of NAME may change at any size (the planner's
+ *                         proof only checks names that may try a stem it
+ *                         plants)
  *     S MIN MAX           the sizes kic_resolve_sizes() covers (default
  *                         15-49; at most 48 of them)
  *     !                   do not create fz's directories by themselves
@@ -26,9 +34,11 @@
  * /usr/local/share/icons/fz and /usr/share/icons/fz.  Every directory of fz
  * exists in /usr/share/icons/fz unless "!" says otherwise.
  *
- * Invariants, at every size of the range and at the theme's DesktopDefault:
- * - kic_resolve() with and without the call list agree, and the list has
- *   n_calls entries, every one with a path;
+ * Invariants, at every size of the range, at the theme's DesktopDefault
+ * (the size --resolve uses) and at 16 and 48:
+ * - the call list has n_calls entries, every one with a path; without the
+ *   list (checked at both ends of the range and at DesktopDefault) the
+ *   result is the same;
  * - kic_resolve_sizes() gives the same path, via, theme, directory and
  *   n_calls as kic_resolve() at each size;
  * - an empty name costs nothing and finds nothing; an absolute one comes
@@ -59,12 +69,14 @@
 #define MAX_PROBES_PER_NAME 8192
 
 static gboolean skip_huge_ints;
+static gboolean skip_slash_names;
 
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   fuzz_init ();
   skip_huge_ints = fuzz_skip_known ("huge-ints");
+  skip_slash_names = fuzz_skip_known ("slash-names");
   return 0;
 }
 
@@ -90,6 +102,7 @@ typedef struct {
   KicFsIndex *index;
   KicOverlay *overlay;
   gboolean use_overlay;
+  char *probe_stem;
   KicResolver *resolver;
   char *name;
   int min;
@@ -245,12 +258,21 @@ setup_build (Setup *s, const char *text, size_t size)
             add_path (s->index, path, KIC_FS_FILE);
           break;
         case '-':
-          add_path (s->index, line + 1, KIC_FS_NONE);
+          /* only what is not a directory: a directory removed after
+           * paths under it were looked up leaves them cached (fsindex.c
+           * real_paths; RESULTS.md, finding 3), and nothing but the
+           * tests removes anything from an index */
+          if (kic_fs_index_stat (s->index, line + 1) != KIC_FS_DIR)
+            add_path (s->index, line + 1, KIC_FS_NONE);
           break;
         case '+':
         case 'x':
           overlay_path (s->overlay, line + 1, line[0] == '+');
           s->use_overlay = TRUE;
+          break;
+        case '?':
+          g_free (s->probe_stem);
+          s->probe_stem = g_strdup (line + 1);
           break;
         case '=':
           {
@@ -302,6 +324,7 @@ setup_clear (Setup *s)
   kic_overlay_free (s->overlay);
   kic_fs_index_free (s->index);
   g_free (s->name);
+  g_free (s->probe_stem);
 }
 
 /* What the resolver must have seen for FILE in DIR: the overlay first */
@@ -337,10 +360,22 @@ theme_in_resolver (Setup *s, const KicTheme *theme)
   return FALSE;
 }
 
+/* what a failed check was looking at */
 static void
-check_result (Setup *s, const KicResult *r, const GPtrArray *stems)
+describe (const Setup *s, const KicResult *r, int size)
+{
+  fprintf (stderr, "name '%s' at %d: via %s, path %s, dir %s, %u calls\n", s->name, size,
+           kic_via_to_string (r->via), r->path ? r->path : "(none)",
+           r->dir ? r->dir->path : "(none)", r->n_calls);
+}
+
+static void
+check_result (Setup *s, const KicResult *r, const GPtrArray *stems, int size)
 {
   const char *name = s->name;
+
+  if (getenv ("KIC_FUZZ_VERBOSE") != NULL)
+    describe (s, r, size);
 
   FUZZ_CHECK ((r->path == NULL) == (r->via == KIC_VIA_NONE));
   if (name[0] == '\0')
@@ -427,7 +462,7 @@ check_size (Setup *s, int size, const KicResult *from_sizes, const GPtrArray *st
 {
   g_autoptr (KicResult) recorded = kic_resolve (s->resolver, s->name, size, TRUE);
 
-  check_result (s, recorded, stems);
+  check_result (s, recorded, stems, size);
   check_calls (recorded);
   if (plain)
     {
@@ -437,7 +472,117 @@ check_size (Setup *s, int size, const KicResult *from_sizes, const GPtrArray *st
       check_same (r, recorded);
     }
   if (from_sizes != NULL)
-    check_same (from_sizes, recorded);
+    {
+      if (getenv ("KIC_FUZZ_VERBOSE") != NULL)
+        describe (s, from_sizes, size);
+      check_same (from_sizes, recorded);
+    }
+}
+
+static const char *const user_extensions[] = { ".png", ".svgz", ".svg", ".xpm", NULL };
+
+static gboolean
+in_list (const GPtrArray *list, const char *s)
+{
+  for (guint i = 0; i < list->len; i++)
+    if (strcmp (g_ptr_array_index (list, i), s) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Every file name a lookup of the name may try: each stem with each
+ * extension of any theme, and of the "User" group. */
+static GPtrArray *
+probed_names (Setup *s, const GPtrArray *stems)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const GPtrArray *themes = kic_resolver_themes (s->resolver);
+
+  for (guint i = 0; i < stems->len; i++)
+    {
+      const char *stem = g_ptr_array_index (stems, i);
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const KicTheme *theme = g_ptr_array_index (themes, t);
+
+          for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
+            g_ptr_array_add (names, g_strconcat (stem, theme->desc->extensions[e], NULL));
+        }
+      for (guint e = 0; user_extensions[e] != NULL; e++)
+        g_ptr_array_add (names, g_strconcat (stem, user_extensions[e], NULL));
+    }
+  return names;
+}
+
+/* ?STEM: files that no lookup of the name tries appear everywhere it
+ * looks; kic_resolve_sizes() must give what it gave before.  They go into
+ * the index, as the planner's links are on disk after a run (the planner
+ * proves its plan with the overlay, which is checked by "+" lines). */
+static void
+check_probe_files (Setup *s, const GPtrArray *stems, const GPtrArray *before)
+{
+  static const char *const user_dirs[] = {
+    "/usr/local/share/fz/pics", "/usr/share/fz/pics", "/usr/local/share/icons",
+    "/usr/share/icons", "/usr/local/share/pixmaps", "/usr/share/pixmaps", NULL,
+  };
+  const GPtrArray *themes = kic_resolver_themes (s->resolver);
+  g_autoptr (GPtrArray) probed = NULL;
+  g_autoptr (GPtrArray) after = NULL;
+  const char *stem = s->probe_stem;
+
+  if (stem[0] == '\0' || strchr (stem, '/') != NULL || in_list (stems, stem)
+      || kic_icon_name_is_absolute (s->name) || s->name[0] == '\0')
+    return;
+  /* KIC_FUZZ_SKIP_KNOWN=slash-names: RESULTS.md, finding 4 */
+  if (skip_slash_names && strchr (s->name, '/') != NULL)
+    return;
+  probed = probed_names (s, stems);
+  for (guint t = 0; t < themes->len; t++)
+    {
+      const KicTheme *theme = g_ptr_array_index (themes, t);
+
+      for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
+        {
+          g_autofree char *file = g_strconcat (stem, theme->desc->extensions[e], NULL);
+
+          if (in_list (probed, file) || strcmp (file, ".") == 0 || strcmp (file, "..") == 0)
+            continue;
+          for (guint d = 0; d < theme->dirs->len; d++)
+            {
+              const char *dir = ((KicThemeDir *) g_ptr_array_index (theme->dirs, d))->path;
+
+              /* a link is only planted where nothing is */
+              if (kic_fs_index_stat_at (s->index, dir, file) == KIC_FS_NONE)
+                kic_fs_index_add (s->index, dir, file, KIC_FS_FILE);
+            }
+        }
+    }
+  for (guint e = 0; user_extensions[e] != NULL; e++)
+    {
+      g_autofree char *file = g_strconcat (stem, user_extensions[e], NULL);
+
+      if (in_list (probed, file) || strcmp (file, ".") == 0 || strcmp (file, "..") == 0)
+        continue;
+      for (guint d = 0; user_dirs[d] != NULL; d++)
+        if (kic_fs_index_stat_at (s->index, user_dirs[d], file) == KIC_FS_NONE)
+          kic_fs_index_add (s->index, user_dirs[d], file, KIC_FS_FILE);
+    }
+  after = kic_resolve_sizes (s->resolver, s->name, s->min, s->max);
+  FUZZ_CHECK (after->len == before->len);
+  for (guint i = 0; i < after->len; i++)
+    {
+      const KicResult *a = g_ptr_array_index (before, i);
+      const KicResult *b = g_ptr_array_index (after, i);
+
+      if (g_strcmp0 (a->path, b->path) != 0 || a->n_calls != b->n_calls)
+        {
+          fprintf (stderr, "probe files '%s<ext>' changed the lookup:\n", stem);
+          describe (s, a, s->min + (int) i);
+          describe (s, b, s->min + (int) i);
+        }
+      check_same (a, b);
+    }
 }
 
 int
@@ -472,6 +617,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   check_size (&s, s.desktop_size, NULL, stems, TRUE);
   check_size (&s, 16, NULL, stems, FALSE);
   check_size (&s, 48, NULL, stems, FALSE);
+  if (s.probe_stem != NULL)
+    check_probe_files (&s, stems, all);
   setup_clear (&s);
   return 0;
 }

@@ -67,7 +67,7 @@ summary_one () {
   printf '%-12s %12s %8s %6s %7s %8s %8s  ' "$t" \
     "$(stat_field number_of_executed_units "$log")" "$(stat_field average_exec_per_sec "$log")" \
     "$(last_field cov "$log")" "$(last_field ft "$log")" \
-    "$(find "$B/corpus/$t" -type f | wc -l)" "$(du -sk "$B/corpus/$t" | cut -f1)K"
+    "$(find "$B/corpus/$t" -type f | wc -l)" "$(du -sb "$B/corpus/$t" | awk '{printf "%dK", ($1 + 1023) / 1024}')"
   if [ "$rc" = 0 ] && [ -z "$found" ]; then
     echo "nothing"
   else
@@ -92,23 +92,28 @@ fuzz)
   exit $status
   ;;
 regress)
+  # every reproducer on its own (a run stops at its first crash), then
+  # the seeds of the target together
   passed=0 failed=0
-  for t in "$@"; do
-    mapfile -t files < <(find "$HERE/regressions/$t" "$HERE/seeds/$t" -type f ! -name '.*' ! -name '*.md' 2>/dev/null | sort)
-    if [ "${#files[@]}" -eq 0 ]; then
-      echo "fuzz-regress: $t: no inputs"
-      continue
-    fi
-    log=$B/logs/regress-$t.log
-    mkdir -p "$B/logs"
-    if "$B/fuzz-$t" -timeout=10 -rss_limit_mb=2048 "${files[@]}" >"$log" 2>&1; then
-      echo "fuzz-regress: $t: ok (${#files[@]} inputs)"
+  mkdir -p "$B/logs"
+  run_inputs () { # LABEL LOG-NAME TARGET FILE...
+    local label=$1 t=$3 log=$B/logs/regress-$3-$2.log
+    shift 3
+    if "$B/fuzz-$t" -timeout=10 -rss_limit_mb=2048 "$@" >"$log" 2>&1; then
+      echo "fuzz-regress: $t $label: ok"
       passed=$((passed + 1))
     else
-      echo "fuzz-regress: $t: FAILED on $(grep -a '^Running: ' "$log" | tail -n 1 | cut -d' ' -f2-) (log $log)"
+      echo "fuzz-regress: $t $label: FAILED on $(grep -a '^Running: ' "$log" | tail -n 1 | cut -d' ' -f2-) (log $log)"
       grep -a -m 3 -E 'SUMMARY: |invariant failed|runtime error' "$log" | sed 's/^/    /'
       failed=$((failed + 1))
     fi
+  }
+  for t in "$@"; do
+    while IFS= read -r f; do
+      run_inputs "regressions/$(basename "$f")" "$(basename "$f")" "$t" "$f"
+    done < <(find "$HERE/regressions/$t" -type f ! -name '.*' ! -name '*.md' 2>/dev/null | sort)
+    mapfile -t seeds < <(find "$HERE/seeds/$t" -type f ! -name '.*' 2>/dev/null | sort)
+    [ "${#seeds[@]}" -gt 0 ] && run_inputs "seeds (${#seeds[@]} inputs)" seeds "$t" "${seeds[@]}"
   done
   echo "fuzz-regress: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]

@@ -5,7 +5,7 @@
 # the root, nothing half written, nothing lost, no crash, bounded memory.
 . "$(dirname "$0")/lib.sh"
 
-plan 26
+plan 27
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
@@ -22,6 +22,8 @@ ln -s / "$R/usr/share/icons/kicroot"                               # the root it
 printf '[Desktop Entry]\nType=Application\nName=Out\nIcon=kicout\n' > "$R/usr/share/applications/kicout.desktop"
 printf '[Desktop Entry]\nType=Application\nName=Shadow\nIcon=../../../../etc/kicshadow\n' > "$R/usr/share/applications/kicshadow.desktop"
 printf '[Desktop Entry]\nType=Application\nName=Abs\nIcon=/etc/kicshadow.png\n' > "$R/usr/share/applications/kicabs.desktop"
+# a name that climbs into a sibling directory, where a link may be planted
+printf '[Desktop Entry]\nType=Application\nName=Dot\nIcon=../22/hiscalable\n' > "$R/usr/share/applications/kicdotdot.desktop"
 mkdir -p "$R/etc"
 printf '\211PNG\r\n\032\nsecret' > "$R/etc/kicshadow.png"; chmod 600 "$R/etc/kicshadow.png"
 # an icon only root may read, and one that is not what its name says
@@ -38,6 +40,8 @@ find "$WORK/outside" -printf '%p %T@ %s\n' | sort > "$WORK/outside-after"
 cmp -s "$WORK/outside-before" "$WORK/outside-after"
 ok $? "nothing outside the root changed"
 is "$("$BIN" -q --root "$R" --resolve kicout)" "kicout	-" "an icon reachable only through a link out of the root is not found"
+is "$(for s in 16 22 32 48; do "$BIN" -q --root "$R" --resolve --size $s ../22/hiscalable; done | cut -f2 | sort -u)" "-" \
+  "Icon=../22/name finds no planted link (found by fuzzing: the proof now sees it)"
 ! grep -q "kicshadow" "$R$S/manifest"
 ok $? "Icon= with .. or an absolute path is never copied"
 ! grep -q "kicprivate" "$R$S/manifest"

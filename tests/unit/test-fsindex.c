@@ -128,6 +128,19 @@ test_virtual (void)
   g_assert_cmpuint (kic_fs_index_n_dirs_read (index), ==, 0);
 }
 
+/* found by fuzzing: removing a directory must forget what was below it */
+static void
+test_virtual_remove_dir (void)
+{
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+
+  kic_fs_index_add (index, "/a/b/c", "f.svg", KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/a/b/c/f.svg"), ==, KIC_FS_FILE);
+  kic_fs_index_add (index, "/a", "b", KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/a/b"), ==, KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/a/b/c/f.svg"), ==, KIC_FS_NONE);
+}
+
 static void
 test_clean (void)
 {
@@ -146,5 +159,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/reads-each-dir-once", test_reads_each_dir_once);
   g_test_add_func ("/fsindex/virtual", test_virtual);
   g_test_add_func ("/fsindex/clean", test_clean);
+  g_test_add_func ("/fsindex/virtual-remove-dir", test_virtual_remove_dir);
   return g_test_run ();
 }
