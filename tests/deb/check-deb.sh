@@ -55,34 +55,12 @@ cleanup () {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-n=0
-failed=0
-
-ok () { # ok STATUS DESCRIPTION
-  n=$((n + 1))
-  if [ "$1" -eq 0 ]; then
-    echo "ok $n - $2"
-  else
-    echo "not ok $n - $2"
-    failed=$((failed + 1))
-  fi
-}
-
-is () { # is GOT EXPECTED DESCRIPTION
-  if [ "$1" = "$2" ]; then
-    ok 0 "$3"
-  else
-    ok 1 "$3"
-    printf '#   got:      %s\n#   expected: %s\n' "$1" "$2"
-  fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 diag () { sed 's/^/# /' "$@"; }
 
 finish () {
-  echo "1..$n"
-  echo "$((n - failed)) passed, $failed failed"
-  [ "$failed" -eq 0 ]
+  tap_done
   exit
 }
 

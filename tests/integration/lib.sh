@@ -11,29 +11,7 @@ mkdir -p "$TMP_TOP"
 WORK=$(mktemp -d "$TMP_TOP/$(basename "$0" .sh).XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-_tap_n=0
-_tap_failed=0
-
-plan () { echo "1..$1"; }
-
-ok () { # ok CONDITION-EXIT-STATUS DESCRIPTION
-  _tap_n=$((_tap_n + 1))
-  if [ "$1" -eq 0 ]; then
-    echo "ok $_tap_n - $2"
-  else
-    echo "not ok $_tap_n - $2"
-    _tap_failed=$((_tap_failed + 1))
-  fi
-}
-
-is () { # is GOT EXPECTED DESCRIPTION
-  if [ "$1" = "$2" ]; then
-    ok 0 "$3"
-  else
-    ok 1 "$3"
-    printf '#   got:      %s\n#   expected: %s\n' "$1" "$2"
-  fi
-}
+. "$TOP/tests/tap.sh"
 
 skip_all () { echo "1..0 # SKIP $1"; exit 0; }
 
