@@ -75,8 +75,10 @@ awk -F '\t' '!/^#/ && NF != 3 && NF != 4 { bad = 1 } END { exit bad }' "$R$S/man
   ! grep -q 'newline' "$R$S/manifest" && ! grep -qP 'kic\ttab' "$R$S/manifest"
 ok $? "names with a newline or a tab are never planted; every manifest line splits cleanly"
 diag "peak memory with a 10 MB .desktop line: $(cat "$WORK/mem") KiB"
-[ "$(cat "$WORK/mem")" -lt 200000 ]
-ok $? "memory stays bounded"
+# (AddressSanitizer's shadow memory and quarantine take several times more)
+case $BIN in *build-asan*) limit=1000000 ;; *) limit=200000 ;; esac
+[ "$(cat "$WORK/mem")" -lt "$limit" ]
+ok $? "memory stays bounded (under $limit KiB)"
 
 # -- an index.theme with 10 000 directories, an inherits cycle -------
 T=$R/usr/share/icons/kicbig
