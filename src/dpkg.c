@@ -1,38 +1,47 @@
-/* dpkg.c - package owners from the .list files of /var/lib/dpkg/info */
+/* dpkg.c - package owners, asked of dpkg-query (the interface dpkg gives;
+ * its database files are its own business) */
 #include "dpkg.h"
 
 #include <string.h>
-
-#define KIC_DPKG_INFO "/var/lib/dpkg/info"
 
 GHashTable *
 kic_dpkg_owners (KicFsIndex *index, GHashTable *wanted)
 {
   GHashTable *owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GPtrArray) lists = kic_fs_index_list (index, KIC_DPKG_INFO);
+  const char *root = kic_fs_index_root (index);
+  g_autofree char *admindir = g_build_filename (root[0] ? root : "/", "var", "lib", "dpkg", NULL);
+  g_autofree char *admin_option = g_strconcat ("--admindir=", admindir, NULL);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  GHashTableIter iter;
+  gpointer key;
 
-  for (guint i = 0; lists != NULL && i < lists->len && g_hash_table_size (owners) < g_hash_table_size (wanted); i++)
+  if (g_hash_table_size (wanted) == 0 || !g_file_test (admindir, G_FILE_TEST_IS_DIR))
+    return owners;
+  g_ptr_array_add (argv, "dpkg-query");
+  g_ptr_array_add (argv, admin_option);
+  g_ptr_array_add (argv, "--search");
+  g_ptr_array_add (argv, "--");
+  g_hash_table_iter_init (&iter, wanted);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (argv, key);
+  g_ptr_array_add (argv, NULL);
+  /* exit status 1 only says some paths belong to no package */
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, NULL, NULL))
+    return owners;
+  /* "package[, package...]: /path"; "diversion by ..." lines say nothing */
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
     {
-      const char *file = g_ptr_array_index (lists, i);
-      g_autofree char *path = NULL;
-      g_autofree char *data = NULL;
-      g_autofree char *package = NULL;
-      char *line, *next;
+      char *sep = strstr (lines[i], ": /");
 
-      if (!g_str_has_suffix (file, ".list"))
+      if (sep == NULL || g_str_has_prefix (lines[i], "diversion "))
         continue;
-      path = g_build_filename (KIC_DPKG_INFO, file, NULL);
-      if (!kic_fs_index_read_file (index, path, &data, NULL, NULL))
-        continue;
-      package = g_strndup (file, strlen (file) - strlen (".list"));
-      for (line = data; line != NULL && *line != '\0'; line = next)
-        {
-          next = strchr (line, '\n');
-          if (next != NULL)
-            *next++ = '\0';
-          if (g_hash_table_contains (wanted, line) && !g_hash_table_contains (owners, line))
-            g_hash_table_insert (owners, g_strdup (line), g_strdup (package));
-        }
+      *sep = '\0';
+      if (g_hash_table_contains (wanted, sep + 2) && !g_hash_table_contains (owners, sep + 2))
+        g_hash_table_insert (owners, g_strdup (sep + 2), g_strdup (lines[i]));
     }
   return owners;
 }
