@@ -34,7 +34,7 @@ median_ms () {
     echo $(((e - s) / 1000000))
   done | sort -n | sed -n 3p
 }
-fs_calls='(open|openat|getdents64|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink)\('
+fs_calls='(open|openat|openat2|getdents64|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink|readlinkat)\('
 
 ours_ms=$(median_ms "$BIN" -q --root "$T" --theme breeze --list)
 strace -f -qq -o "$W/ours.trace" "$BIN" -q --root "$T" --theme breeze --list > "$W/list"
