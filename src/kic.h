@@ -12,10 +12,8 @@
 #define KIC_ERROR (kic_error_quark ())
 
 typedef enum {
-  KIC_ERROR_USAGE,   /* bad command line: exit status 2 */
-  KIC_ERROR_PARSE,   /* a file we read is malformed */
-  KIC_ERROR_IO,      /* a system call failed */
-  KIC_ERROR_PARTIAL, /* the run finished but some input was skipped */
+  KIC_ERROR_USAGE,    /* a bad size or weight (on the command line or in the configuration) */
+  KIC_ERROR_IO,       /* a file that cannot be used as it is, a lock held by another run */
   KIC_ERROR_OUTDATED, /* --check: a rebuild would change something */
 } KicError;
 
