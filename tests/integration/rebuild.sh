@@ -4,7 +4,7 @@
 # anyone else is touched, and that --clean gives the tree back
 . "$(dirname "$0")/lib.sh"
 
-plan 25
+plan 26
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
@@ -98,6 +98,16 @@ else
   ok 0 "# SKIP gtk-update-icon-cache is not installed"
   ok 0 "# SKIP gtk-update-icon-cache is not installed"
 fi
+
+# the manifest is readable by a shell loop: the man page's emergency undo
+fixtures "$WORK/fx4" basic
+R4=$WORK/fx4/basic
+"$BIN" -q --root "$R4"
+while IFS=$(printf '\t') read -r kind path rest; do
+  [ "$kind" = link ] && [ -L "$R4$path" ] && rm "$R4$path"
+done < "$R4$S/manifest"
+is "$(find "$R4" -type l -lname '*var/lib/kde-icon-cache/*' | wc -l)" 0 \
+  "the man page's shell loop over the manifest removes every planted link"
 
 # --clean gives the tree back, byte for byte, times included
 fixtures "$WORK/fx2" basic
