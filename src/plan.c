@@ -433,11 +433,18 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
           return;
         }
     }
+  /* KDE's cost today, from the lookups just made where the target size
+   * is among them */
   for (guint t = 0; t < p->options->targets->len; t++)
     {
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-      g_autoptr (KicResult) r = resolve_with (resolver, p->base, np->name, target->size);
+      g_autoptr (KicResult) outside = NULL;
+      const KicResult *r;
 
+      if (target->size >= KIC_MIN_SIZE && target->size <= KIC_MAX_SIZE)
+        r = g_ptr_array_index (all, target->size - KIC_MIN_SIZE);
+      else
+        r = outside = resolve_with (resolver, p->base, np->name, target->size);
       before += target->weight * r->n_calls;
     }
   ext = source ? kic_icon_name_extension (source) : NULL;
