@@ -406,14 +406,6 @@ kic_fs_index_realpath (KicFsIndex *index, const char *path)
   return g_strdup (real_path_cached (index, path));
 }
 
-char *
-kic_fs_index_host_path (KicFsIndex *index, const char *path)
-{
-  const char *real = real_path_cached (index, path);
-
-  return real ? host_path_of_real (index, real) : NULL;
-}
-
 static int
 compare_names (gconstpointer a, gconstpointer b)
 {

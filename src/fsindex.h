@@ -60,10 +60,6 @@ GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
  * when it does not exist.  transfer full */
 char *kic_fs_index_realpath (KicFsIndex *index, const char *path);
 
-/* The host path of PATH (root prefix + real path), or NULL when it does
- * not exist.  transfer full */
-char *kic_fs_index_host_path (KicFsIndex *index, const char *path);
-
 /* Record that DIR/NAME exists as TYPE; DIR (and its parents) are created as
  * directories when they are not in the index.  For a disk-backed index this
  * overrides what the disk says, for as long as the index lives. */
