@@ -110,32 +110,38 @@ typedef struct {
   int desktop_size;
 } Setup;
 
+/* PATH cleaned and cut into its directory and last component; FALSE for
+ * "/" itself. */
+static gboolean
+split_path (const char *path, char **dir, char **base)
+{
+  g_autofree char *clean = kic_path_clean (path);
+
+  if (strcmp (clean, "/") == 0)
+    return FALSE;
+  *dir = g_path_get_dirname (clean);
+  *base = g_path_get_basename (clean);
+  return TRUE;
+}
+
 static void
 add_path (KicFsIndex *index, const char *path, KicFsType type)
 {
-  g_autofree char *clean = kic_path_clean (path);
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
 
-  if (strcmp (clean, "/") == 0)
-    return;
-  dir = g_path_get_dirname (clean);
-  base = g_path_get_basename (clean);
-  kic_fs_index_add (index, dir, base, type);
+  if (split_path (path, &dir, &base))
+    kic_fs_index_add (index, dir, base, type);
 }
 
 static void
 overlay_path (KicOverlay *overlay, const char *path, gboolean add)
 {
-  g_autofree char *clean = kic_path_clean (path);
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
 
-  if (strcmp (clean, "/") == 0)
-    return;
-  dir = g_path_get_dirname (clean);
-  base = g_path_get_basename (clean);
-  kic_overlay_set (overlay, dir, base, add);
+  if (split_path (path, &dir, &base))
+    kic_overlay_set (overlay, dir, base, add);
 }
 
 /* "N/rel" -> "<base>/<dir N>/rel" */
