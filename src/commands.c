@@ -13,9 +13,30 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The sizes the application menu asks for (kde-lookup.md §7.1): Kicker 16,
- * Kickoff compact 22, Kickoff list 32, favourites and hasIcon() 48. */
-static const int menu_sizes[] = { 16, 22, 32, 48 };
+/* The system a command works on, and which KDE it models: -v tells, and
+ * a guess is noted (kde-lookup.md §2: each generation searches
+ * differently). */
+static KicSystem *
+load_system (const KicCommandOptions *options, GError **error)
+{
+  KicSystem *system = kic_system_load (&options->system, error);
+  g_autofree char *profile = NULL;
+
+  if (system == NULL)
+    return NULL;
+  profile = kic_profile_describe (system->profile);
+  if (system->profile->found != NULL)
+    kic_debug ("profile: %s (from %s)", profile, system->profile->found);
+  else if (options->system.kde == NULL || strcmp (options->system.kde, "auto") == 0)
+    {
+      kic_debug ("profile: %s (no KDE icon library found in the root)", profile);
+      kic_note ("no KDE icon library found in the root: modelling %s (choose with --kde)",
+                system->profile->table->title);
+    }
+  else
+    kic_debug ("profile: %s (--kde)", profile);
+  return system;
+}
 
 /* The single size of --resolve/--explain: --size, else the Desktop group
  * size, which is what kiconfinder5 and Plasma's hasIcon() use (48 with
@@ -53,7 +74,7 @@ read_names (const KicCommandOptions *options)
 gboolean
 kic_command_resolve (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
+  g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (GPtrArray) names = NULL;
   int size;
 
@@ -82,6 +103,8 @@ call_kind_name (KicCallKind kind)
       return "stat";
     case KIC_CALL_STAT:
       return "stat";
+    case KIC_CALL_RESOURCE:
+      return "qrc";
     }
   return "?";
 }
@@ -104,7 +127,7 @@ theme_list_string (const KicSystem *system)
 gboolean
 kic_command_explain (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
+  g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (GPtrArray) names = NULL;
   g_autofree char *themes = NULL;
   int size;
@@ -120,12 +143,17 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
       g_autoptr (KicResult) result = kic_resolve (system->resolver, name, size, TRUE);
 
       printf ("%s at %d px; themes searched: %s\n", name, size, themes);
+      guint number = 0;
+
       for (guint c = 0; c < result->calls->len; c++)
         {
           const KicCall *call = g_ptr_array_index (result->calls, c);
           const char *mark = call->kind == KIC_CALL_L10N ? "" : call->hit ? "found" : "-";
+          g_autofree char *n = NULL;
 
-          printf ("%6u  %-6s  %s  %s\n", c + 1, call_kind_name (call->kind), call->path, mark);
+          /* a resource probe costs no call: it gets no number */
+          n = call->kind == KIC_CALL_RESOURCE ? g_strdup ("-") : g_strdup_printf ("%u", ++number);
+          printf ("%6s  %-6s  %s  %s\n", n, call_kind_name (call->kind), call->path, mark);
         }
       if (result->path != NULL)
         printf ("=> %s (%s, %u calls)\n", result->path, kic_via_to_string (result->via), result->n_calls);
@@ -163,16 +191,20 @@ json_string (GString *out, const char *s)
   g_string_append_c (out, '"');
 }
 
+/* --size, else the sizes the generation's menus ask for (kde-lookup.md
+ * §7: Plasma 16, 22, 32, 48; KDE 4 16 and 32; KDE 3 16). */
 static GArray *
-list_sizes (const KicCommandOptions *options)
+list_sizes (const KicCommandOptions *options, const KicSystem *system)
 {
+  const int *menu_sizes = system->profile->table->menu_sizes;
   GArray *sizes = g_array_new (FALSE, FALSE, sizeof (int));
 
   if (options->sizes->len > 0)
     for (guint i = 0; i < options->sizes->len; i++)
       g_array_append_val (sizes, g_array_index (options->sizes, KicTarget, i).size);
   else
-    g_array_append_vals (sizes, menu_sizes, G_N_ELEMENTS (menu_sizes));
+    for (guint i = 0; menu_sizes[i] != 0; i++)
+      g_array_append_val (sizes, menu_sizes[i]);
   return sizes;
 }
 
@@ -253,14 +285,14 @@ print_problems (KicSystem *system, GPtrArray *entries, GString *json)
 gboolean
 kic_command_list (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
+  g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GArray) sizes = NULL;
   g_autoptr (GString) json = g_string_new (NULL);
 
   if (system == NULL)
     return FALSE;
-  sizes = list_sizes (options);
+  sizes = list_sizes (options, system);
   entries = kic_desktop_scan (system->index, system->data_dirs);
   if (options->problems && !options->json)
     {
@@ -333,7 +365,10 @@ kic_command_list (const KicCommandOptions *options, GError **error)
 static char *
 settings_string (const KicSystem *system, const GArray *targets, char **themes)
 {
-  GString *s = g_string_new ("profile=kf5 themes=");
+  g_autofree char *profile = kic_profile_id (system->profile);
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "profile=%s themes=", profile);
 
   if (themes == NULL)
     g_string_append (s, system->configured_theme);
@@ -431,7 +466,7 @@ print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
-  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
+  g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (KicManifest) old = NULL;
   g_autoptr (KicPlan) plan = NULL;
   g_autoptr (GPtrArray) owned = NULL;
@@ -458,7 +493,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   if (options->sizes->len == 0 && config.targets->len == 0)
     {
       g_array_unref (config.targets);
-      config.targets = kic_plan_default_targets ();
+      config.targets = kic_plan_default_targets (system->profile->table);
     }
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
   popts.themes = config.themes;
@@ -508,7 +543,7 @@ kic_command_check (const KicCommandOptions *options, GError **error)
 gboolean
 kic_command_clean (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
+  g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (KicManifest) old = NULL;
   KicWriterOptions wopts = { 0 };
   KicWriteStats stats;

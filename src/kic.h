@@ -24,6 +24,10 @@ GQuark kic_error_quark (void);
  * index.theme line KDE ignores too); they never stop the run. */
 void kic_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
+/* Print "kde-icon-cache: note: ..." unless quiet: a guess the run made
+ * that the admin may want to correct (nothing is wrong with the input). */
+void kic_note (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
 /* Verbose diagnostics, printed only with --verbose. */
 void kic_debug (const char *format, ...) G_GNUC_PRINTF (1, 2);
 

@@ -26,7 +26,7 @@ enum { EXIT_USAGE = 2 };
 
 static gboolean opt_rebuild, opt_check, opt_clean, opt_resolve, opt_list, opt_explain;
 static gboolean opt_json, opt_version, opt_dry_run, opt_problems;
-static char *opt_root, *opt_theme, *opt_output;
+static char *opt_root, *opt_theme, *opt_output, *opt_kde, *opt_kde_version;
 static char **opt_sizes, **opt_names;
 static int opt_wait;
 
@@ -48,7 +48,9 @@ static const GOptionEntry option_entries[] = {
   { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Machine-readable output (--list, --rebuild)", NULL },
   { "problems", 0, 0, G_OPTION_ARG_NONE, &opt_problems, "With --list: only the menu entries an admin should fix", NULL },
   { "root", 'r', 0, G_OPTION_ARG_FILENAME, &opt_root, "Work on the system under DIR (a chroot)", "DIR" },
-  { "theme", 't', 0, G_OPTION_ARG_STRING, &opt_theme, "Current icon theme (default: kdeglobals, else breeze)", "NAME" },
+  { "theme", 't', 0, G_OPTION_ARG_STRING, &opt_theme, "Current icon theme (default: kdeglobals, else the generation's)", "NAME" },
+  { "kde", 'k', 0, G_OPTION_ARG_STRING, &opt_kde, "KDE generation to model: auto (default), kf6, kf5, kde4, kde3", "GEN" },
+  { "kde-version", 0, 0, G_OPTION_ARG_STRING, &opt_kde_version, "With --kde=kde4: its version, 4.X[.Y] (default: detected, else 4.14.2)", "VERSION" },
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, &kic_verbose, "Say more", NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &kic_quiet, "Print no warnings", NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and exit", NULL },
@@ -138,7 +140,7 @@ main (int argc, char **argv)
   g_set_printerr_handler (print_handler);
   context = g_option_context_new ("- make KDE find menu icons in a few file system calls");
   g_option_context_set_summary (context,
-                                "Copies the icon file KDE Frameworks 5 loads for each application menu entry\n"
+                                "Copies the icon file KDE loads for each application menu entry\n"
                                 "into a store and plants links where KDE's search ends early, changing\n"
                                 "nothing KDE shows.  Without a mode it rebuilds.");
   g_option_context_set_description (context, "See kde-icon-cache(8) for details and exit status.");
@@ -157,6 +159,8 @@ main (int argc, char **argv)
     }
   options.system.root = opt_root;
   options.system.theme = opt_theme;
+  options.system.kde = opt_kde;
+  options.system.kde_version = opt_kde_version;
   options.sizes = sizes;
   options.json = opt_json;
   options.problems = opt_problems;

@@ -64,12 +64,16 @@ kic_name_status_to_string (KicNameStatus status)
 }
 
 GArray *
-kic_plan_default_targets (void)
+kic_plan_default_targets (const KicProfileTable *profile)
 {
-  static const KicTarget defaults[] = { { 16, 1.0 }, { 22, 1.0 }, { 32, 2.0 }, { 48, 4.0 } };
   GArray *targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
 
-  g_array_append_vals (targets, defaults, G_N_ELEMENTS (defaults));
+  for (guint i = 0; profile->menu_sizes[i] != 0; i++)
+    {
+      KicTarget target = { profile->menu_sizes[i], profile->menu_weights[i] };
+
+      g_array_append_val (targets, target);
+    }
   return targets;
 }
 
@@ -183,6 +187,14 @@ content_of_result (Planner *p, const KicResult *r, const char *trial_source)
   plant = g_hash_table_lookup (p->plants, r->path);
   if (plant != NULL)
     return content_of_path (p, plant->source);
+  if (r->dir != NULL && r->dir->mirror != NULL)
+    {
+      /* KF6's embedded breeze: the file of the disk copy it mirrors */
+      g_autofree char *file = g_path_get_basename (r->path);
+      g_autofree char *disk = g_build_filename (r->dir->mirror, file, NULL);
+
+      return content_of_path (p, disk);
+    }
   if (trial_source != NULL && r->dir != NULL)
     {
       g_autofree char *file = g_path_get_basename (r->path);
@@ -266,6 +278,8 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
           g_autofree char *path = NULL;
           gboolean add;
 
+          if (dir->mirror != NULL)
+            continue; /* a resource copy of a disk directory checked here too */
           if (kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
             continue; /* a link of the previous run */
           if (kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
@@ -309,7 +323,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           gboolean add;
           Candidate *c;
 
-          if (dir->spec->scale != 1 || g_hash_table_contains (seen, dir->path))
+          if (dir->spec->scale != 1 || dir->mirror != NULL || g_hash_table_contains (seen, dir->path))
             continue;
           g_hash_table_add (seen, dir->path);
           for (guint i = 0; i < p->options->targets->len && !exact; i++)
@@ -544,7 +558,8 @@ known_names (Planner *p, GPtrArray *names)
           for (guint d = 0; d < theme->dirs->len; d++)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
-              g_autoptr (GPtrArray) files = kic_fs_index_list (p->system->index, dir->path);
+              g_autoptr (GPtrArray) files = kic_fs_index_list (p->system->index,
+                                                               dir->mirror ? dir->mirror : dir->path);
 
               for (guint f = 0; files != NULL && f < files->len; f++)
                 {

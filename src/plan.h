@@ -73,10 +73,11 @@ typedef struct {
   guint n_verified;    /* (name, size, theme) lookups proved unchanged */
 } KicPlan;
 
-/* The sizes Plasma's menus ask for, and the default weights: 48 px is the
- * hasIcon() lookup every Plasma process makes for every entry at start
- * (kde-lookup.md §7.1), 32 the Kickoff list, 22 and 16 the rest. */
-GArray *kic_plan_default_targets (void);
+/* The sizes the generation's menus ask for, and the default weights.
+ * Plasma: 48 px is the hasIcon() lookup every Plasma process makes for
+ * every entry at start (kde-lookup.md §7.1), 32 the Kickoff list, 22 and
+ * 16 the rest; KDE 4: Kickoff 32, the classic menu 16; KDE 3: 16. */
+GArray *kic_plan_default_targets (const KicProfileTable *profile);
 
 /* transfer full */
 KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error);

@@ -1,8 +1,9 @@
-/* resolver.c - the KF5 5.103 icon lookup over a KicFsIndex
+/* resolver.c - KDE's icon lookup over a KicFsIndex
  *
  * Citations are KDE/kiconthemes@v5.103.0:src/kiconloader.cpp unless
- * kicontheme.cpp is named.  The loop order is theme -> name variant ->
- * extension -> directory.
+ * kicontheme.cpp is named; "§" is kde-lookup.md, which gives the lines of
+ * the other generations, whose differences come from the profile.  The
+ * loop order is theme -> name variant -> extension -> directory.
  */
 #include "resolver.h"
 
@@ -11,6 +12,7 @@
 #include <string.h>
 
 struct _KicResolver {
+  const KicProfile *profile; /* borrowed */
   KicFsIndex *index; /* borrowed */
   GPtrArray *themes; /* KicTheme*, search order; may hold one theme twice */
   char **data_dirs;
@@ -102,6 +104,7 @@ kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index)
 {
   KicResolver *resolver = g_new0 (KicResolver, 1);
 
+  resolver->profile = setup->profile;
   resolver->index = index;
   resolver->themes = g_steal_pointer (&setup->themes);
   resolver->data_dirs = g_strdupv (setup->data_dirs);
@@ -123,6 +126,12 @@ kic_resolver_free (KicResolver *resolver)
   if (resolver->generic_icons)
     g_hash_table_unref (resolver->generic_icons);
   g_free (resolver);
+}
+
+const KicProfile *
+kic_resolver_profile (const KicResolver *resolver)
+{
+  return resolver->profile;
 }
 
 const GPtrArray *
@@ -167,11 +176,13 @@ kic_via_to_string (KicVia via)
   return "?";
 }
 
-/* Count one file system call (and remember it when recording). */
+/* Count one file system call (and remember it when recording); a
+ * resource probe is remembered but costs nothing. */
 static void
 count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit)
 {
-  lookup->result->n_calls++;
+  if (kind != KIC_CALL_RESOURCE)
+    lookup->result->n_calls++;
   if (lookup->result->calls != NULL)
     {
       KicCall *call = g_new0 (KicCall, 1);
@@ -189,41 +200,60 @@ kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay)
   resolver->overlay = overlay;
 }
 
+/* What the overlay says of DIR/FILE: a planned link exists, a previous
+ * run's link does not.  A Qt resource copy (MIRRORED) holds none of our
+ * links, whatever the overlay says of the disk directory it mirrors. */
+static gboolean
+overlay_type (KicResolver *resolver, const char *dir, const char *file, gboolean mirrored,
+              KicFsType *type)
+{
+  gboolean add;
+
+  if (resolver->overlay == NULL || !kic_overlay_lookup (resolver->overlay, dir, file, &add))
+    return FALSE;
+  *type = add && !mirrored ? KIC_FS_FILE : KIC_FS_NONE;
+  return TRUE;
+}
+
 /* What FILE in theme directory DIR is; FILE may hold a '/' when Icon=
  * does.  Files of the overlay exist as regular files, or not at all. */
 static KicFsType
 index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
 {
   KicFsIndex *index = resolver->index;
-  gboolean add;
+  const char *disk = dir->mirror ? dir->mirror : dir->path;
+  KicFsType type;
 
   if (strchr (file, '/') != NULL)
     {
       /* a name with a '/' (Icon=../22/foo): ask the overlay about the
        * file it really names */
-      g_autofree char *joined = g_strconcat (dir->path, "/", file, NULL);
+      g_autofree char *joined = g_strconcat (disk, "/", file, NULL);
       g_autofree char *clean = kic_path_clean (joined);
       g_autofree char *parent = g_path_get_dirname (clean);
       g_autofree char *base = g_path_get_basename (clean);
 
-      if (resolver->overlay != NULL && kic_overlay_lookup (resolver->overlay, parent, base, &add))
-        return add ? KIC_FS_FILE : KIC_FS_NONE;
+      if (overlay_type (resolver, parent, base, dir->mirror != NULL, &type))
+        return type;
       return kic_fs_index_stat (index, joined);
     }
-  if (resolver->overlay != NULL && kic_overlay_lookup (resolver->overlay, dir->path, file, &add))
-    return add ? KIC_FS_FILE : KIC_FS_NONE;
+  if (overlay_type (resolver, disk, file, dir->mirror != NULL, &type))
+    return type;
   if (!dir->listed)
     {
-      dir->listing = kic_fs_index_dir (index, dir->path);
+      dir->listing = kic_fs_index_dir (index, disk);
       dir->listed = TRUE;
     }
   return dir->listing ? kic_fs_index_dir_stat (index, dir->listing, file) : KIC_FS_NONE;
 }
 
 /* kicontheme.cpp:783-792, KIconThemeDir::iconPath(): QFileInfo::exists()
- * is one access(F_OK), true for anything that exists after following links;
- * a hit goes through KLocalizedString::localizedFilePath(), which stats
- * "<dir>/l10n" (KDE/ki18n@v5.103.0:src/i18n/klocalizedstring.cpp:1332). */
+ * is one access(F_OK), true for anything that exists after following links
+ * (KDE 3/4: access(R_OK), §5); a hit goes through KLocalizedString::
+ * localizedFilePath(), which stats "<dir>/l10n" (KDE/ki18n@v5.103.0:
+ * src/i18n/klocalizedstring.cpp:1332; KDE 3/4 skip it for the default
+ * language).  A Qt resource (KF6's embedded breeze) is looked up in memory,
+ * l10n included: no system call at all. */
 static gboolean
 probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
 {
@@ -232,8 +262,13 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
+  if (dir->mirror != NULL)
+    {
+      count_call (lookup, KIC_CALL_RESOURCE, path, hit);
+      return hit;
+    }
   count_call (lookup, KIC_CALL_ACCESS, path, hit);
-  if (hit)
+  if (hit && lookup->resolver->profile->table->l10n_stat)
     {
       g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
       gboolean has_l10n = kic_fs_index_stat (lookup->resolver->index, l10n) == KIC_FS_DIR;
@@ -252,15 +287,31 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
   return hit;
 }
 
-/* kicontheme.cpp:173-259, KIconThemePrivate::iconPath() with MatchBest over
- * the unscaled directories at scale 1.  A hit ends the scan only when its
- * distance is 0; otherwise the scan goes on, skipping directories that are
- * not closer (:235), and the closest hit wins. */
-static const KicThemeDir *
-scan_dirs (Lookup *lookup, const GPtrArray *dirs, const char *file, int size)
+/* :235: is a directory at distance DW worth probing after a hit at
+ * DELTA?  Not when it is not closer, or is an upscale after a downscale.
+ * KDE 3 skips upscales after a downscale even when closer (@v3.5.10
+ * kicontheme.cpp:361-435, §1.2). */
+static gboolean
+prune_dir (KicPruneRule rule, int dw, int delta)
 {
+  if (rule == KIC_PRUNE_KDE3)
+    return abs (dw) >= abs (delta) || (delta > 0 && dw < 0);
+  return abs (dw) >= abs (delta) && (dw < 0 || delta > 0);
+}
+
+/* kicontheme.cpp:173-259, KIconThemePrivate::iconPath() over the unscaled
+ * directories at scale 1.  MatchExact (KDE 3/4, §3.2-3.3) probes only
+ * the directories that fit SIZE exactly and takes the first hit.
+ * MatchBest: a hit ends the scan only when its distance is 0; otherwise
+ * the scan goes on, skipping directories that are not closer (:235), and
+ * the closest hit wins. */
+static const KicThemeDir *
+scan_dirs (Lookup *lookup, const GPtrArray *dirs, const char *file, int size, gboolean exact)
+{
+  KicPruneRule rule = lookup->resolver->profile->table->prune;
   const KicThemeDir *best = NULL;
-  int delta = -INT_MAX;
+  /* :178: delta starts at -INT_MAX (KDE 3: -1000) */
+  int delta = rule == KIC_PRUNE_KDE3 ? -1000 : -INT_MAX;
 
   for (guint i = 0; i < dirs->len; i++)
     {
@@ -270,9 +321,15 @@ scan_dirs (Lookup *lookup, const GPtrArray *dirs, const char *file, int size)
       /* :191: only directories of the requested (integer) scale */
       if (dir->spec->scale != 1)
         continue;
+      if (exact)
+        {
+          /* :196-206 */
+          if (kic_dir_spec_exact (dir->spec, size) && probe_theme_dir (lookup, dir, file))
+            return dir;
+          continue;
+        }
       dw = kic_dir_spec_distance (dir->spec, size);
-      /* :235: not closer than the best hit, or an upscale after a downscale */
-      if (abs (dw) >= abs (delta) && (dw < 0 || delta > 0))
+      if (prune_dir (rule, dw, delta))
         continue;
       if (!probe_theme_dir (lookup, dir, file))
         continue;
@@ -284,28 +341,68 @@ scan_dirs (Lookup *lookup, const GPtrArray *dirs, const char *file, int size)
   return best;
 }
 
+/* One scan of THEME for NAME + EXT; a hit becomes the lookup's result. */
+static gboolean
+scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *ext, int size,
+           gboolean exact)
+{
+  g_autofree char *file = g_strconcat (name, ext, NULL);
+  guint start = lookup->result->n_calls;
+  const KicThemeDir *dir = scan_dirs (lookup, theme->dirs, file, size, exact);
+
+  if (dir == NULL)
+    return FALSE;
+  lookup->result->path = g_strconcat (dir->path, "/", file, NULL);
+  lookup->result->theme = theme;
+  lookup->result->dir = dir;
+  lookup->scan_start = start;
+  g_free (lookup->scan_file);
+  lookup->scan_file = g_steal_pointer (&file);
+  return TRUE;
+}
+
+/* Forget a hit (the KDE 4 /apps/ pass throws some away). */
+static void
+discard_hit (Lookup *lookup)
+{
+  g_clear_pointer (&lookup->result->path, g_free);
+  lookup->result->theme = NULL;
+  lookup->result->dir = NULL;
+  g_clear_pointer (&lookup->scan_file, g_free);
+}
+
 /* kicontheme.cpp:533-566, KIconTheme::iconPathByName(): each extension of
  * the theme in turn; per extension first the scaled directories with
  * MatchExact (at scale 1 none of them has the right scale, :191, so they
- * cost nothing), then the unscaled ones with MatchBest. */
+ * cost nothing), then the unscaled ones with MatchBest.  KDE 4 runs
+ * MatchExact then MatchBest per extension (§3.2); KDE 3 MatchExact for
+ * every extension, then MatchBest for every one (§3.3). */
 static gboolean
 theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size)
 {
-  for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
-    {
-      g_autofree char *file = g_strconcat (name, theme->desc->extensions[e], NULL);
-      guint start = lookup->result->n_calls;
-      const KicThemeDir *dir = scan_dirs (lookup, theme->dirs, file, size);
+  char **exts = theme->desc->extensions;
 
-      if (dir != NULL)
-        {
-          lookup->result->path = g_strconcat (dir->path, "/", file, NULL);
-          lookup->result->theme = theme;
-          lookup->result->dir = dir;
-          lookup->scan_start = start;
-          lookup->scan_file = g_steal_pointer (&file);
+  switch (lookup->resolver->profile->table->passes)
+    {
+    case KIC_PASSES_BEST:
+      for (guint e = 0; exts[e] != NULL; e++)
+        if (scan_file (lookup, theme, name, exts[e], size, FALSE))
           return TRUE;
-        }
+      break;
+    case KIC_PASSES_EXACT_BEST:
+      for (guint e = 0; exts[e] != NULL; e++)
+        if (scan_file (lookup, theme, name, exts[e], size, TRUE)
+            || scan_file (lookup, theme, name, exts[e], size, FALSE))
+          return TRUE;
+      break;
+    case KIC_PASSES_ALL_EXACT_FIRST:
+      for (guint e = 0; exts[e] != NULL; e++)
+        if (scan_file (lookup, theme, name, exts[e], size, TRUE))
+          return TRUE;
+      for (guint e = 0; exts[e] != NULL; e++)
+        if (scan_file (lookup, theme, name, exts[e], size, FALSE))
+          return TRUE;
+      break;
     }
   return FALSE;
 }
@@ -350,6 +447,58 @@ next_variant (char **current, gboolean *generic)
   return FALSE;
 }
 
+/* The names one theme is asked for, in order (:845-892): NAME, then its
+ * next variants until there is none, or until the -x-generic form, which
+ * sets *GENERIC.  KF6 keeps "-symbolic" at the end of every cut and tries
+ * each cut without it too (@v6.13.0 kiconloader.cpp:781-858).  KDE 3
+ * tries the name only (§3.3).  transfer full */
+static GPtrArray *
+name_variants (const KicProfileTable *profile, const char *name, gboolean *generic)
+{
+  static const char symbolic_suffix[] = "-symbolic";
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  gboolean symbolic = profile->symbolic_variants && g_str_has_suffix (name, symbolic_suffix);
+  char *current = g_strdup (name);
+
+  g_ptr_array_add (names, g_strdup (current));
+  while (profile->name_variants && !*generic)
+    {
+      if (symbolic)
+        {
+          current[strlen (current) - strlen (symbolic_suffix)] = '\0';
+          g_ptr_array_add (names, g_strdup (current));
+        }
+      if (!next_variant (&current, generic))
+        break;
+      if (symbolic && !*generic)
+        {
+          char *with = g_strconcat (current, symbolic_suffix, NULL);
+
+          g_free (current);
+          current = with;
+        }
+      g_ptr_array_add (names, g_strdup (current));
+    }
+  g_free (current);
+  return names;
+}
+
+/* @v4.14.2 kiconloader.cpp:903-991 (since 4.10.1, commit 23863e3cd1,
+ * §3.2): before the usual search, each theme is asked for the plain name;
+ * its answer counts only when it is an application icon. */
+static gboolean
+apps_first_pass (Lookup *lookup, const char *name, int size)
+{
+  for (guint t = 0; t < lookup->resolver->themes->len; t++)
+    if (theme_lookup (lookup, g_ptr_array_index (lookup->resolver->themes, t), name, size))
+      {
+        if (strstr (lookup->result->path, "/apps/") != NULL)
+          return TRUE;
+        discard_hit (lookup);
+      }
+  return FALSE;
+}
+
 /* :832-911, KIconLoaderPrivate::findMatchingIcon().  Per theme: the name,
  * then its next variants.  Note that genericFallback (:844) is set once for
  * the whole loop: after a name has reached its -x-generic form in one
@@ -357,20 +506,19 @@ next_variant (char **current, gboolean *generic)
 static gboolean
 find_matching_icon (Lookup *lookup, const char *name, int size)
 {
+  const KicProfile *profile = lookup->resolver->profile;
   gboolean generic_fallback = g_str_has_suffix (name, "-x-generic");
 
+  if (profile->apps_first_pass && apps_first_pass (lookup, name, size))
+    return TRUE;
   for (guint t = 0; t < lookup->resolver->themes->len; t++)
     {
       const KicTheme *theme = g_ptr_array_index (lookup->resolver->themes, t);
-      g_autofree char *current = g_strdup (name);
+      g_autoptr (GPtrArray) names = name_variants (profile->table, name, &generic_fallback);
 
-      while (current[0] != '\0')
-        {
-          if (theme_lookup (lookup, theme, current, size))
-            return TRUE;
-          if (generic_fallback || !next_variant (&current, &generic_fallback))
-            break;
-        }
+      for (guint n = 0; n < names->len; n++)
+        if (theme_lookup (lookup, theme, g_ptr_array_index (names, n), size))
+          return TRUE;
     }
   /* :894-908: QIcon::fallbackSearchPaths() is empty in a Plasma session
    * (the KDE platform theme sets none), so nothing is probed here. */
@@ -388,14 +536,13 @@ add_stem (GPtrArray *stems, const char *variant)
 }
 
 static void
-add_variants (GPtrArray *stems, const char *name)
+add_variants (const KicProfileTable *profile, GPtrArray *stems, const char *name)
 {
-  g_autofree char *current = g_strdup (name);
   gboolean generic = g_str_has_suffix (name, "-x-generic");
+  g_autoptr (GPtrArray) names = name_variants (profile, name, &generic);
 
-  add_stem (stems, current);
-  while (!generic && next_variant (&current, &generic))
-    add_stem (stems, current);
+  for (guint n = 0; n < names->len; n++)
+    add_stem (stems, g_ptr_array_index (names, n));
 }
 
 GPtrArray *
@@ -408,16 +555,18 @@ kic_resolver_lookup_stems (KicResolver *resolver, const char *name)
 
   if (name[0] == '\0' || kic_icon_name_is_absolute (name))
     return stems;
-  add_variants (stems, stripped);
+  add_variants (resolver->profile->table, stems, stripped);
   generic = resolver->generic_icons ? g_hash_table_lookup (resolver->generic_icons, stripped) : NULL;
   if (generic != NULL)
-    add_variants (stems, generic);
+    add_variants (resolver->profile->table, stems, generic);
   return stems;
 }
 
 /* :946-962, KIconLoaderPrivate::locate(): each search path; a relative one
  * through QStandardPaths::locate(GenericDataLocation), which stats the file
- * in every data directory in turn and takes the first regular file. */
+ * in every data directory in turn and takes the first regular file.  An
+ * absolute one (KDE 3/4's appicon directories) is one stat of the file
+ * (KStandardDirs::findResource(), §4.3). */
 static gboolean
 locate (Lookup *lookup, const char *file)
 {
@@ -432,7 +581,7 @@ locate (Lookup *lookup, const char *file)
           g_autofree char *path = g_strconcat (sp, "/", file, NULL);
           gboolean hit = kic_fs_index_stat (resolver->index, path) != KIC_FS_NONE;
 
-          count_call (lookup, KIC_CALL_ACCESS, path, hit);
+          count_call (lookup, KIC_CALL_STAT, path, hit);
           if (hit)
             {
               lookup->result->path = g_steal_pointer (&path);
@@ -463,7 +612,8 @@ locate (Lookup *lookup, const char *file)
 }
 
 /* :982-994: the "User" group: .png, .svgz, .svg, .xpm, each over every
- * search path before the next extension. */
+ * search path before the next extension (KDE 3/4: the same order over
+ * the appicon directories, @v4.14.2 kiconloader.cpp:1025-1040). */
 static gboolean
 user_group_lookup (Lookup *lookup, const char *name)
 {
@@ -555,17 +705,26 @@ kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
   return lookup.result;
 }
 
-/* Which theme, name and extension wins does not depend on the size: a
- * scan takes the first file it meets whatever its size and only looks on
- * for a closer one, and scans that find nothing probe every directory.  So
- * every size costs the same calls up to the winning scan, and only that
- * scan is run again per size. */
+/* With MatchBest alone (KF), which theme, name and extension wins does not
+ * depend on the size: a scan takes the first file it meets whatever its
+ * size and only looks on for a closer one, and scans that find nothing
+ * probe every directory.  So every size costs the same calls up to the
+ * winning scan, and only that scan is run again per size.  MatchExact
+ * passes (KDE 3/4) probe a different set of directories at each size:
+ * there every size gets a full lookup. */
 GPtrArray *
 kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
 {
   GPtrArray *results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
   Lookup first = { resolver, g_new0 (KicResult, 1), 0, NULL };
 
+  if (resolver->profile->table->passes != KIC_PASSES_BEST || resolver->profile->apps_first_pass)
+    {
+      g_free (first.result);
+      for (int s = min; s <= max; s++)
+        g_ptr_array_add (results, kic_resolve (resolver, name, s, FALSE));
+      return results;
+    }
   resolve_lookup (&first, name, min);
   g_ptr_array_add (results, first.result);
   for (int s = min + 1; s <= max; s++)
@@ -584,7 +743,7 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
 
           r->n_calls = first.scan_start;
           r->theme = first.result->theme;
-          r->dir = scan_dirs (&lookup, r->theme->dirs, first.scan_file, s);
+          r->dir = scan_dirs (&lookup, r->theme->dirs, first.scan_file, s, FALSE);
           if (r->dir == NULL)
             {
               /* cannot happen with sane sizes (theme.c refuses others);

@@ -1,15 +1,19 @@
-/* resolver.h - KIconLoader::iconPath() of KDE Frameworks 5.103, and its cost
+/* resolver.h - KIconLoader::iconPath() and its cost, for each KDE generation
  *
- * The resolver is pure: it sees the themes and a KicFsIndex, never the file
- * system itself.  For every lookup it also counts the file system calls KDE
- * makes for it, as strace shows them: one access(2) per candidate, one
- * stat(2) of "<dir>/l10n" after every hit in a theme directory, one stat(2)
- * per data directory and file name the "User" group fallback tries.
+ * KDE Frameworks 5.103 is the reference; the profile (profile.h) switches
+ * on what KF6, KDE 4 and KDE 3 do differently.  The resolver is pure: it
+ * sees the themes and a KicFsIndex, never the file system itself.  For
+ * every lookup it also counts the file system calls KDE makes for it, as
+ * strace shows them: one access(2) per candidate, one stat(2) of
+ * "<dir>/l10n" after every hit in a theme directory (KF), one stat(2) per
+ * file name the "User" group (KDE 3/4: "appicon") fallback tries.  Probes
+ * of Qt resources (":/icons/...") are listed but cost nothing.
  */
 #ifndef KIC_RESOLVER_H
 #define KIC_RESOLVER_H
 
 #include "fsindex.h"
+#include "profile.h"
 #include "theme.h"
 
 #include <glib.h>
@@ -25,7 +29,8 @@ typedef enum {
 typedef enum {
   KIC_CALL_ACCESS, /* access(path, F_OK): QFileInfo::exists() */
   KIC_CALL_L10N,   /* stat(<dir>/l10n): KLocalizedString::localizedFilePath() */
-  KIC_CALL_STAT,   /* stat(path): QStandardPaths::locate() */
+  KIC_CALL_STAT,   /* stat(path): QStandardPaths::locate(), KStandardDirs::findResource() */
+  KIC_CALL_RESOURCE, /* a Qt resource path: no system call, not counted */
 } KicCallKind;
 
 typedef struct {
@@ -47,10 +52,12 @@ typedef struct _KicResolver KicResolver;
 
 /* The settings of the KDE process being modelled. */
 typedef struct {
+  const KicProfile *profile; /* the generation; borrowed, must outlive the resolver */
   GPtrArray *themes;         /* KicTheme*, in KDE's search order ("links"); taken */
   char **data_dirs;          /* GenericDataLocation dirs KDE's process sees, in order */
   gboolean data_home_hidden; /* KDE also has the user's $XDG_DATA_HOME first, which we cannot see */
-  char **user_search_paths;  /* the "User" group: "<app>/pics", "icons", "pixmaps" */
+  char **user_search_paths;  /* the "User" group: "<app>/pics", "icons", "pixmaps"
+                              * (in each data dir), or absolute directories */
   GHashTable *generic_icons; /* mime icon name -> generic icon name; taken, may be NULL */
   int group_size[KIC_GROUP_LAST];
 } KicResolverSetup;
@@ -82,6 +89,9 @@ gboolean kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const c
 /* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none. */
 void kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay);
 
+/* transfer none */
+const KicProfile *kic_resolver_profile (const KicResolver *resolver);
+
 /* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);
@@ -93,8 +103,9 @@ GPtrArray *kic_resolve_sizes (KicResolver *resolver, const char *name, int min, 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
 
 /* Every file name stem (without extension) a lookup of NAME may try in
- * a theme directory: the name, its dash cuts and -x-generic forms, and the
- * same for its mime/generic-icons name.  A lookup can only change when a
+ * a theme directory: the name, its dash cuts, -x-generic and -symbolic
+ * forms (as the generation makes them), and the same for its
+ * mime/generic-icons name.  A lookup can only change when a
  * file with one of these stems appears or goes.  transfer full */
 GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
 

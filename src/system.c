@@ -1,7 +1,9 @@
 /* system.c - kdeglobals, base directories, themes and the theme list
  *
  * Citations are KDE/kiconthemes@v5.103.0:src/kiconloader.cpp unless
- * kicontheme.cpp is named.
+ * kicontheme.cpp is named; "§" is kde-lookup.md, whose sections give the
+ * other generations' lines.  What differs per generation comes from the
+ * profile table (profile.c).
  */
 #include "system.h"
 
@@ -11,10 +13,9 @@
 
 #include <string.h>
 
-/* kicontheme.cpp:659: KIconTheme::defaultThemeName() */
-#define KIC_DEFAULT_THEME "hicolor"
-/* kicontheme.cpp:63-73: KF5 forces QIcon::fallbackThemeName() to breeze */
-#define KIC_FALLBACK_THEME "breeze"
+/* A theme list longer than this is cut: KDE 3 may list hicolor again and
+ * again when a broken hicolor inherits itself (it would loop forever). */
+#define KIC_MAX_LINKS 64
 
 void
 kic_system_free (KicSystem *system)
@@ -22,6 +23,7 @@ kic_system_free (KicSystem *system)
   if (system == NULL)
     return;
   kic_resolver_free (system->resolver);
+  kic_profile_free (system->profile);
   g_strfreev (system->data_dirs);
   g_strfreev (system->icon_bases);
   g_free (system->configured_theme);
@@ -34,15 +36,21 @@ kic_system_free (KicSystem *system)
 }
 
 /* The kdeglobals files KSharedConfig::openConfig() cascades, highest
- * priority first: $XDG_CONFIG_DIRS/kdeglobals in order. */
+ * priority first: $XDG_CONFIG_DIRS/kdeglobals in order (KF), or KDE 3/4's
+ * fixed config directories. */
 static GPtrArray *
-load_kdeglobals (KicFsIndex *index, char **config_dirs)
+load_kdeglobals (KicFsIndex *index, const KicProfileTable *profile, char **config_dirs)
 {
   GPtrArray *files = g_ptr_array_new_with_free_func ((GDestroyNotify) g_key_file_free);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint i = 0; config_dirs[i] != NULL; i++)
+  for (guint i = 0; profile->config_files != NULL && profile->config_files[i] != NULL; i++)
+    g_ptr_array_add (paths, g_strdup (profile->config_files[i]));
+  for (guint i = 0; profile->config_files == NULL && config_dirs[i] != NULL; i++)
+    g_ptr_array_add (paths, g_build_filename (config_dirs[i], "kdeglobals", NULL));
+  for (guint i = 0; i < paths->len; i++)
     {
-      g_autofree char *path = g_build_filename (config_dirs[i], "kdeglobals", NULL);
+      const char *path = g_ptr_array_index (paths, i);
       g_autofree char *data = NULL;
       g_autoptr (GError) error = NULL;
       GKeyFile *kf;
@@ -81,62 +89,109 @@ kdeglobals_get (GPtrArray *kdeglobals, const char *group, const char *key)
 
 /* kicontheme.cpp:567-597, KIconTheme::current(): kdeglobals [Icons] Theme=,
  * default breeze (in a Plasma session QIcon::themeName() holds the same
- * value); an empty name or "hicolor" means KIconTheme::defaultThemeName(). */
+ * value); an empty name or "hicolor" means KIconTheme::defaultThemeName()
+ * (KDE 4: oxygen, §2.3). */
 static char *
-current_theme_name (const char *configured)
+current_theme_name (const KicProfileTable *profile, const char *configured)
 {
-  if (configured[0] == '\0' || strcmp (configured, "hicolor") == 0)
-    return g_strdup (KIC_DEFAULT_THEME);
+  if (configured[0] == '\0' || (profile->hicolor_is_default && strcmp (configured, "hicolor") == 0))
+    return g_strdup (profile->default_theme);
   return g_strdup (configured);
 }
 
-/* kicontheme.cpp:292-302: the bases are ":/icons" (resources, handled as
- * the embedded hicolor), then every "<datadir>/icons" that exists, then
- * every "<datadir>/pixmaps" (QStandardPaths::locateAll). */
-static char **
-find_icon_bases (KicFsIndex *index, char **data_dirs)
+/* Add "<dir>/<kind>" for each of DIRS that is a directory, unless DEDUP
+ * finds it in BASES already. */
+static void
+add_bases (GPtrArray *bases, KicFsIndex *index, const char *const *dirs, const char *kind,
+           gboolean dedup)
 {
-  static const char *const kinds[] = { "icons", "pixmaps" };
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      char *path = g_build_filename (dirs[i], kind, NULL);
+
+      if (kic_fs_index_stat (index, path) == KIC_FS_DIR
+          && !(dedup && g_ptr_array_find_with_equal_func (bases, path, g_str_equal, NULL)))
+        g_ptr_array_add (bases, path);
+      else
+        g_free (path);
+    }
+}
+
+/* The theme bases, in the order of §2: KF (kicontheme.cpp:292-302)
+ * ":/icons" (resources, handled as the embedded themes), then every
+ * "<datadir>/icons", then every "<datadir>/pixmaps" (QStandardPaths::
+ * locateAll).  KDE 4 (@v4.14.2 kicontheme.cpp:152-178): KStandardDirs'
+ * "icon" ($KDEDIRS=/usr), "xdgdata-icon", /usr/share/pixmaps and
+ * "xdgdata-pixmap", without duplicates.  KDE 3 (@v3.5.10 :95-123): the
+ * same lists, duplicates dropped only within one list, and the xdg list
+ * starts with $KDEDIRS/share (kstandarddirs.cpp:1377-1413). */
+static char **
+find_icon_bases (KicFsIndex *index, const KicProfileTable *profile, char **data_dirs)
+{
+  static const char *const kdedirs_share[] = { "/usr/share", NULL };
   GPtrArray *bases = g_ptr_array_new ();
 
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    for (guint i = 0; data_dirs[i] != NULL; i++)
+  switch (profile->generation)
+    {
+    case KIC_KDE_KF5:
+    case KIC_KDE_KF6:
+      add_bases (bases, index, (const char *const *) data_dirs, "icons", TRUE);
+      add_bases (bases, index, (const char *const *) data_dirs, "pixmaps", TRUE);
+      break;
+    case KIC_KDE_KDE4:
+      add_bases (bases, index, kdedirs_share, "icons", TRUE);
+      add_bases (bases, index, (const char *const *) data_dirs, "icons", TRUE);
+      add_bases (bases, index, kdedirs_share, "pixmaps", TRUE);
+      add_bases (bases, index, (const char *const *) data_dirs, "pixmaps", TRUE);
+      break;
+    case KIC_KDE_KDE3:
       {
-        char *path = g_build_filename (data_dirs[i], kinds[k], NULL);
+        g_autoptr (GPtrArray) xdg = g_ptr_array_new ();
+        g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
 
-        if (kic_fs_index_stat (index, path) == KIC_FS_DIR)
-          g_ptr_array_add (bases, path);
-        else
-          g_free (path);
+        g_ptr_array_add (xdg, (char *) kdedirs_share[0]);
+        for (guint i = 0; data_dirs[i] != NULL; i++)
+          if (!g_ptr_array_find_with_equal_func (xdg, data_dirs[i], g_str_equal, NULL))
+            g_ptr_array_add (xdg, data_dirs[i]);
+        g_ptr_array_add (xdg, NULL);
+        add_bases (bases, index, kdedirs_share, "icons", FALSE);
+        add_bases (list, index, (const char *const *) xdg->pdata, "icons", TRUE);
+        add_bases (list, index, kdedirs_share, "pixmaps", FALSE);
+        g_ptr_array_extend_and_steal (bases, g_steal_pointer (&list));
+        list = g_ptr_array_new_with_free_func (g_free);
+        add_bases (list, index, (const char *const *) xdg->pdata, "pixmaps", TRUE);
+        g_ptr_array_extend_and_steal (bases, g_steal_pointer (&list));
       }
+      break;
+    }
   g_ptr_array_add (bases, NULL);
   return (char **) g_ptr_array_free (bases, FALSE);
 }
 
 typedef struct {
   KicFsIndex *index;
+  const KicProfile *profile;
   char **data_dirs;
   char **icon_bases;
   const char *app_name;
 } ThemeLoader;
 
-/* kicontheme.cpp:305-339: index.theme (else theme.desktop) from the first
- * base that has one; hicolor's comes from the resource :/icons first. */
+/* kicontheme.cpp:305-339: index.theme (else theme.desktop; KDE 3/4:
+ * index.desktop) from the first base that has one; KF's hicolor comes
+ * from the resource :/icons first. */
 static KicThemeDesc *
 load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
 {
-  if (strcmp (name, "hicolor") == 0)
-    return kic_theme_desc_hicolor_kf5 ();
+  const KicProfileTable *profile = loader->profile->table;
+
+  if (profile->hicolor_embedded && strcmp (name, "hicolor") == 0)
+    return kic_theme_desc_hicolor_embedded (profile);
   for (guint b = 0; b < disk_bases->len; b++)
     {
-      static const struct {
-        const char *file;
-        const char *section;
-      } kinds[] = { { "index.theme", "Icon Theme" }, { "theme.desktop", "KDE Icon Theme" } };
-
-      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+      for (guint k = 0; k < G_N_ELEMENTS (profile->index_files); k++)
         {
-          g_autofree char *path = g_build_filename (g_ptr_array_index (disk_bases, b), kinds[k].file, NULL);
+          g_autofree char *path = g_build_filename (g_ptr_array_index (disk_bases, b),
+                                                    profile->index_files[k], NULL);
           g_autofree char *data = NULL;
           g_autoptr (GError) error = NULL;
           KicThemeDesc *desc;
@@ -149,7 +204,7 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
               kic_warning ("cannot read '%s': %s", path, error->message);
               return NULL;
             }
-          desc = kic_theme_desc_parse (name, path, data, length, kinds[k].section, &error);
+          desc = kic_theme_desc_parse (profile, name, path, data, length, profile->index_sections[k], &error);
           if (desc == NULL)
             kic_warning ("%s", error->message);
           return desc;
@@ -168,9 +223,14 @@ load_theme (ThemeLoader *loader, const char *name)
   g_autoptr (GPtrArray) disk_bases = g_ptr_array_new_with_free_func (g_free);
   KicThemeDesc *desc;
 
+  const KicProfileTable *profile = loader->profile->table;
+  const char *mirror = NULL;
+
   /* :273-290: hicolor and locolor get "<datadir>/<app>/icons/<theme>"
-   * first (defaultThemeName() is hicolor too) */
-  if (loader->app_name[0] != '\0' && (strcmp (name, "hicolor") == 0 || strcmp (name, "locolor") == 0))
+   * first (defaultThemeName() is hicolor too); not modelled for KDE 3/4,
+   * whose menus ship no such directory (tests/profiles/MODEL.md) */
+  if (profile->app_theme_bases && loader->app_name[0] != '\0'
+      && (strcmp (name, "hicolor") == 0 || strcmp (name, "locolor") == 0))
     for (guint i = 0; loader->data_dirs[i] != NULL; i++)
       {
         char *path = g_build_filename (loader->data_dirs[i], loader->app_name, "icons", name, NULL);
@@ -193,10 +253,20 @@ load_theme (ThemeLoader *loader, const char *name)
       else
         g_free (path);
     }
+  /* §2.2: KF6 built with BreezeIcons has breeze in :/icons/breeze, the
+   * first base; it holds what the breeze-icons package installs, read
+   * from the disk copy whose index.theme KDE would read */
+  if (loader->profile->breeze_embedded && strcmp (name, "breeze") == 0)
+    for (guint b = 0; b < disk_bases->len && mirror == NULL; b++)
+      if (kic_fs_index_stat_at (loader->index, g_ptr_array_index (disk_bases, b), "index.theme") == KIC_FS_FILE)
+        {
+          mirror = g_ptr_array_index (disk_bases, b);
+          g_ptr_array_insert (bases, 0, g_strdup (":/icons/breeze"));
+        }
   desc = load_theme_desc (loader, name, disk_bases);
   if (desc == NULL)
     return NULL;
-  return kic_theme_new (desc, bases, loader->index);
+  return kic_theme_new (desc, bases, mirror, profile->dedup_theme_dirs, loader->index);
 }
 
 /* The theme list ("links") being built, with KDE's de-duplication key. */
@@ -210,14 +280,21 @@ static void add_inherited_themes (Chain *chain, const KicTheme *theme);
 
 /* :528-542, addThemeByName(): the key is name + appname, while the root
  * was recorded under its bare name (:447) -- which is why the current
- * theme appears twice when it is also the fallback (breeze). */
+ * theme appears twice when it is also the fallback (breeze; KDE 4:
+ * oxygen, §2.3).  KDE 3 keys by the bare name but lets hicolor repeat
+ * (@v3.5.10 kiconloader.cpp:324-343). */
 static void
 add_theme_by_name (Chain *chain, const char *name)
 {
-  g_autofree char *key = g_strconcat (name, chain->loader->app_name, NULL);
+  const KicProfileTable *profile = chain->loader->profile->table;
+  g_autofree char *key = profile->inherits_keep_hicolor ? g_strdup (name)
+                                                         : g_strconcat (name, chain->loader->app_name, NULL);
   KicTheme *theme;
 
-  if (g_ptr_array_find_with_equal_func (chain->in_tree, key, g_str_equal, NULL))
+  if (chain->links->len >= KIC_MAX_LINKS)
+    return;
+  if (g_ptr_array_find_with_equal_func (chain->in_tree, key, g_str_equal, NULL)
+      && !(profile->inherits_keep_hicolor && strcmp (name, "hicolor") == 0))
     return;
   theme = load_theme (chain->loader, name);
   if (theme == NULL || !kic_theme_is_valid (theme))
@@ -230,44 +307,57 @@ add_theme_by_name (Chain *chain, const char *name)
   add_inherited_themes (chain, theme);
 }
 
-/* :513-526, addInheritedThemes(): depth first, hicolor left for the end */
+/* :513-526, addInheritedThemes(): depth first, hicolor left for the end
+ * (KDE 3 follows it where it is inherited) */
 static void
 add_inherited_themes (Chain *chain, const KicTheme *theme)
 {
   char **inherits = theme->desc->inherits;
 
   for (guint i = 0; inherits[i] != NULL; i++)
-    if (strcmp (inherits[i], "hicolor") != 0)
+    if (chain->loader->profile->table->inherits_keep_hicolor || strcmp (inherits[i], "hicolor") != 0)
       add_theme_by_name (chain, inherits[i]);
 }
 
-/* :425-458, initIconThemes(), and :496-511, addBaseThemes() */
+/* :425-458, initIconThemes(), and :496-511, addBaseThemes(): ROOT
+ * (taken), its inherits, the generation's base theme (the fallback), then
+ * hicolor.  transfer full */
+static GPtrArray *
+chain_from_root (ThemeLoader *loader, KicTheme *root)
+{
+  const KicProfileTable *profile = loader->profile->table;
+  Chain chain = { loader, g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free),
+                  g_ptr_array_new_with_free_func (g_free) };
+
+  g_ptr_array_add (chain.in_tree, g_strdup (root->desc->name));
+  g_ptr_array_add (chain.links, root);
+  add_inherited_themes (&chain, root);
+  if (profile->base_theme != NULL)
+    add_theme_by_name (&chain, profile->base_theme);
+  if (profile->hicolor_last)
+    add_theme_by_name (&chain, "hicolor");
+  g_ptr_array_unref (chain.in_tree);
+  return chain.links;
+}
+
 static GPtrArray *
 build_links (ThemeLoader *loader, const char *current, char **used_theme)
 {
-  Chain chain = { loader, g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free),
-                  g_ptr_array_new_with_free_func (g_free) };
   KicTheme *root = load_theme (loader, current);
 
-  /* :433-442: an invalid current theme is replaced by hicolor */
+  /* :433-442: an invalid current theme is replaced by
+   * KIconTheme::defaultThemeName() */
   if (root == NULL || !kic_theme_is_valid (root))
     {
       kic_theme_free (root);
-      root = load_theme (loader, KIC_DEFAULT_THEME);
+      root = load_theme (loader, loader->profile->table->default_theme);
       if (root != NULL && !kic_theme_is_valid (root))
         g_clear_pointer (&root, kic_theme_free);
     }
-  if (root != NULL)
-    {
-      *used_theme = g_strdup (root->desc->name);
-      g_ptr_array_add (chain.in_tree, g_strdup (root->desc->name));
-      g_ptr_array_add (chain.links, root);
-      add_inherited_themes (&chain, root);
-      add_theme_by_name (&chain, KIC_FALLBACK_THEME);
-      add_theme_by_name (&chain, "hicolor");
-    }
-  g_ptr_array_unref (chain.in_tree);
-  return chain.links;
+  if (root == NULL)
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free);
+  *used_theme = g_strdup (root->desc->name);
+  return chain_from_root (loader, root);
 }
 
 /* KIconLoaderGlobalData (:155-227): "<datadir>/mime/generic-icons" lines
@@ -305,9 +395,10 @@ load_generic_icons (KicFsIndex *index, char **data_dirs)
 }
 
 /* :404-422: kdeglobals [<Group>Icons] Size=, else the first theme's
- * <Group>Default= */
+ * <Group>Default= (KF6 reads the theme only, §2.2) */
 static void
-load_group_sizes (KicResolverSetup *setup, GPtrArray *kdeglobals, const KicTheme *root)
+load_group_sizes (KicResolverSetup *setup, const KicProfileTable *profile, GPtrArray *kdeglobals,
+                  const KicTheme *root)
 {
   static const char *const groups[KIC_GROUP_LAST] = {
     "DesktopIcons", "ToolbarIcons", "MainToolbarIcons", "SmallIcons", "PanelIcons", "DialogIcons",
@@ -315,63 +406,95 @@ load_group_sizes (KicResolverSetup *setup, GPtrArray *kdeglobals, const KicTheme
 
   for (int g = 0; g < KIC_GROUP_LAST; g++)
     {
-      g_autofree char *value = kdeglobals_get (kdeglobals, groups[g], "Size");
+      g_autofree char *value = profile->kdeglobals_sizes ? kdeglobals_get (kdeglobals, groups[g], "Size") : NULL;
       int size = value ? atoi (value) : 0;
 
-      if ((size < 1 || size > 4096) && root != NULL)
-        size = root->desc->group_default[g];
+      if (size < 1 || size > 4096)
+        size = root != NULL ? root->desc->group_default[g] : profile->builtin_group_size[g];
       setup->group_size[g] = size;
     }
 }
 
 /* A theme that holds nothing: what every other user's theme looks like to
  * a name it lacks.  Its one directory does not exist, so it probes in vain,
- * as a real theme without the name would. */
+ * as a real theme without the name would.  It inherits hicolor, as themes
+ * do, which KDE 3/4 turn into their default theme. */
 static KicTheme *
-void_theme (void)
+void_theme (const KicProfileTable *profile)
 {
-  static const char index[] = "[Icon Theme]\nDirectories=void\n[void]\nSize=48\nType=Scalable\nMinSize=1\nMaxSize=512\n";
+  static const char index[] = "[Icon Theme]\nInherits=hicolor\nDirectories=void\n"
+                              "[void]\nSize=48\nContext=Applications\nType=Scalable\nMinSize=1\nMaxSize=512\n";
 
-  return kic_theme_new_nowhere (kic_theme_desc_parse ("@void@", "@void@", index, sizeof index - 1,
+  return kic_theme_new_nowhere (kic_theme_desc_parse (profile, "@void@", "@void@", index, sizeof index - 1,
                                                       "Icon Theme", NULL));
+}
+
+/* The "User" group (KF, :946-962): "<app>/pics", "icons", "pixmaps", each
+ * in every data directory.  KDE 3/4's "appicon" resource (§4.3,
+ * @v4.14.2 kiconloader.cpp:531-545): the app's pics and toolbar, then
+ * KStandardDirs' icon and pixmap directories, the xdg ones and
+ * /usr/share/pixmaps; only those that exist, each once.  transfer full */
+static char **
+user_search_paths (KicSystem *system)
+{
+  const KicProfileTable *profile = system->profile->table;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  if (profile->kde_data == NULL)
+    {
+      g_ptr_array_add (paths, g_strconcat (system->app_name, "/pics", NULL));
+      g_ptr_array_add (paths, g_strdup ("icons"));
+      g_ptr_array_add (paths, g_strdup ("pixmaps"));
+    }
+  else
+    {
+      static const char *const share[] = { "/usr/share", NULL };
+      static const char *const pixmaps[] = { "/usr/share/pixmaps", NULL };
+      g_autofree char *app = g_build_filename (profile->kde_data, system->app_name, NULL);
+      const char *const app_dirs[] = { app, NULL };
+
+      add_bases (paths, system->index, app_dirs, "pics", TRUE);
+      add_bases (paths, system->index, app_dirs, "toolbar", TRUE);
+      add_bases (paths, system->index, share, "icons", TRUE);
+      add_bases (paths, system->index, share, "pixmaps", TRUE);
+      add_bases (paths, system->index, (const char *const *) system->data_dirs, "icons", TRUE);
+      add_bases (paths, system->index, pixmaps, "", TRUE);
+      add_bases (paths, system->index, (const char *const *) system->data_dirs, "pixmaps", TRUE);
+    }
+  g_ptr_array_add (paths, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
 }
 
 KicResolver *
 kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboolean other_theme,
                          char **used_theme)
 {
-  const char *pics_path[] = { NULL, "icons", "pixmaps", NULL };
-  g_autofree char *pics = g_strconcat (system->app_name, "/pics", NULL);
-  g_autofree char *current = current_theme_name (configured_theme ? configured_theme : "");
+  const KicProfileTable *profile = system->profile->table;
+  g_autofree char *current = current_theme_name (profile, configured_theme ? configured_theme : "");
+  g_auto (GStrv) user_paths = user_search_paths (system);
+  char *no_paths[] = { NULL };
   KicResolverSetup setup = { 0 };
-  ThemeLoader loader = { system->index, system->data_dirs, system->icon_bases, system->app_name };
+  ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
+                         system->app_name };
   char *used = NULL;
 
   if (other_theme)
     {
-      Chain chain = { &loader, g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free),
-                      g_ptr_array_new_with_free_func (g_free) };
-
-      g_ptr_array_add (chain.links, void_theme ());
-      g_ptr_array_add (chain.in_tree, g_strdup ("@void@"));
-      add_theme_by_name (&chain, KIC_FALLBACK_THEME);
-      add_theme_by_name (&chain, "hicolor");
-      g_ptr_array_unref (chain.in_tree);
-      setup.themes = chain.links;
+      setup.themes = chain_from_root (&loader, void_theme (profile));
       used = g_strdup ("@void@");
     }
   else
     setup.themes = build_links (&loader, current, &used);
-  load_group_sizes (&setup, system->kdeglobals,
+  load_group_sizes (&setup, profile, system->kdeglobals,
                     setup.themes->len > 0 ? g_ptr_array_index (setup.themes, 0) : NULL);
+  setup.profile = system->profile;
   setup.data_dirs = system->data_dirs;
-  setup.data_home_hidden = TRUE;
+  setup.data_home_hidden = profile->kde_data == NULL;
   /* :452-457: the "User" group search paths -- set only after a theme was
    * found: without even hicolor initIconThemes() returns first (:436-441)
    * and the User group has nowhere to look */
-  pics_path[0] = pics;
-  setup.user_search_paths = setup.themes->len > 0 ? (char **) pics_path : (char **) pics_path + 3;
-  setup.generic_icons = load_generic_icons (system->index, system->data_dirs);
+  setup.user_search_paths = setup.themes->len > 0 ? user_paths : no_paths;
+  setup.generic_icons = profile->generic_icons ? load_generic_icons (system->index, system->data_dirs) : NULL;
   if (used_theme != NULL)
     *used_theme = used ? used : g_strdup ("");
   else
@@ -393,19 +516,22 @@ kic_system_load (const KicSystemOptions *options, GError **error)
       return NULL;
     }
   system->index = kic_fs_index_new (root);
-  system->app_name = g_strdup (options->app_name ? options->app_name : "plasmashell");
+  system->profile = kic_profile_new (system->index, options->kde, options->kde_version, error);
+  if (system->profile == NULL)
+    return NULL;
+  system->app_name = g_strdup (options->app_name ? options->app_name : system->profile->table->app_name);
   system->data_dirs = options->data_dirs ? g_strdupv (options->data_dirs) : kic_paths_data_dirs ();
   config_dirs = options->config_dirs ? g_strdupv (options->config_dirs) : kic_paths_config_dirs ();
-  system->kdeglobals = load_kdeglobals (system->index, config_dirs);
+  system->kdeglobals = load_kdeglobals (system->index, system->profile->table, config_dirs);
   if (options->theme != NULL)
     system->configured_theme = g_strdup (options->theme);
   else
     {
       system->configured_theme = kdeglobals_get (system->kdeglobals, "Icons", "Theme");
       if (system->configured_theme == NULL)
-        system->configured_theme = g_strdup ("breeze");
+        system->configured_theme = g_strdup (system->profile->table->configured_default);
     }
-  system->icon_bases = find_icon_bases (system->index, system->data_dirs);
+  system->icon_bases = find_icon_bases (system->index, system->profile->table, system->data_dirs);
   system->resolver = kic_system_new_resolver (system, system->configured_theme, FALSE,
                                               &system->current_theme);
   return g_steal_pointer (&system);

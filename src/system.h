@@ -1,15 +1,17 @@
 /* system.h - the KDE process being modelled, read from a (rooted) system
  *
- * Reads what a KF5 process reads when it builds its KIconLoader: the
- * current theme from kdeglobals, the base directories, each theme's
- * index.theme, mime/generic-icons, and then builds the theme list exactly
- * as KIconLoaderPrivate::initIconThemes() does.  All disk access goes
- * through the KicFsIndex, so each directory is read once.
+ * Reads what a KDE process of the profile's generation reads when it
+ * builds its KIconLoader: the current theme from kdeglobals, the base
+ * directories, each theme's index.theme, mime/generic-icons, and then
+ * builds the theme list exactly as KIconLoaderPrivate::initIconThemes()
+ * does.  All disk access goes through the KicFsIndex, so each directory is
+ * read once.
  */
 #ifndef KIC_SYSTEM_H
 #define KIC_SYSTEM_H
 
 #include "fsindex.h"
+#include "profile.h"
 #include "resolver.h"
 
 #include <glib.h>
@@ -17,15 +19,18 @@
 typedef struct {
   const char *root;     /* host directory of the system; "/" when NULL */
   const char *theme;    /* --theme: overrides kdeglobals when not NULL */
-  const char *app_name; /* QCoreApplication::applicationName(); "plasmashell" when NULL */
+  const char *app_name; /* QCoreApplication::applicationName(); the profile's menu when NULL */
+  const char *kde;      /* --kde: "auto" (NULL) or a generation */
+  const char *kde_version; /* --kde-version, or NULL */
   char **data_dirs;     /* NULL: $XDG_DATA_DIRS */
   char **config_dirs;   /* NULL: $XDG_CONFIG_DIRS */
 } KicSystemOptions;
 
 typedef struct {
   KicFsIndex *index;
+  KicProfile *profile;   /* the KDE generation */
   char **data_dirs;      /* inside the root */
-  char **icon_bases;     /* "<datadir>/icons" then "<datadir>/pixmaps" that exist */
+  char **icon_bases;     /* the theme bases that exist, in the profile's order (§2) */
   char *configured_theme; /* kdeglobals [Icons] Theme= or --theme, before validity */
   char *current_theme;   /* the theme KDE ends up using first */
   char *app_name;
@@ -40,7 +45,8 @@ void kic_system_free (KicSystem *system);
 /* Another KDE process on the same system and index: one whose kdeglobals
  * names CONFIGURED_THEME, or with OTHER_THEME, one whose current theme is
  * some theme holding none of the names (every chain ends with the
- * fallback breeze and hicolor, so plants there reach such users too).
+ * generation's base themes, e.g. breeze and hicolor, so plants there
+ * reach such users too).
  * *USED_THEME (transfer full, may be NULL) gets the theme KDE uses first.
  * transfer full */
 KicResolver *kic_system_new_resolver (KicSystem *system, const char *configured_theme,

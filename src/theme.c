@@ -1,7 +1,8 @@
-/* theme.c - index.theme parsing and theme directories (KF5 5.103)
+/* theme.c - index.theme parsing and theme directories
  *
  * Citations are KDE/kiconthemes@v5.103.0:src/kicontheme.cpp unless a file
- * is named.
+ * is named; where another generation differs, its profile row says so
+ * (profile.c) and the rule names it.
  */
 #include "theme.h"
 
@@ -34,31 +35,36 @@ kic_theme_desc_free (KicThemeDesc *desc)
 }
 
 static KicThemeDesc *
-desc_new (const char *name, const char *origin)
+desc_new (const KicProfileTable *profile, const char *name, const char *origin)
 {
-  /* kicontheme.cpp:88-95: the built-in group sizes, before the theme's own
-   * <Group>Default= keys */
-  static const int builtin_group_size[KIC_GROUP_LAST] = { 32, 22, 22, 16, 48, 32 };
   KicThemeDesc *desc = g_new0 (KicThemeDesc, 1);
 
   desc->name = g_strdup (name);
   desc->origin = g_strdup (origin);
   desc->dirs = g_ptr_array_new_with_free_func (dir_spec_free);
-  memcpy (desc->group_default, builtin_group_size, sizeof desc->group_default);
+  /* kicontheme.cpp:88-95 (§6): the built-in group sizes, before the
+   * theme's own <Group>Default= keys */
+  memcpy (desc->group_default, profile->builtin_group_size, sizeof desc->group_default);
   return desc;
 }
 
 /* kicontheme.cpp:723-759: the contexts KDE accepts.  An empty Context= is
- * fine; Stock, Legacy, UI and anything unknown make the directory invalid.
- * FileSystems is still accepted in 5.103 (deprecated, built in). */
+ * fine in KF5/KF6 but makes the directory invalid in KDE 3 and 4
+ * (@v4.14.2 kicontheme.cpp:634-697, @v3.5.10 :519-578); Stock, Legacy, UI
+ * and anything unknown are always invalid.  FileSystems is still accepted
+ * in 5.103 (deprecated, built in), not in KF6 (@v6.13.0 :797-798). */
 static gboolean
-context_is_valid (const char *context)
+context_is_valid (const KicProfileTable *profile, const char *context)
 {
   static const char *const accepted[] = {
-    "", "Devices", "MimeTypes", "FileSystems", "Applications", "Actions", "Animations",
+    "Devices", "MimeTypes", "Applications", "Actions", "Animations",
     "Categories", "Emblems", "Emotes", "International", "Places", "Status", NULL,
   };
 
+  if (context[0] == '\0')
+    return !profile->context_type_required;
+  if (strcmp (context, "FileSystems") == 0)
+    return profile->filesystems_valid;
   return g_strv_contains (accepted, context);
 }
 
@@ -67,16 +73,16 @@ context_is_valid (const char *context)
 
 /* kicontheme.cpp:711-778, KIconThemeDir::KIconThemeDir */
 static KicDirSpec *
-parse_dir_spec (GKeyFile *kf, const char *dirname)
+parse_dir_spec (const KicProfileTable *profile, GKeyFile *kf, const char *dirname)
 {
   KicDirSpec *dir = g_new0 (KicDirSpec, 1);
   g_autofree char *context = NULL;
   g_autofree char *type = NULL;
 
   dir->name = g_strdup (dirname);
-  /* :712-713: Size defaults to 0, Scale to 1 */
+  /* :712-713: Size defaults to 0, Scale to 1 (KDE 3/4 know no Scale) */
   dir->size = kic_keyfile_get_int (kf, dirname, "Size", 0);
-  dir->scale = kic_keyfile_get_int (kf, dirname, "Scale", 1);
+  dir->scale = profile->scaled_dirs ? kic_keyfile_get_int (kf, dirname, "Scale", 1) : 1;
   dir->min_size = 1;
   dir->max_size = 50;
   dir->threshold = 2;
@@ -84,10 +90,10 @@ parse_dir_spec (GKeyFile *kf, const char *dirname)
   if (dir->size == 0)
     return dir;
   context = kic_keyfile_get_string (kf, dirname, "Context", "");
-  if (!context_is_valid (context))
+  if (!context_is_valid (profile, context))
     return dir;
-  /* :760: Type defaults to Threshold */
-  type = kic_keyfile_get_string (kf, dirname, "Type", "Threshold");
+  /* :760: Type defaults to Threshold; KDE 3/4 require it */
+  type = kic_keyfile_get_string (kf, dirname, "Type", profile->context_type_required ? "" : "Threshold");
   if (strcmp (type, "Fixed") == 0)
     dir->type = KIC_DIR_FIXED;
   else if (strcmp (type, "Scalable") == 0)
@@ -114,8 +120,35 @@ parse_dir_spec (GKeyFile *kf, const char *dirname)
   return dir;
 }
 
+/* kicontheme.cpp:344-351: in Inherits=, "default" means hicolor except in
+ * hicolor itself; KDE 3/4 send hicolor and default to their own default
+ * theme instead, except in that theme (@v4.14.2 kicontheme.cpp:194-200,
+ * @v3.5.10 :150-152). */
+static void
+inherits_rewrite (const KicProfileTable *profile, const char *name, char **inherits)
+{
+  for (guint i = 0; inherits[i] != NULL; i++)
+    {
+      const char *to = NULL;
+
+      if (profile->inherits_to_default)
+        {
+          if (strcmp (name, profile->default_theme) != 0
+              && (strcmp (inherits[i], "default") == 0 || strcmp (inherits[i], "hicolor") == 0))
+            to = profile->default_theme;
+        }
+      else if (strcmp (name, "hicolor") != 0 && strcmp (inherits[i], "default") == 0)
+        to = "hicolor";
+      if (to != NULL)
+        {
+          g_free (inherits[i]);
+          inherits[i] = g_strdup (to);
+        }
+    }
+}
+
 KicThemeDesc *
-kic_theme_desc_parse (const char *name, const char *origin, const char *data,
+kic_theme_desc_parse (const KicProfileTable *profile, const char *name, const char *origin, const char *data,
                       gsize length, const char *section, GError **error)
 {
   static const char *const group_key[KIC_GROUP_LAST] = {
@@ -129,19 +162,15 @@ kic_theme_desc_parse (const char *name, const char *origin, const char *data,
 
   if (kf == NULL)
     return NULL;
-  desc = desc_new (name, origin);
-  /* :344-351: Inherits=, with "default" meaning hicolor except in hicolor */
+  desc = desc_new (profile, name, origin);
   desc->inherits = kic_keyfile_get_list (kf, section, "Inherits", NULL);
-  if (strcmp (name, "hicolor") != 0)
-    for (guint i = 0; desc->inherits[i] != NULL; i++)
-      if (strcmp (desc->inherits[i], "default") == 0)
-        {
-          g_free (desc->inherits[i]);
-          desc->inherits[i] = g_strdup ("hicolor");
-        }
+  inherits_rewrite (profile, name, desc->inherits);
   desc->follows_color_scheme = kic_keyfile_get_bool (kf, section, "FollowsColorScheme", FALSE);
-  /* :357-358: KDE-Extensions=, default .png .svgz .svg .xpm in that order */
-  desc->extensions = kic_keyfile_get_list (kf, section, "KDE-Extensions", ".png,.svgz,.svg,.xpm");
+  /* :357-358: KDE-Extensions=, default .png .svgz .svg .xpm in that order;
+   * KDE 3/4 always search those four (@v4.14.2 kiconloader.cpp:903-991) */
+  desc->extensions = profile->theme_extensions
+                       ? kic_keyfile_get_list (kf, section, "KDE-Extensions", KIC_THEME_EXTENSIONS)
+                       : g_strsplit (KIC_THEME_EXTENSIONS, ",", -1);
   /* :383-386: <Group>Default= overrides the built-in group size */
   for (int g = 0; g < KIC_GROUP_LAST; g++)
     {
@@ -151,13 +180,14 @@ kic_theme_desc_parse (const char *name, const char *origin, const char *data,
       if (size >= 1 && size <= 4096)
         desc->group_default[g] = size;
     }
-  /* :362: Directories= then ScaledDirectories= */
+  /* :362: Directories= then ScaledDirectories= (KF only) */
   dirs = kic_keyfile_get_list (kf, section, "Directories", NULL);
-  scaled = kic_keyfile_get_list (kf, section, "ScaledDirectories", NULL);
+  scaled = profile->scaled_dirs ? kic_keyfile_get_list (kf, section, "ScaledDirectories", NULL)
+                                : g_new0 (char *, 1);
   for (guint i = 0; dirs[i] != NULL; i++)
-    g_ptr_array_add (desc->dirs, parse_dir_spec (kf, dirs[i]));
+    g_ptr_array_add (desc->dirs, parse_dir_spec (profile, kf, dirs[i]));
   for (guint i = 0; scaled[i] != NULL; i++)
-    g_ptr_array_add (desc->dirs, parse_dir_spec (kf, scaled[i]));
+    g_ptr_array_add (desc->dirs, parse_dir_spec (profile, kf, scaled[i]));
   return g_steal_pointer (&desc);
 }
 
@@ -177,6 +207,17 @@ add_hicolor_dir (KicThemeDesc *desc, const char *name, KicDirType type, int size
   g_ptr_array_add (desc->dirs, dir);
 }
 
+/* The hicolor.theme of kiconthemes gives its filesystems directories
+ * Context=FileSystems, which KF6 no longer accepts (§2.2). */
+static void
+mark_filesystems (const KicProfileTable *profile, KicThemeDesc *desc)
+{
+  KicDirSpec *dir = g_ptr_array_index (desc->dirs, desc->dirs->len - 1);
+
+  if (!profile->filesystems_valid && g_str_has_suffix (dir->name, "/filesystems"))
+    dir->valid = FALSE;
+}
+
 /* kiconthemes embeds its own hicolor description (src/hicolor.theme, put in
  * the :/icons resource by src/hicolor.qrc), and :/icons comes first among
  * the bases (kicontheme.cpp:296), so KDE never reads the index.theme of the
@@ -187,7 +228,7 @@ add_hicolor_dir (KicThemeDesc *desc, const char *name, KicDirType type, int size
  * from 64; scalable/ is Scalable from 1 up to 256, or 512 for the contexts
  * marked so; symbolic/apps is Scalable 8-512. */
 KicThemeDesc *
-kic_theme_desc_hicolor_kf5 (void)
+kic_theme_desc_hicolor_embedded (const KicProfileTable *profile)
 {
   static const struct {
     const char *name;
@@ -198,10 +239,10 @@ kic_theme_desc_hicolor_kf5 (void)
     { "intl", 512 }, { "mimetypes", 256 }, { "places", 512 }, { "status", 256 },
   };
   static const int threshold_sizes[] = { 16, 22, 24, 32, 36, 48, 64, 72, 96, 128, 192 };
-  KicThemeDesc *desc = desc_new ("hicolor", ":/icons/hicolor/index.theme");
+  KicThemeDesc *desc = desc_new (profile, "hicolor", ":/icons/hicolor/index.theme");
 
   desc->inherits = g_new0 (char *, 1);
-  desc->extensions = g_strsplit (".png,.svgz,.svg,.xpm", ",", -1);
+  desc->extensions = g_strsplit (KIC_THEME_EXTENSIONS, ",", -1);
   for (guint s = 0; s < G_N_ELEMENTS (threshold_sizes); s++)
     for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
       {
@@ -209,6 +250,7 @@ kic_theme_desc_hicolor_kf5 (void)
                                                  threshold_sizes[s], contexts[c].name);
 
         add_hicolor_dir (desc, name, KIC_DIR_THRESHOLD, threshold_sizes[s], 0, 0);
+        mark_filesystems (profile, desc);
       }
   for (int big = 256; big <= 512; big *= 2)
     for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
@@ -216,12 +258,14 @@ kic_theme_desc_hicolor_kf5 (void)
         g_autofree char *name = g_strdup_printf ("%dx%d/%s", big, big, contexts[c].name);
 
         add_hicolor_dir (desc, name, KIC_DIR_SCALABLE, big, 64, big);
+        mark_filesystems (profile, desc);
       }
   for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
     {
       g_autofree char *name = g_strconcat ("scalable/", contexts[c].name, NULL);
 
       add_hicolor_dir (desc, name, KIC_DIR_SCALABLE, 128, 1, contexts[c].scalable_max);
+      mark_filesystems (profile, desc);
     }
   add_hicolor_dir (desc, "symbolic/apps", KIC_DIR_SCALABLE, 16, 8, 512);
   return desc;
@@ -284,11 +328,13 @@ theme_dir_free (gpointer data)
   KicThemeDir *dir = data;
 
   g_free (dir->path);
+  g_free (dir->mirror);
   g_free (dir);
 }
 
 KicTheme *
-kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index)
+kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const char *resource_mirror,
+               gboolean dedup, KicFsIndex *index)
 {
   KicTheme *theme = g_new0 (KicTheme, 1);
   g_autoptr (GHashTable) added = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -296,19 +342,28 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index)
   theme->desc = desc;
   theme->dirs = g_ptr_array_new_with_free_func (theme_dir_free);
   theme->scaled_dirs = g_ptr_array_new_with_free_func (theme_dir_free);
-  /* :360-380: directory name major, base minor; a path is added once, only
-   * if the directory exists; Scale > 1 goes to the scaled list */
+  /* :360-380: directory name major, base minor; a path is added once
+   * (KDE 3 has no such set, @v3.5.10 :164-181), only if the directory
+   * exists; Scale > 1 goes to the scaled list */
   for (guint d = 0; d < desc->dirs->len; d++)
     {
       const KicDirSpec *spec = g_ptr_array_index (desc->dirs, d);
 
       for (guint b = 0; b < theme_bases->len; b++)
         {
-          g_autofree char *path = g_strconcat (g_ptr_array_index (theme_bases, b), "/", spec->name, NULL);
+          const char *base = g_ptr_array_index (theme_bases, b);
+          g_autofree char *path = g_strconcat (base, "/", spec->name, NULL);
+          g_autofree char *mirror = NULL;
           KicThemeDir *dir;
 
-          if (g_hash_table_contains (added, path)
-              || kic_fs_index_stat (index, path) != KIC_FS_DIR)
+          if (base[0] == ':')
+            {
+              if (resource_mirror == NULL)
+                continue;
+              mirror = g_strconcat (resource_mirror, "/", spec->name, NULL);
+            }
+          if ((dedup && g_hash_table_contains (added, path))
+              || kic_fs_index_stat (index, mirror ? mirror : path) != KIC_FS_DIR)
             continue;
           g_hash_table_add (added, g_strdup (path));
           if (!spec->valid)
@@ -316,6 +371,7 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index)
           dir = g_new0 (KicThemeDir, 1);
           dir->spec = spec;
           dir->path = g_steal_pointer (&path);
+          dir->mirror = g_steal_pointer (&mirror);
           g_ptr_array_add (spec->scale > 1 ? theme->scaled_dirs : theme->dirs, dir);
         }
     }

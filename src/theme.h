@@ -9,6 +9,7 @@
 #define KIC_THEME_H
 
 #include "fsindex.h"
+#include "profile.h"
 
 #include <glib.h>
 
@@ -51,10 +52,12 @@ typedef struct {
   GPtrArray *dirs; /* KicDirSpec*, Directories= then ScaledDirectories= */
 } KicThemeDesc;
 
-/* A directory of a theme that exists on disk. */
+/* A directory of a theme that exists on disk, or in a Qt resource. */
 typedef struct {
   const KicDirSpec *spec; /* owned by the theme's desc */
   char *path;             /* "<base>/<theme>/<dir>", no trailing slash */
+  char *mirror;           /* a ":/icons/..." resource directory: the disk
+                           * directory whose files it holds; else NULL */
   const KicFsDir *listing; /* the resolver's cache: its listing, once asked */
   gboolean listed;
 } KicThemeDir;
@@ -65,15 +68,20 @@ typedef struct {
   GPtrArray *scaled_dirs; /* KicThemeDir*, Scale >= 2 */
 } KicTheme;
 
-/* Parse index.theme text.  SECTION is "Icon Theme" (index.theme) or "KDE
+/* The extensions KDE searches when a theme names none (KF5/KF6), or
+ * always (KDE 3/4), in order. */
+#define KIC_THEME_EXTENSIONS ".png,.svgz,.svg,.xpm"
+
+/* Parse index.theme text as PROFILE's KDE reads it.  SECTION is "Icon Theme" (index.theme) or "KDE
  * Icon Theme" (theme.desktop).  Lines KConfig would skip are skipped with a
  * warning naming ORIGIN.  transfer full */
-KicThemeDesc *kic_theme_desc_parse (const char *name, const char *origin, const char *data,
+KicThemeDesc *kic_theme_desc_parse (const KicProfileTable *profile, const char *name, const char *origin, const char *data,
                                     gsize length, const char *section, GError **error);
 
-/* The hicolor description compiled into kiconthemes 5 (src/hicolor.theme),
- * which KDE reads instead of /usr/share/icons/hicolor/index.theme. */
-KicThemeDesc *kic_theme_desc_hicolor_kf5 (void);
+/* The hicolor description compiled into kiconthemes 5 and 6
+ * (src/hicolor.theme), which KF reads instead of
+ * /usr/share/icons/hicolor/index.theme, as PROFILE takes it. */
+KicThemeDesc *kic_theme_desc_hicolor_embedded (const KicProfileTable *profile);
 
 void kic_theme_desc_free (KicThemeDesc *desc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicThemeDesc, kic_theme_desc_free)
@@ -86,9 +94,12 @@ gboolean kic_dir_spec_exact (const KicDirSpec *dir, int size);
 int kic_dir_spec_distance (const KicDirSpec *dir, int size);
 
 /* Instantiate DESC over THEME_BASES ("<base>/<theme>" paths in KDE's base
- * order), keeping the directories INDEX says exist.  transfer full; DESC is
- * taken over. */
-KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, KicFsIndex *index);
+ * order), keeping the directories INDEX says exist.  A base starting with
+ * ":" is a Qt resource holding what the disk base RESOURCE_MIRROR holds.
+ * With DEDUP a directory path is listed once (all but KDE 3).  transfer
+ * full; DESC is taken over. */
+KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const char *resource_mirror,
+                         gboolean dedup, KicFsIndex *index);
 /* DESC with every directory present but lying nowhere on disk: a theme
  * that probes in vain.  transfer full; DESC is taken over. */
 KicTheme *kic_theme_new_nowhere (KicThemeDesc *desc);

@@ -38,3 +38,15 @@ kic_debug (const char *format, ...)
   print_prefixed ("", format, args);
   va_end (args);
 }
+
+void
+kic_note (const char *format, ...)
+{
+  va_list args;
+
+  if (kic_quiet)
+    return;
+  va_start (args, format);
+  print_prefixed ("note: ", format, args);
+  va_end (args);
+}

@@ -173,6 +173,9 @@ parse_range (Setup *s, const char *line)
   s->max = (int) max;
 }
 
+/* the resolver's invariants below are KF5's */
+static KicProfile kf5_profile;
+
 static gboolean
 setup_build (Setup *s, const char *text, size_t size)
 {
@@ -186,7 +189,7 @@ setup_build (Setup *s, const char *text, size_t size)
   g_auto (GStrv) lines = NULL;
   KicResolverSetup setup = { 0 };
   KicThemeDesc *desc[2];
-  KicThemeDesc *hicolor = kic_theme_desc_hicolor_kf5 ();
+  KicThemeDesc *hicolor = kic_theme_desc_hicolor_embedded (kic_profile_table ("kf5"));
   gboolean default_dirs = TRUE;
   guint n_ext;
 
@@ -202,7 +205,7 @@ setup_build (Setup *s, const char *text, size_t size)
     theme_end = theme_start;
   for (int i = 0; i < 2; i++)
     {
-      desc[i] = kic_theme_desc_parse ("fz", FZ_BASE "/index.theme", theme_start,
+      desc[i] = kic_theme_desc_parse (kic_profile_table ("kf5"), "fz", FZ_BASE "/index.theme", theme_start,
                                       theme_end - theme_start, "Icon Theme", NULL);
       if (desc[i] == NULL)
         {
@@ -308,10 +311,12 @@ setup_build (Setup *s, const char *text, size_t size)
   g_ptr_array_add (bases, g_strdup (FZ_BASE));
   setup.themes = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free);
   for (int i = 0; i < 2; i++)
-    g_ptr_array_add (setup.themes, kic_theme_new (desc[i], bases, s->index));
+    g_ptr_array_add (setup.themes, kic_theme_new (desc[i], bases, NULL, TRUE, s->index));
   g_ptr_array_set_size (bases, 0);
   g_ptr_array_add (bases, g_strdup (HICOLOR_BASE));
-  g_ptr_array_add (setup.themes, kic_theme_new (hicolor, bases, s->index));
+  g_ptr_array_add (setup.themes, kic_theme_new (hicolor, bases, NULL, TRUE, s->index));
+  kf5_profile.table = kic_profile_table ("kf5");
+  setup.profile = &kf5_profile;
   setup.data_dirs = (char **) data_dirs;
   setup.data_home_hidden = TRUE;
   setup.user_search_paths = (char **) search;

@@ -29,7 +29,7 @@ make_theme (KicFsIndex *index, const char *name, KicThemeDesc *desc)
   g_autoptr (GPtrArray) bases = g_ptr_array_new_with_free_func (g_free);
 
   g_ptr_array_add (bases, g_strconcat ("/usr/share/icons/", name, NULL));
-  return kic_theme_new (desc, bases, index);
+  return kic_theme_new (desc, bases, NULL, TRUE, index);
 }
 
 static void
@@ -50,6 +50,8 @@ add_dir (KicFsIndex *index, const char *path)
   kic_fs_index_add (index, dir, base, KIC_FS_DIR);
 }
 
+static KicProfile kf5;
+
 /* links = [breeze, breeze, hicolor] as KDE builds them with breeze current */
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
@@ -58,7 +60,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   const char *data_dirs[] = { "/usr/share", NULL };
   const char *search[] = { "plasmashell/pics", "icons", "pixmaps", NULL };
   KicResolverSetup setup = { 0 };
-  KicThemeDesc *hicolor = kic_theme_desc_hicolor_kf5 ();
+  KicThemeDesc *hicolor = kic_theme_desc_hicolor_embedded (kic_profile_table ("kf5"));
 
   f->index = kic_fs_index_new_virtual ();
   add_dir (f->index, "/usr/share/icons/breeze/actions/16");
@@ -76,9 +78,11 @@ fixture_set_up (Fixture *f, gconstpointer data)
   for (int copy = 0; copy < 2; copy++)
     g_ptr_array_add (setup.themes,
                      make_theme (f->index, "breeze",
-                                 kic_theme_desc_parse ("breeze", "breeze/index.theme", breeze_index,
+                                 kic_theme_desc_parse (kic_profile_table ("kf5"), "breeze", "breeze/index.theme", breeze_index,
                                                        strlen (breeze_index), "Icon Theme", NULL)));
   g_ptr_array_add (setup.themes, make_theme (f->index, "hicolor", hicolor));
+  kf5.table = kic_profile_table ("kf5");
+  setup.profile = &kf5;
   setup.data_dirs = (char **) data_dirs;
   setup.data_home_hidden = TRUE;
   setup.user_search_paths = (char **) search;

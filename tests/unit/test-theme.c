@@ -7,7 +7,7 @@ static KicThemeDesc *
 parse (const char *text)
 {
   g_autoptr (GError) error = NULL;
-  KicThemeDesc *desc = kic_theme_desc_parse ("t", "test/index.theme", text, strlen (text),
+  KicThemeDesc *desc = kic_theme_desc_parse (kic_profile_table ("kf5"), "t", "test/index.theme", text, strlen (text),
                                              "Icon Theme", &error);
 
   g_assert_no_error (error);
@@ -136,7 +136,7 @@ test_size_rules (void)
 static void
 test_hicolor (void)
 {
-  g_autoptr (KicThemeDesc) desc = kic_theme_desc_hicolor_kf5 ();
+  g_autoptr (KicThemeDesc) desc = kic_theme_desc_hicolor_embedded (kic_profile_table ("kf5"));
   guint valid = 0;
 
   for (guint i = 0; i < desc->dirs->len; i++)
