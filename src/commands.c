@@ -104,6 +104,7 @@ call_kind_name (KicCallKind kind)
     case KIC_CALL_STAT:
       return "stat";
     case KIC_CALL_RESOURCE:
+    case KIC_CALL_RESOURCE_L10N:
       return "qrc";
     }
   return "?";
@@ -148,11 +149,13 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
       for (guint c = 0; c < result->calls->len; c++)
         {
           const KicCall *call = g_ptr_array_index (result->calls, c);
-          const char *mark = call->kind == KIC_CALL_L10N ? "" : call->hit ? "found" : "-";
+          gboolean l10n = call->kind == KIC_CALL_L10N || call->kind == KIC_CALL_RESOURCE_L10N;
+          const char *mark = l10n ? "" : call->hit ? "found" : "-";
           g_autofree char *n = NULL;
 
           /* a resource probe costs no call: it gets no number */
-          n = call->kind == KIC_CALL_RESOURCE ? g_strdup ("-") : g_strdup_printf ("%u", ++number);
+          n = call->kind == KIC_CALL_RESOURCE || call->kind == KIC_CALL_RESOURCE_L10N
+                ? g_strdup ("-") : g_strdup_printf ("%u", ++number);
           printf ("%6s  %-6s  %s  %s\n", n, call_kind_name (call->kind), call->path, mark);
         }
       if (result->path != NULL)

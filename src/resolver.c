@@ -181,7 +181,7 @@ kic_via_to_string (KicVia via)
 static void
 count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit)
 {
-  if (kind != KIC_CALL_RESOURCE)
+  if (kind != KIC_CALL_RESOURCE && kind != KIC_CALL_RESOURCE_L10N)
     lookup->result->n_calls++;
   if (lookup->result->calls != NULL)
     {
@@ -265,6 +265,12 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
   if (dir->mirror != NULL)
     {
       count_call (lookup, KIC_CALL_RESOURCE, path, hit);
+      if (hit && lookup->resolver->profile->table->l10n_stat && lookup->result->calls != NULL)
+        {
+          g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
+
+          count_call (lookup, KIC_CALL_RESOURCE_L10N, l10n, FALSE);
+        }
       return hit;
     }
   count_call (lookup, KIC_CALL_ACCESS, path, hit);

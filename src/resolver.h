@@ -31,6 +31,7 @@ typedef enum {
   KIC_CALL_L10N,   /* stat(<dir>/l10n): KLocalizedString::localizedFilePath() */
   KIC_CALL_STAT,   /* stat(path): QStandardPaths::locate(), KStandardDirs::findResource() */
   KIC_CALL_RESOURCE, /* a Qt resource path: no system call, not counted */
+  KIC_CALL_RESOURCE_L10N, /* the l10n check of a resource hit: the same */
 } KicCallKind;
 
 typedef struct {

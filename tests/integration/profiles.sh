@@ -1,0 +1,119 @@
+#!/bin/sh
+# profiles.sh - the --kde= profiles against hand-derived expectations:
+# --explain output for each generation (tests/profiles/expected/*.txt),
+# where --rebuild plants (expected/plants.txt), and --kde=auto detection
+# from the libraries in the root.  The trees come from
+# tests/profiles/make-trees.sh; the expectations were worked out by hand
+# from kde-lookup.md and tests/profiles/MODEL.md (tests/profiles/derive.py
+# keeps the reasoning), never by running the program.
+. "$(dirname "$0")/lib.sh"
+
+# the data and config directories are the XDG defaults inside the root
+unset XDG_DATA_DIRS XDG_CONFIG_DIRS XDG_DATA_HOME XDG_CONFIG_HOME
+
+P=$TOP/tests/profiles
+EXP=$P/expected
+T=$WORK/trees
+TAB=$(printf '\t')
+
+skip () { # skip TEXT: one skipped test
+  _tap_n=$((_tap_n + 1))
+  echo "ok $_tap_n # SKIP $1"
+}
+
+"$P/make-trees.sh" "$T" > "$WORK/make-trees.log" 2>&1
+st=$?
+ok $st "make-trees.sh builds the roots"
+[ $st -eq 0 ] || sed 's/^/#   /' "$WORK/make-trees.log"
+
+# The "# run: --root ROOT ARGS..." line of an expected file.
+run_root () { sed -n 's/^# run: --root \([^ ]*\) .*/\1/p' "$1"; }
+run_args () { sed -n 's/^# run: --root [^ ]* //p' "$1"; }
+
+# --- --explain, block by block --------------------------------------------
+for prof in kf5 kf6 kf6-nobreeze kde4-4.8 kde4-4.14 kde3; do
+  f=$EXP/$prof.txt
+  root=$(run_root "$f")
+  args=$(run_args "$f")
+  d=$WORK/blocks/$prof
+  mkdir -p "$d"
+  # one file per block: from a "NAME at N px; themes searched:" header to
+  # the line before the next one; comment lines dropped
+  awk -v d="$d" '
+    /^#/ { next }
+    / at [0-9]+ px; themes searched: / { n++; f = sprintf("%s/%03d", d, n) }
+    n { print > f }' "$f"
+  for b in "$d"/*; do
+    head=$(head -n 1 "$b")
+    name=${head% at *}
+    size=${head#"$name at "}; size=${size%% px;*}
+    if [ ! -d "$T/$root" ]; then
+      skip "$prof: $name at $size px: root $root not built (no C compiler?)"
+      continue
+    fi
+    # shellcheck disable=SC2086
+    "$BIN" -q --root "$T/$root" $args --explain --size "$size" "$name" > "$b.out" 2> "$b.err"
+    diff "$b" "$b.out" > "$b.diff" 2>&1
+    ok $? "$prof: $name at $size px"
+    if [ -s "$b.diff" ]; then
+      head -n 40 "$b.diff" | sed 's/^/#   /'
+      [ ! -s "$b.err" ] || head -n 5 "$b.err" | sed 's/^/#   stderr: /'
+    fi
+  done
+done
+
+# the probe order differs between generations on one tree
+"$BIN" -q --root "$T/all" --kde=kf5 --explain --size 16 kicnone > "$WORK/kf5.kicnone" 2>&1
+"$BIN" -q --root "$T/all" --kde=kde3 --explain --size 16 kicnone > "$WORK/kde3.kicnone" 2>&1
+! cmp -s "$WORK/kf5.kicnone" "$WORK/kde3.kicnone"
+ok $? "--kde=kf5 and --kde=kde3 probe the same tree differently"
+
+# --- where --rebuild plants ------------------------------------------------
+for prof in $(grep -v '^#' "$EXP/plants.txt" | cut -f 1 | sort -u); do
+  f=$EXP/$prof.txt
+  root=$(run_root "$f")
+  args=$(run_args "$f")
+  grep "^$prof$TAB" "$EXP/plants.txt" > "$WORK/plant-$prof.want"
+  if [ ! -d "$T/$root" ]; then
+    while IFS="$TAB" read -r _ name link; do
+      skip "$prof: $name at $link: root $root not built"
+    done < "$WORK/plant-$prof.want"
+    continue
+  fi
+  copy=$WORK/plant-$prof
+  cp -a "$T/$root" "$copy"
+  # shellcheck disable=SC2086
+  "$BIN" -q $args --rebuild --dry-run --root "$copy" > "$WORK/plant-$prof.out" 2> "$WORK/plant-$prof.err"
+  st=$?
+  ok $st "$prof: --rebuild --dry-run exits 0"
+  [ $st -eq 0 ] || head -n 5 "$WORK/plant-$prof.err" | sed 's/^/#   /'
+  while IFS="$TAB" read -r _ name link; do
+    grep -q "^link$TAB$link$TAB" "$WORK/plant-$prof.out"
+    st=$?
+    ok $st "$prof: $name is planted at $link"
+    [ $st -eq 0 ] || grep "^link$TAB" "$WORK/plant-$prof.out" | grep -F "/$name." | cut -f 2 | sed 's/^/#   got: /'
+  done < "$WORK/plant-$prof.want"
+done
+
+# --- detection (--kde=auto) ----------------------------------------------
+detect () { # detect ROOT WANT [UNWANTED]
+  if [ ! -d "$T/$1" ]; then
+    skip "$1 not built (no C compiler?)"
+    return
+  fi
+  "$BIN" --root "$T/$1" -v --list > "$WORK/$1.out" 2> "$WORK/$1.err"
+  cat "$WORK/$1.out" "$WORK/$1.err" > "$WORK/$1.all"
+  grep -qF "profile: $2" "$WORK/$1.all" && { [ -z "${3:-}" ] || ! grep -qF "$3" "$WORK/$1.all"; }
+  st=$?
+  ok $st "$1: detected as '$2'"
+  [ $st -eq 0 ] || grep 'profile' "$WORK/$1.all" | head -n 3 | sed 's/^/#   got: /'
+}
+detect detect-kf6 "kf6 (breeze embedded)"
+detect detect-kf6-nobreeze "kf6" "breeze embedded"
+detect detect-kf5 "kf5" "no KDE icon library"
+detect detect-kde4-48 "kde4 4.8.4"
+detect detect-kde4-414 "kde4 4.14.2"
+detect detect-kde3 "kde3"
+detect detect-none "kf5 (no KDE icon library found"
+
+tap_done
