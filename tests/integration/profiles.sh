@@ -115,5 +115,39 @@ detect detect-kde4-48 "kde4 4.8.4"
 detect detect-kde4-414 "kde4 4.14.2"
 detect detect-kde3 "kde3"
 detect detect-none "kf5 (no KDE icon library found"
+grep -q 'note: no KDE icon library found in the root: modelling KDE Frameworks 5' "$WORK/detect-none.err"
+ok $? "detect-none: the fallback to kf5 is noted without --verbose too"
+
+# --- the generation is part of the manifest --------------------------------
+if [ -d "$T/detect-kde4-48" ]; then
+  R=$WORK/manifest-root
+  cp -a "$T/detect-kde4-48" "$R"
+  mkdir -p "$R/var/lib" # as on any installed system
+  before=$WORK/manifest-before
+  cp -a "$R" "$before"
+  "$BIN" -q --root "$R" --rebuild
+  ok $? "a kde4 root rebuilds"
+  grep -q '^# settings: profile=kde4-4.8.4 ' "$R/var/lib/kde-icon-cache/manifest"
+  ok $? "the manifest records the detected generation and version"
+  "$BIN" -q --root "$R" --check
+  ok $? "--check with the same generation: up to date"
+  "$BIN" -q --root "$R" --check --kde-version=4.14
+  st=$?
+  is "$st" 1 "--check after a change of KDE 4 version: out of date"
+  "$BIN" -q --root "$R" --kde=kde3 --rebuild && "$BIN" -q --root "$R" --kde=kde3 --check
+  ok $? "--kde=kde3 --rebuild re-plans the root for KDE 3, then it is up to date"
+  grep -q '^# settings: profile=kde3 ' "$R/var/lib/kde-icon-cache/manifest"
+  ok $? "... and the manifest says kde3"
+  "$BIN" -q --root "$R" --kde=kde3 --clean && [ ! -e "$R/var/lib/kde-icon-cache" ] &&
+    diff -r --no-dereference "$before" "$R" > /dev/null
+  ok $? "--clean returns the root to what it was"
+else
+  skip "kde4 detection root not built"
+fi
+"$BIN" -q --root "$T/all" --kde=kde5 --list > /dev/null 2> "$WORK/kde5.err"
+st=$?
+is "$st" 2 "--kde=kde5 is a usage error (exit 2)"
+grep -q "unknown KDE generation 'kde5'" "$WORK/kde5.err"
+ok $? "... which names the bad value"
 
 tap_done
