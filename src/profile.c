@@ -266,7 +266,7 @@ kic_elf_needed (const char *data, gsize length)
   if (!elf_word (&elf, elf.is64 ? 40 : 32, &shoff)
       || !elf_uint (&elf, elf.is64 ? 58 : 46, 2, &shentsize)
       || !elf_uint (&elf, elf.is64 ? 60 : 48, 2, &shnum)
-      || shentsize < (elf.is64 ? 64u : 40u) || shnum > MAX_SECTIONS)
+      || shentsize < (elf.is64 ? 64u : 40u) || shnum > MAX_SECTIONS || shoff >= length)
     return NULL;
   for (guint64 i = 0; i < shnum; i++)
     {
@@ -278,7 +278,9 @@ kic_elf_needed (const char *data, gsize length)
       if (dyn.link >= shnum || !elf_section (&elf, shoff, shentsize, dyn.link, &str))
         return NULL;
       entsize = dyn.entsize ? dyn.entsize : (elf.is64 ? 16 : 8);
-      for (guint64 at = dyn.offset; at + entsize <= dyn.offset + dyn.size && at + entsize <= length;
+      /* every bound is checked by subtraction: the offsets come from the
+       * file and may be anything */
+      for (guint64 at = dyn.offset; at < length && length - at >= entsize && at - dyn.offset + entsize <= dyn.size;
            at += entsize)
         {
           guint64 tag, value;
@@ -286,10 +288,10 @@ kic_elf_needed (const char *data, gsize length)
           if (!elf_word (&elf, at, &tag) || !elf_word (&elf, at + (elf.is64 ? 8 : 4), &value)
               || tag == DT_NULL)
             break;
-          if (tag == DT_NEEDED && value < str.size && str.offset + value < length)
+          if (tag == DT_NEEDED && value < str.size && str.offset < length && value < length - str.offset)
             {
               const char *s = data + str.offset + value;
-              gsize max = MIN (str.size - value, length - (str.offset + value));
+              gsize max = MIN (str.size - value, length - str.offset - value);
 
               g_ptr_array_add (needed, g_strndup (s, strnlen (s, max)));
             }
