@@ -19,7 +19,7 @@ CXX ?= c++
 PKG_CONFIG ?= pkg-config
 INSTALL ?= install
 
-VERSION = 0.1
+VERSION = 0.2
 B ?= build
 PROG ?= kde-icon-cache
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #ifndef KIC_VERSION
-#define KIC_VERSION "0.1"
+#define KIC_VERSION "0.2"
 #endif
 
 enum { EXIT_USAGE = 2 };
