@@ -41,7 +41,6 @@ typedef struct {
   const char *base_theme;         /* added after the inherits (KF: the fallback), NULL: none */
   gboolean hicolor_last;          /* hicolor is added at the end of the list */
   const char *app_name;           /* the menu's process: its app bases and pics dir */
-  gboolean app_theme_bases;       /* "<data>/<app>/icons/<theme>" bases for hicolor, locolor */
   const char *const *config_files; /* kdeglobals, highest priority first; NULL: $XDG_CONFIG_DIRS */
   const char *kde_data;           /* KStandardDirs "data" of KDE 3/4 (appicon); NULL for KF */
   gboolean hicolor_embedded;      /* hicolor's description is kiconthemes' own */

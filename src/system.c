@@ -226,14 +226,18 @@ load_theme (ThemeLoader *loader, const char *name)
   const KicProfileTable *profile = loader->profile->table;
   const char *mirror = NULL;
 
-  /* :273-290: hicolor and locolor get "<datadir>/<app>/icons/<theme>"
-   * first (defaultThemeName() is hicolor too); not modelled for KDE 3/4,
-   * whose menus ship no such directory (tests/profiles/MODEL.md) */
-  if (profile->app_theme_bases && loader->app_name[0] != '\0'
-      && (strcmp (name, "hicolor") == 0 || strcmp (name, "locolor") == 0))
-    for (guint i = 0; loader->data_dirs[i] != NULL; i++)
+  /* :273-290: hicolor, locolor and defaultThemeName() (KF: hicolor too)
+   * get "<datadir>/<app>/icons/<theme>" first; KDE 3/4 take KStandardDirs'
+   * "data" directory (@v4.14.2 kicontheme.cpp:138-151) */
+  const char *const kde_data[] = { profile->kde_data, NULL };
+  const char *const *app_dirs = profile->kde_data ? kde_data : (const char *const *) loader->data_dirs;
+
+  if (loader->app_name[0] != '\0'
+      && (strcmp (name, "hicolor") == 0 || strcmp (name, "locolor") == 0
+          || strcmp (name, profile->default_theme) == 0))
+    for (guint i = 0; app_dirs[i] != NULL; i++)
       {
-        char *path = g_build_filename (loader->data_dirs[i], loader->app_name, "icons", name, NULL);
+        char *path = g_build_filename (app_dirs[i], loader->app_name, "icons", name, NULL);
 
         if (kic_fs_index_stat (loader->index, path) != KIC_FS_NONE)
           g_ptr_array_add (bases, path);

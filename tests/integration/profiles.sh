@@ -144,6 +144,22 @@ if [ -d "$T/detect-kde4-48" ]; then
 else
   skip "kde4 detection root not built"
 fi
+# app-specific bases come first in hicolor (@v4.14.2 kicontheme.cpp:138-151)
+A=$WORK/appbase
+cp -a "$T/all" "$A"
+mkdir -p "$A/usr/share/kde4/apps/plasma-desktop/icons/hicolor/16x16/apps" \
+         "$A/usr/share/apps/kicker/icons/hicolor/16x16/apps"
+cp "$A/usr/share/icons/hicolor/16x16/apps/kicapp.png" "$A/usr/share/kde4/apps/plasma-desktop/icons/hicolor/16x16/apps/kicappbase.png"
+cp "$A/usr/share/icons/hicolor/16x16/apps/kicapp.png" "$A/usr/share/apps/kicker/icons/hicolor/16x16/apps/kicappbase.png"
+is "$("$BIN" -q --root "$A" --kde=kde4 --resolve --size 16 kicappbase | cut -f 2)" \
+   /usr/share/kde4/apps/plasma-desktop/icons/hicolor/16x16/apps/kicappbase.png \
+   "kde4: plasma-desktop's own hicolor directory is searched"
+is "$("$BIN" -q --root "$A" --kde=kde3 --resolve --size 16 kicappbase | cut -f 2)" \
+   /usr/share/apps/kicker/icons/hicolor/16x16/apps/kicappbase.png \
+   "kde3: kicker's own hicolor directory is searched"
+is "$("$BIN" -q --root "$A" --kde=kf5 --resolve --size 16 kicappbase | cut -f 2)" - \
+   "kf5: KDE 4's app directories mean nothing to plasmashell"
+
 "$BIN" -q --root "$T/all" --kde=kde5 --list > /dev/null 2> "$WORK/kde5.err"
 st=$?
 is "$st" 2 "--kde=kde5 is a usage error (exit 2)"
