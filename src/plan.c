@@ -292,6 +292,23 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
   return TRUE;
 }
 
+/* Does THEME also live in a Qt resource (KF6's embedded breeze)?  We see
+ * that copy only through the disk copy it resembles, and measured, they
+ * differ (Debian 13: the library lacks the generated 24 px directories
+ * and holds icons the package does not, status/22/org.telegram.desktop.svg
+ * among them; tests/oracle/kf6/FINDINGS.md).  A link in such a theme
+ * could come before an icon only the resource has, so none is planted
+ * there.  Links in later themes (hicolor) stay safe: the resource can only
+ * answer a lookup earlier than we think, and then it never reaches them. */
+static gboolean
+theme_has_hidden_copy (const KicTheme *theme)
+{
+  for (guint d = 0; d < theme->dirs->len; d++)
+    if (((const KicThemeDir *) g_ptr_array_index (theme->dirs, d))->mirror != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 /* The directories a link for NAME with extension EXT may go to: those of
  * the themes that probe EXT and hold no other content under NAME, that fit
  * a target size exactly, and where no file of that name exists that the
@@ -313,6 +330,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
       const KicTheme *theme = g_ptr_array_index (themes, t);
 
       if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext)
+          || theme_has_hidden_copy (theme)
           || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL)
           || !theme_agrees (p, theme, name, content))
         continue;

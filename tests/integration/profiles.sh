@@ -95,6 +95,18 @@ for prof in $(grep -v '^#' "$EXP/plants.txt" | cut -f 1 | sort -u); do
   done < "$WORK/plant-$prof.want"
 done
 
+# KF6 with breeze in the library: never a link in breeze (its resource
+# copy is not the disk's), hicolor links only
+if [ -d "$T/detect-kf6" ]; then
+  cp -a "$T/detect-kf6" "$WORK/kf6-embedded"
+  "$BIN" -q --root "$WORK/kf6-embedded" --rebuild --dry-run > "$WORK/kf6-embedded.out"
+  ! grep -q "^link$TAB/usr/share/icons/breeze/" "$WORK/kf6-embedded.out" &&
+    grep -q "^link$TAB/usr/share/icons/hicolor/" "$WORK/kf6-embedded.out"
+  ok $? "kf6 (breeze embedded): links in hicolor, none in breeze"
+else
+  skip "detect-kf6 not built (no C compiler?)"
+fi
+
 # --- detection (--kde=auto) ----------------------------------------------
 detect () { # detect ROOT WANT [UNWANTED]
   if [ ! -d "$T/$1" ]; then
@@ -159,6 +171,13 @@ is "$("$BIN" -q --root "$A" --kde=kde3 --resolve --size 16 kicappbase | cut -f 2
    "kde3: kicker's own hicolor directory is searched"
 is "$("$BIN" -q --root "$A" --kde=kf5 --resolve --size 16 kicappbase | cut -f 2)" - \
    "kf5: KDE 4's app directories mean nothing to plasmashell"
+
+# KF6's generic icons come from every mime type (kiconloader.cpp:229-240,
+# measured: tests/oracle/kf6/FINDINGS.md), KF5's from generic-icons only
+is "$("$BIN" -q --root "$T/all" --kde=kf6 --resolve --size 32 x-kic-sheet | cut -f 2)" \
+   /usr/share/icons/hicolor/32x32/apps/x-kic-x-generic.png "kf6: x-kic/sheet falls back to x-kic-x-generic"
+is "$("$BIN" -q --root "$T/all" --kde=kf5 --resolve --size 32 x-kic-sheet | cut -f 2)" - \
+   "kf5: x-kic/sheet has no generic icon (not in mime/generic-icons)"
 
 "$BIN" -q --root "$T/all" --kde=kde5 --list > /dev/null 2> "$WORK/kde5.err"
 st=$?

@@ -183,6 +183,7 @@ IDX
 	    usr/share/icons/hicolor/48x48/apps/kicview.png \
 	    usr/share/icons/hicolor/32x32/apps/kicpng.png \
 	    usr/share/icons/hicolor/32x32/apps/kicpack.png \
+	    usr/share/icons/hicolor/32x32/apps/x-kic-x-generic.png \
 	    usr/share/icons/hicolor/32x32/filesystems/kicfs.png
 	svg usr/share/icons/hicolor/scalable/apps/kichi.svg \
 	    usr/share/icons/hicolor/scalable/apps/kicsvg.svg
@@ -251,7 +252,24 @@ IDX
 
 	# --- pixmaps, mime, applications
 	xpm usr/share/pixmaps/kicpix.xpm
-	printf 'x-kic/doc:kicpack\n' | put usr/share/mime/generic-icons
+	# two mime types, compiled as on a real system: KF5 reads the
+	# generic-icons file update-mime-database writes (x-kic/doc:kicpack),
+	# KF6 every type of Qt's database, mime.cache (x-kic/sheet ->
+	# x-kic-x-generic, the default generic icon)
+	cat <<'XML' | put usr/share/mime/packages/kic.xml
+<?xml version="1.0" encoding="UTF-8"?>
+<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">
+  <mime-type type="x-kic/doc"><comment>kic document</comment><generic-icon name="kicpack"/></mime-type>
+  <mime-type type="x-kic/sheet"><comment>kic sheet</comment></mime-type>
+</mime-info>
+XML
+	if command -v update-mime-database > /dev/null; then
+		update-mime-database "$R/usr/share/mime"
+	else
+		printf 'x-kic/doc:kicpack\n' | put usr/share/mime/generic-icons
+		printf 'x-kic/doc\nx-kic/sheet\n' | put usr/share/mime/types
+		: | put usr/share/mime/mime.cache
+	fi
 	for n in kicbreeze kicbest kichi kicview-beta text-kicnote x-kic-doc kicpix kicnone \
 	         kicpng kicfs kicapp kicsvg kicsym-extra-symbolic kicact kicoxy kicext \
 	         kiccrys kic3best kic3up; do
