@@ -421,9 +421,9 @@ load_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char **da
   GHashTableIter iter;
   gpointer key, value;
 
-  read_mime_table (index, data_dirs, "generic-icons", generic);
   if (profile->generation != KIC_KDE_KF6)
     {
+      read_mime_table (index, data_dirs, "generic-icons", generic);
       g_hash_table_iter_init (&iter, generic);
       while (g_hash_table_iter_next (&iter, &key, &value))
         g_hash_table_replace (map, mime_icon_name (key), g_strdup (value));
@@ -433,7 +433,6 @@ load_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char **da
   types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   /* Qt reads a mime directory's compiled mime.cache; the text files
    * update-mime-database writes beside it say the same */
-  g_hash_table_remove_all (generic);
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {
       g_autofree char *cache = g_build_filename (data_dirs[i], "mime", "mime.cache", NULL);
@@ -532,6 +531,8 @@ user_search_paths (KicSystem *system)
       g_autofree char *app = g_build_filename (profile->kde_data, system->app_name, NULL);
       const char *const app_dirs[] = { app, NULL };
 
+      /* in KDE's order: <app>/pics, <app>/toolbar, "icon", "pixmap",
+       * "xdgdata-icon", /usr/share/pixmaps, "xdgdata-pixmap" */
       add_bases (paths, system->index, app_dirs, "pics", TRUE);
       add_bases (paths, system->index, app_dirs, "toolbar", TRUE);
       add_bases (paths, system->index, share, "icons", TRUE);
