@@ -35,6 +35,12 @@ load_system (const KicCommandOptions *options, GError **error)
     }
   else
     kic_debug ("profile: %s (--kde)", profile);
+  if (system->profile->breeze_resource_dirs != NULL)
+    kic_debug ("breeze built into KDE: read from %s (%u directories)", system->profile->breeze_library,
+               g_hash_table_size (system->profile->breeze_resource_dirs));
+  else if (system->profile->breeze_problem != NULL)
+    kic_note ("KDE has breeze built in, but %s: taking the installed breeze for it, and planting no links in breeze",
+              system->profile->breeze_problem);
   return system;
 }
 

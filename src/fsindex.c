@@ -493,6 +493,12 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
 gboolean
 kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error)
 {
+  return kic_read_fd_max (fd, what, KIC_MAX_FILE, contents, length, error);
+}
+
+gboolean
+kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error)
+{
   GString *data = g_string_new (NULL);
   char buf[65536];
   ssize_t n;
@@ -501,10 +507,10 @@ kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **
     {
       /* nothing we read is legitimately that big: a bounded read keeps a
        * hostile file from exhausting memory */
-      if (data->len + n > KIC_MAX_FILE)
+      if (data->len + n > max)
         {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %d MiB",
-                       what, KIC_MAX_FILE >> 20);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %" G_GSIZE_FORMAT " MiB",
+                       what, max >> 20);
           g_string_free (data, TRUE);
           return FALSE;
         }
@@ -535,6 +541,13 @@ gboolean
 kic_fs_index_read_file (KicFsIndex *index, const char *path,
                         char **contents, gsize *length, GError **error)
 {
+  return kic_fs_index_read_file_max (index, path, KIC_MAX_FILE, contents, length, error);
+}
+
+gboolean
+kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
+                            char **contents, gsize *length, GError **error)
+{
   g_autofree char *real = NULL;
   int fd;
   gboolean ok;
@@ -554,7 +567,7 @@ kic_fs_index_read_file (KicFsIndex *index, const char *path,
                    path, g_strerror (errsv));
       return FALSE;
     }
-  ok = kic_read_fd (fd, path, contents, length, error);
+  ok = kic_read_fd_max (fd, path, max, contents, length, error);
   close (fd);
   return ok;
 }

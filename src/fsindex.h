@@ -65,9 +65,12 @@ char *kic_fs_index_realpath (KicFsIndex *index, const char *path);
  * overrides what the disk says, for as long as the index lives. */
 void kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type);
 
-/* Read a regular file under the root (following links inside the root). */
+/* Read a regular file under the root (following links inside the root),
+ * of at most KIC_MAX_FILE bytes, or MAX. */
 gboolean kic_fs_index_read_file (KicFsIndex *index, const char *path,
                                  char **contents, gsize *length, GError **error);
+gboolean kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
+                                     char **contents, gsize *length, GError **error);
 
 /* The descriptor of the root every file is opened from (-1 if virtual). */
 int kic_fs_index_rootfd (const KicFsIndex *index);
@@ -76,8 +79,9 @@ int kic_fs_index_rootfd (const KicFsIndex *index);
  * files are a few KiB to a few hundred). */
 #define KIC_MAX_FILE (16 << 20)
 
-/* Read all of FD (at most KIC_MAX_FILE); WHAT names it in errors. */
+/* Read all of FD (at most KIC_MAX_FILE, or MAX); WHAT names it in errors. */
 gboolean kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error);
+gboolean kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error);
 
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);

@@ -179,6 +179,7 @@ static const char *
 content_of_result (Planner *p, const KicResult *r, const char *trial_source)
 {
   KicPlant *plant;
+  const char *id;
 
   if (r->path == NULL)
     return "";
@@ -187,6 +188,18 @@ content_of_result (Planner *p, const KicResult *r, const char *trial_source)
   plant = g_hash_table_lookup (p->plants, r->path);
   if (plant != NULL)
     return content_of_path (p, plant->source);
+  if (r->dir != NULL && r->dir->resource_files != NULL)
+    {
+      /* the library's own breeze: we cannot read it, so it is the same
+       * as nothing but itself */
+      id = g_hash_table_lookup (p->content, r->path);
+      if (id == NULL)
+        {
+          id = g_strconcat ("resource:", r->path, NULL);
+          g_hash_table_insert (p->content, g_strdup (r->path), (char *) id);
+        }
+      return id;
+    }
   if (r->dir != NULL && r->dir->mirror != NULL)
     {
       /* KF6's embedded breeze: the file of the disk copy it mirrors */
@@ -280,6 +293,13 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
 
           if (dir->mirror != NULL)
             continue; /* a resource copy of a disk directory checked here too */
+          if (dir->resource_files != NULL)
+            {
+              /* the library's breeze has the name: another content */
+              if (g_hash_table_contains (dir->resource_files, file))
+                return FALSE;
+              continue;
+            }
           if (kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
             continue; /* a link of the previous run */
           if (kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
@@ -292,14 +312,16 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
   return TRUE;
 }
 
-/* Does THEME also live in a Qt resource (KF6's embedded breeze)?  We see
- * that copy only through the disk copy it resembles, and measured, they
- * differ (Debian 13: the library lacks the generated 24 px directories
- * and holds icons the package does not, status/22/org.telegram.desktop.svg
- * among them; tests/oracle/kf6/FINDINGS.md).  A link in such a theme
- * could come before an icon only the resource has, so none is planted
- * there.  Links in later themes (hicolor) stay safe: the resource can only
- * answer a lookup earlier than we think, and then it never reaches them. */
+/* Does THEME also live in a Qt resource (KF6's embedded breeze) that we
+ * could not read from its library?  We then see that copy only through
+ * the disk copy it resembles, and measured, they differ (Debian 13: the
+ * library lacks the generated 24 px directories and holds icons the
+ * package does not, status/22/org.telegram.desktop.svg among them;
+ * tests/oracle/kf6/FINDINGS.md).  A link in such a theme could come
+ * before an icon only the resource has, so none is planted there.  Links
+ * in later themes (hicolor) stay safe: the resource can only answer a
+ * lookup earlier than we think, and then it never reaches them.  A
+ * resource read from the library (resource_files) is known exactly. */
 static gboolean
 theme_has_hidden_copy (const KicTheme *theme)
 {
@@ -341,7 +363,8 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           gboolean add;
           Candidate *c;
 
-          if (dir->spec->scale != 1 || dir->mirror != NULL || g_hash_table_contains (seen, dir->path))
+          if (dir->spec->scale != 1 || dir->mirror != NULL || dir->resource_files != NULL
+              || g_hash_table_contains (seen, dir->path))
             continue;
           g_hash_table_add (seen, dir->path);
           for (guint i = 0; i < p->options->targets->len && !exact; i++)
@@ -479,6 +502,12 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
         r = outside = resolve_with (resolver, p->base, np->name, target->size);
       before += target->weight * r->n_calls;
     }
+  if (g_str_has_prefix (content, "resource:"))
+    {
+      /* nothing on disk to copy, and KDE finds it without a call */
+      set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
+      return;
+    }
   ext = source ? kic_icon_name_extension (source) : NULL;
   if (ext == NULL)
     {
@@ -555,6 +584,23 @@ planted_stems (Planner *p)
   return stems;
 }
 
+/* The file names in DIR, on disk or in the library.  transfer container */
+static GPtrArray *
+dir_files (Planner *p, const KicThemeDir *dir)
+{
+  GPtrArray *files;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (dir->resource_files == NULL)
+    return kic_fs_index_list (p->system->index, dir->mirror ? dir->mirror : dir->path);
+  files = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, dir->resource_files);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (files, key);
+  return files;
+}
+
 /* Every name whose lookup could be asked for: the menu's names, the stem
  * of every icon in every directory of the themes searched, and every mime
  * type that has a generic icon. */
@@ -576,8 +622,7 @@ known_names (Planner *p, GPtrArray *names)
           for (guint d = 0; d < theme->dirs->len; d++)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
-              g_autoptr (GPtrArray) files = kic_fs_index_list (p->system->index,
-                                                               dir->mirror ? dir->mirror : dir->path);
+              g_autoptr (GPtrArray) files = dir_files (p, dir);
 
               for (guint f = 0; files != NULL && f < files->len; f++)
                 {

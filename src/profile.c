@@ -8,6 +8,7 @@
 #include "profile.h"
 
 #include "kic.h"
+#include "rcc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,11 @@ kic_profile_free (KicProfile *profile)
   if (profile == NULL)
     return;
   g_free (profile->found);
+  if (profile->breeze_resource_dirs)
+    g_hash_table_unref (profile->breeze_resource_dirs);
+  g_free (profile->breeze_resource_index);
+  g_free (profile->breeze_library);
+  g_free (profile->breeze_problem);
   g_free (profile);
 }
 
@@ -396,6 +402,59 @@ detect (KicProfile *profile, KicFsIndex *index)
   profile->table = kic_profile_table ("kf5");
 }
 
+/* Libraries bigger than this are not read (libKF6BreezeIcons of Debian 13
+ * is 19 MB). */
+#define KIC_MAX_LIBRARY (128 << 20)
+
+/* §2.2: what the :/icons/breeze resource of libKF6BreezeIcons.so.6 holds,
+ * read from the library itself (rcc.c); on failure breeze_problem says
+ * why and the model takes the disk's breeze instead. */
+static void
+read_embedded_breeze (KicProfile *profile, KicFsIndex *index)
+{
+  g_autoptr (GPtrArray) dirs = library_dirs (index);
+  g_autofree char *data = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KicRccBreeze) breeze = NULL;
+  gsize length;
+
+  profile->breeze_library = find_library (index, dirs, "libKF6BreezeIcons.so.6");
+  if (profile->breeze_library == NULL)
+    {
+      profile->breeze_problem = g_strdup ("libKF6BreezeIcons.so.6 is not installed");
+      return;
+    }
+  if (!kic_fs_index_read_file_max (index, profile->breeze_library, KIC_MAX_LIBRARY, &data, &length, &error)
+      || (breeze = kic_rcc_read_breeze ((const guchar *) data, length, &error)) == NULL)
+    {
+      profile->breeze_problem = g_strdup_printf ("%s: %s", profile->breeze_library, error->message);
+      return;
+    }
+  if (breeze->index_theme == NULL)
+    {
+      profile->breeze_problem = g_strdup_printf ("%s: its breeze index.theme cannot be read", profile->breeze_library);
+      return;
+    }
+  profile->breeze_resource_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         (GDestroyNotify) g_hash_table_unref);
+  for (guint i = 0; i < breeze->files->len; i++)
+    {
+      const char *path = g_ptr_array_index (breeze->files, i);
+      const char *slash = strrchr (path, '/');
+      g_autofree char *dir = g_strndup (path, (gsize) (slash - path));
+      GHashTable *files = g_hash_table_lookup (profile->breeze_resource_dirs, dir);
+
+      if (files == NULL)
+        {
+          files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          g_hash_table_insert (profile->breeze_resource_dirs, g_strdup (dir), files);
+        }
+      g_hash_table_add (files, g_strdup (slash + 1));
+    }
+  profile->breeze_resource_index = g_steal_pointer (&breeze->index_theme);
+  profile->breeze_resource_index_length = breeze->index_theme_length;
+}
+
 /* The library LIBRARY detection found, else where it is installed, else
  * NULL.  transfer full */
 static char *
@@ -458,6 +517,8 @@ kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GErro
 
       /* without the library, take upstream's default (USE_BreezeIcons=ON) */
       profile->breeze_embedded = library == NULL || links_breeze_icons (index, library);
+      if (profile->breeze_embedded)
+        read_embedded_breeze (profile, index);
     }
   return g_steal_pointer (&profile);
 }

@@ -71,6 +71,14 @@ typedef struct {
   const KicProfileTable *table;
   int version[3];           /* KDE 4: 4.X.Y; {0} when unknown */
   gboolean breeze_embedded; /* KF6: kiconthemes carries breeze in :/icons/breeze */
+  /* ... and what it holds, read from libKF6BreezeIcons.so.6: directory
+   * (":/icons/breeze/actions/16") -> set of file names, and the text of
+   * its index.theme; NULL when it could not be read (breeze_problem) */
+  GHashTable *breeze_resource_dirs;
+  char *breeze_resource_index;
+  gsize breeze_resource_index_length;
+  char *breeze_library;     /* where it was read from, inside the root */
+  char *breeze_problem;     /* why it could not be read, or NULL */
   gboolean apps_first_pass; /* KDE 4.10.1 and later (§3.2) */
   char *found;              /* the library it was detected from (inside the root), or NULL */
 } KicProfile;

@@ -224,6 +224,12 @@ index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
   const char *disk = dir->mirror ? dir->mirror : dir->path;
   KicFsType type;
 
+  /* a resource read from the library holds none of our links; a name
+   * with a '/' is not followed there (Qt would clean it; no menu does) */
+  if (dir->resource_files != NULL)
+    return strchr (file, '/') == NULL && g_hash_table_contains (dir->resource_files, file) ? KIC_FS_FILE
+                                                                                         : KIC_FS_NONE;
+
   if (strchr (file, '/') != NULL)
     {
       /* a name with a '/' (Icon=../22/foo): ask the overlay about the
@@ -262,7 +268,7 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
-  if (dir->mirror != NULL)
+  if (dir->mirror != NULL || dir->resource_files != NULL)
     {
       count_call (lookup, KIC_CALL_RESOURCE, path, hit);
       if (hit && lookup->resolver->profile->table->l10n_stat && lookup->result->calls != NULL)

@@ -221,10 +221,9 @@ load_theme (ThemeLoader *loader, const char *name)
 {
   g_autoptr (GPtrArray) bases = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) disk_bases = g_ptr_array_new_with_free_func (g_free);
-  KicThemeDesc *desc;
-
+  KicThemeDesc *desc = NULL;
   const KicProfileTable *profile = loader->profile->table;
-  const char *mirror = NULL;
+  KicResource resource = { NULL, NULL };
 
   /* :273-290: hicolor, locolor and defaultThemeName() (KF: hicolor too)
    * get "<datadir>/<app>/icons/<theme>" first; KDE 3/4 take KStandardDirs'
@@ -258,19 +257,36 @@ load_theme (ThemeLoader *loader, const char *name)
         g_free (path);
     }
   /* §2.2: KF6 built with BreezeIcons has breeze in :/icons/breeze, the
-   * first base; it holds what the breeze-icons package installs, read
-   * from the disk copy whose index.theme KDE would read */
+   * first base, index.theme included (kicontheme.cpp:373-410): read from
+   * libKF6BreezeIcons (profile.c), else taken to be the disk copy whose
+   * index.theme KDE would read */
   if (loader->profile->breeze_embedded && strcmp (name, "breeze") == 0)
-    for (guint b = 0; b < disk_bases->len && mirror == NULL; b++)
-      if (kic_fs_index_stat_at (loader->index, g_ptr_array_index (disk_bases, b), "index.theme") == KIC_FS_FILE)
+    {
+      if (loader->profile->breeze_resource_dirs != NULL)
         {
-          mirror = g_ptr_array_index (disk_bases, b);
+          g_autoptr (GError) error = NULL;
+
+          resource.dirs = loader->profile->breeze_resource_dirs;
           g_ptr_array_insert (bases, 0, g_strdup (":/icons/breeze"));
+          desc = kic_theme_desc_parse (profile, "breeze", ":/icons/breeze/index.theme",
+                                       loader->profile->breeze_resource_index,
+                                       loader->profile->breeze_resource_index_length, "Icon Theme", &error);
+          if (desc == NULL)
+            kic_warning ("%s", error->message);
         }
-  desc = load_theme_desc (loader, name, disk_bases);
+      else
+        for (guint b = 0; b < disk_bases->len && resource.mirror == NULL; b++)
+          if (kic_fs_index_stat_at (loader->index, g_ptr_array_index (disk_bases, b), "index.theme") == KIC_FS_FILE)
+            {
+              resource.mirror = g_ptr_array_index (disk_bases, b);
+              g_ptr_array_insert (bases, 0, g_strdup (":/icons/breeze"));
+            }
+    }
+  if (desc == NULL)
+    desc = load_theme_desc (loader, name, disk_bases);
   if (desc == NULL)
     return NULL;
-  return kic_theme_new (desc, bases, mirror, profile->dedup_theme_dirs, loader->index);
+  return kic_theme_new (desc, bases, &resource, profile->dedup_theme_dirs, loader->index);
 }
 
 /* The theme list ("links") being built, with KDE's de-duplication key. */

@@ -333,7 +333,7 @@ theme_dir_free (gpointer data)
 }
 
 KicTheme *
-kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const char *resource_mirror,
+kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicResource *resource,
                gboolean dedup, KicFsIndex *index)
 {
   KicTheme *theme = g_new0 (KicTheme, 1);
@@ -354,16 +354,26 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const char *resource_
           const char *base = g_ptr_array_index (theme_bases, b);
           g_autofree char *path = g_strconcat (base, "/", spec->name, NULL);
           g_autofree char *mirror = NULL;
+          GHashTable *files = NULL;
           KicThemeDir *dir;
 
+          /* a Qt resource directory exists when it holds something */
           if (base[0] == ':')
             {
-              if (resource_mirror == NULL)
+              if (resource == NULL)
                 continue;
-              mirror = g_strconcat (resource_mirror, "/", spec->name, NULL);
+              if (resource->dirs != NULL)
+                {
+                  if ((files = g_hash_table_lookup (resource->dirs, path)) == NULL)
+                    continue;
+                }
+              else if (resource->mirror != NULL)
+                mirror = g_strconcat (resource->mirror, "/", spec->name, NULL);
+              else
+                continue;
             }
           if ((dedup && g_hash_table_contains (added, path))
-              || kic_fs_index_stat (index, mirror ? mirror : path) != KIC_FS_DIR)
+              || (files == NULL && kic_fs_index_stat (index, mirror ? mirror : path) != KIC_FS_DIR))
             continue;
           g_hash_table_add (added, g_strdup (path));
           if (!spec->valid)
@@ -372,6 +382,7 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const char *resource_
           dir->spec = spec;
           dir->path = g_steal_pointer (&path);
           dir->mirror = g_steal_pointer (&mirror);
+          dir->resource_files = files;
           g_ptr_array_add (spec->scale > 1 ? theme->scaled_dirs : theme->dirs, dir);
         }
     }

@@ -56,8 +56,11 @@ typedef struct {
 typedef struct {
   const KicDirSpec *spec; /* owned by the theme's desc */
   char *path;             /* "<base>/<theme>/<dir>", no trailing slash */
-  char *mirror;           /* a ":/icons/..." resource directory: the disk
-                           * directory whose files it holds; else NULL */
+  GHashTable *resource_files; /* a ":/icons/..." directory read from the
+                               * library: its file names (borrowed) */
+  char *mirror;           /* a ":/icons/..." directory that could not be
+                           * read: the disk directory taken to hold the
+                           * same files; else NULL */
   const KicFsDir *listing; /* the resolver's cache: its listing, once asked */
   gboolean listed;
 } KicThemeDir;
@@ -93,12 +96,19 @@ gboolean kic_dir_spec_exact (const KicDirSpec *dir, int size);
  * the icon would have to be scaled up, positive when down. */
 int kic_dir_spec_distance (const KicDirSpec *dir, int size);
 
+/* What a ":/icons/<theme>" base holds: read from the library (DIRS), or,
+ * when that could not be done, taken to be what the disk base MIRROR
+ * holds. */
+typedef struct {
+  GHashTable *dirs;   /* ":/icons/breeze/actions/16" -> set of file names, or NULL */
+  const char *mirror; /* used when DIRS is NULL */
+} KicResource;
+
 /* Instantiate DESC over THEME_BASES ("<base>/<theme>" paths in KDE's base
- * order), keeping the directories INDEX says exist.  A base starting with
- * ":" is a Qt resource holding what the disk base RESOURCE_MIRROR holds.
- * With DEDUP a directory path is listed once (all but KDE 3).  transfer
- * full; DESC is taken over. */
-KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const char *resource_mirror,
+ * order), keeping the directories INDEX (or, for a base starting with
+ * ":", RESOURCE) says exist.  With DEDUP a directory path is listed once
+ * (all but KDE 3).  transfer full; DESC is taken over. */
+KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicResource *resource,
                          gboolean dedup, KicFsIndex *index);
 /* DESC with every directory present but lying nowhere on disk: a theme
  * that probes in vain.  transfer full; DESC is taken over. */

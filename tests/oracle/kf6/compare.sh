@@ -24,7 +24,8 @@
 #            index.theme from its resources, so its directory list is
 #            Debian 13's, not TREE's.
 #   other    everything else: a real disagreement.
-# Unless --no-lib, Debian 13's libKF6IconThemes.so.6 is copied into
+# Unless --no-lib, Debian 13's libKF6IconThemes.so.6 and the
+# libKF6BreezeIcons.so.6 whose breeze we read are copied into
 # TREE/usr/lib/x86_64-linux-gnu/ first (TREE is changed!), so that our
 # detection sees the library KDE ran with.  SIZES: comma-separated.
 # Needs the KF6 root (make-root.sh) and root.
@@ -48,7 +49,8 @@ trap 'rm -rf "$work"' EXIT
 cat > "$work/names"
 if [ $lib -eq 1 ]; then
   mkdir -p "$tree/usr/lib/x86_64-linux-gnu"
-  cp "$ROOT/usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6" "$tree/usr/lib/x86_64-linux-gnu/"
+  cp -L "$ROOT/usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6" "$ROOT/usr/lib/x86_64-linux-gnu/libKF6BreezeIcons.so.6" \
+    "$tree/usr/lib/x86_64-linux-gnu/"
 fi
 "$here/run.sh" "$tree" "$theme" "$sizes" < "$work/names" > "$work/theirs"
 # the library's resources (the embedded breeze), once per root
