@@ -8,6 +8,7 @@
 #   make check           unit tests (GTest) and integration tests, through prove
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
+#   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
 #   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
 
 PREFIX ?= /usr/local
@@ -126,7 +127,11 @@ bench-wrap: $(PROG) $(ORACLE_BIN)
 bench: $(PROG) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
 
-.PHONY: bench bench-nfs bench-wrap demo
+# The same for KDE Frameworks 6 (needs tests/oracle/kf6/make-root.sh's root).
+bench-kf6: $(PROG)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-kf6.sh
+
+.PHONY: bench bench-kf6 bench-nfs bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the
