@@ -65,7 +65,7 @@ changed=$(paste "$W/paths-before" "$W/paths-after" | while IFS="$TAB" read -r nm
 done | wc -l)
 
 echo "kde-icon-cache bench-kf6: realistic tree ($n menu icon names), KDE Frameworks 6 of Debian 13, breeze current"
-grep -E '^libkf6(iconthemes6|breezeicons6)' "$ROOT/.kic-kf6-stamp" | tr '\t' ' ' | paste -sd, | sed 's/,/, /g
+grep -E '^libkf6(iconthemes6|breezeicons6)' "$ROOT/.kic-kf6-stamp" | tr '\t' ' ' | paste -sd, | sed 's/,/, /g'
 printf '%-6s %16s %16s %16s %16s %10s\n' size "KF6 before" "ours predicted" "KF6 after" "ours predicted" before/after
 for s in 16 22 32 48; do
   b=$(sum "$W/kde-before" "$s"); a=$(sum "$W/kde-after" "$s")
