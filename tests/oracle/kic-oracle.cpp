@@ -1,8 +1,11 @@
-// kic-oracle: ask the real KDE Frameworks 5 KIconLoader which file it picks for
+// kic-oracle: ask the real KDE Frameworks KIconLoader which file it picks for
 // an icon name at given pixel sizes (and, optionally, what it renders).
+// One source for both generations: built against KF5 and Qt 5 here
+// (tests/oracle/oracle.mk) as kic-oracle, and against KF6 and Qt 6 inside
+// the Debian 13 root by tests/oracle/kf6/make-root.sh as kic-oracle6.
 //
-//   kic-oracle [--sizes 16,22,32,48] [--app NAME] [--markers] [--render]
-//              [--debug] [NAME...]
+//   kic-oracle[6] [--sizes 16,22,32,48] [--app NAME] [--markers] [--render]
+//              [--debug] [--version] [--resources] [NAME...]
 //
 // Names are read from stdin, one per line, when none are given.
 // Output: NAME<TAB>SIZE<TAB>PATH[<TAB>RENDERHASH]   (PATH "-" when not found)
@@ -15,14 +18,24 @@
 //            "-" when the pixmap is null.
 // --debug    prints the loader's app name, search paths, theme and group
 //            sizes to stderr.
+// --resources lists every file under ":/icons" (the library's resources:
+//            the embedded breeze, hicolor's index.theme) once the loader
+//            exists, one path a line, and exits.
+// --version  prints the KIconThemes version it was built against and the
+//            Qt version it runs with, and exits.
+//
+// A path from the library's resources (KF6's embedded breeze of
+// libKF6BreezeIcons, kiconthemes' own hicolor index) starts with ":/".
 //
 // Must be run with QT_QPA_PLATFORM=offscreen (set here if unset).
 
 #include <KIconLoader>
 #include <KIconTheme>
+#include <kiconthemes_version.h>
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QDirIterator>
 #include <QGuiApplication>
 #include <QIcon>
 #include <QImage>
@@ -39,10 +52,17 @@
 #include <unistd.h>
 #include <vector>
 
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+#define PROGRAM "kic-oracle6"
+#else
+#define PROGRAM "kic-oracle"
+#endif
+
 static void usage()
 {
     std::fprintf(stderr,
-                 "usage: kic-oracle [--sizes 16,22,32,48] [--app NAME] [--markers] [--render] [--debug] [NAME...]\n");
+                 "usage: %s [--sizes 16,22,32,48] [--app NAME] [--markers] [--render] [--debug] [--version] [--resources] [NAME...]\n",
+                 PROGRAM);
     std::exit(2);
 }
 
@@ -59,7 +79,7 @@ static std::string renderHash(KIconLoader *loader, const QString &name, int size
     const QPixmap pix =
         loader->loadIcon(name, KIconLoader::Desktop, size, KIconLoader::DefaultState, QStringList(), &used, true);
     if (used != expectPath) {
-        std::fprintf(stderr, "kic-oracle: warning: %s@%d: loadIcon used '%s', iconPath gave '%s'\n",
+        std::fprintf(stderr, "%s: warning: %s@%d: loadIcon used '%s', iconPath gave '%s'\n", PROGRAM,
                      qPrintable(name), size, qPrintable(used), qPrintable(expectPath));
     }
     if (pix.isNull()) {
@@ -69,7 +89,11 @@ static std::string renderHash(KIconLoader *loader, const QString &name, int size
     QCryptographicHash h(QCryptographicHash::Sha1);
     // hash row by row: bytesPerLine may contain padding
     for (int y = 0; y < img.height(); ++y) {
+#if QT_VERSION >= QT_VERSION_CHECK(6, 0, 0)
+        h.addData(QByteArrayView(reinterpret_cast<const char *>(img.constScanLine(y)), img.width() * 4));
+#else
         h.addData(reinterpret_cast<const char *>(img.constScanLine(y)), img.width() * 4);
+#endif
     }
     return std::to_string(img.width()) + "x" + std::to_string(img.height()) + ":" + h.result().toHex().toStdString();
 }
@@ -88,7 +112,7 @@ int main(int argc, char **argv)
 {
     std::vector<int> sizes = {16, 22, 32, 48};
     std::string app = "plasmashell";
-    bool markers = false, render = false, debug = false;
+    bool markers = false, render = false, debug = false, resources = false;
     std::vector<std::string> names;
 
     for (int i = 1; i < argc; ++i) {
@@ -120,6 +144,11 @@ int main(int argc, char **argv)
             render = true;
         } else if (a == "--debug") {
             debug = true;
+        } else if (a == "--resources") {
+            resources = true;
+        } else if (a == "--version") {
+            std::printf("kiconthemes %s (built against), Qt %s (running)\n", KICONTHEMES_VERSION_STRING, qVersion());
+            return 0;
         } else if (a == "--") {
             for (++i; i < argc; ++i)
                 names.push_back(argv[i]);
@@ -129,7 +158,7 @@ int main(int argc, char **argv)
             names.push_back(a);
         }
     }
-    if (names.empty()) {
+    if (names.empty() && !resources) {
         std::string line;
         while (std::getline(std::cin, line)) {
             if (!line.empty() && line.back() == '\r')
@@ -154,7 +183,7 @@ int main(int argc, char **argv)
     qInstallMessageHandler(messageHandler);
     QCoreApplication::setApplicationName(QString::fromStdString(app));
     int qargc = 1;
-    char arg0[] = "kic-oracle";
+    char arg0[] = PROGRAM;
     char *qargv[] = {arg0, nullptr};
     QGuiApplication qapp(qargc, qargv);
     QCoreApplication::setApplicationName(QString::fromStdString(app));
@@ -166,6 +195,14 @@ int main(int argc, char **argv)
     (void)loader->iconPath(QStringLiteral("kic-oracle-warm-up-no-such-icon"), -sizes[0], true);
     if (render)
         (void)renderHash(loader, QStringLiteral("kic-oracle-warm-up-no-such-icon"), sizes[0], QString());
+
+    if (resources) {
+        QDirIterator it(QStringLiteral(":/icons"), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            std::printf("%s\n", qPrintable(it.next()));
+        std::fflush(stdout);
+        return 0;
+    }
 
     if (debug) {
         std::fprintf(stderr, "app=%s loader=%s\n", qPrintable(QCoreApplication::applicationName()),

@@ -8,7 +8,7 @@
 # Root: $KIC_KF6_ROOT, default ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6.
 # A complete root is marked by ROOT/.kic-kf6-stamp (it lists the packages
 # installed); a root with the stamp is reused as it is (--force remakes it).
-# The helper is rebuilt when kic-oracle6.cpp changed (run.sh does the same).
+# The helper is rebuilt when tests/oracle/kic-oracle.cpp changed (run.sh does the same).
 #
 # Needs root (debootstrap, chroot, mount), debootstrap with the trixie
 # keys (Debian 12's debian-archive-keyring has them) and the network to
@@ -42,10 +42,10 @@ in_root () { # in_root ROOT CMD...: CMD in ROOT, clean environment
 # source next to this script, unless the copy there is the same.
 build_helper () {
   mkdir -p "$1/opt/kic"
-  if [ -x "$1/opt/kic/kic-oracle6" ] && cmp -s "$here/kic-oracle6.cpp" "$1/opt/kic/kic-oracle6.cpp"; then
+  if [ -x "$1/opt/kic/kic-oracle6" ] && cmp -s "$here/../kic-oracle.cpp" "$1/opt/kic/kic-oracle6.cpp"; then
     return 0
   fi
-  cp "$here/kic-oracle6.cpp" "$1/opt/kic/kic-oracle6.cpp.new"
+  cp "$here/../kic-oracle.cpp" "$1/opt/kic/kic-oracle6.cpp.new"
   # shellcheck disable=SC2016
   in_root "$1" sh -c 'cd /opt/kic && g++ -O1 -fPIC -std=c++17 $(pkg-config --cflags Qt6Gui Qt6Core) \
       -I/usr/include/KF6/KIconThemes -o kic-oracle6 -x c++ kic-oracle6.cpp.new -x none \

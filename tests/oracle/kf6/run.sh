@@ -52,7 +52,7 @@ tree=$(cd "$1" && pwd) theme=$2 sizes=$3
 [ -f "$ROOT/.kic-kf6-stamp" ] || { echo "run.sh: no KF6 root at $ROOT (run tests/oracle/kf6/make-root.sh)" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "run.sh: needs root (chroot, mount)" >&2; exit 2; }
 # the helper follows its source (make-root.sh rebuilds it when it changed)
-if ! cmp -s "$here/kic-oracle6.cpp" "$ROOT/opt/kic/kic-oracle6.cpp"; then
+if ! cmp -s "$here/../kic-oracle.cpp" "$ROOT/opt/kic/kic-oracle6.cpp"; then
   KIC_KF6_ROOT=$ROOT "$here/make-root.sh" > "${TMPDIR:-/tmp}/kic-kf6-build.log" 2>&1 ||
     { cat "${TMPDIR:-/tmp}/kic-kf6-build.log" >&2; exit 2; }
 fi
