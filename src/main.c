@@ -107,28 +107,8 @@ check_modes (GError **error)
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--explain needs a NAME");
       return FALSE;
     }
-  if (opt_kde != NULL && strcmp (opt_kde, "auto") != 0 && kic_profile_table (opt_kde) == NULL)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                   "unknown KDE generation '%s' (use auto, kf6, kf5, kde4 or kde3)", opt_kde);
-      return FALSE;
-    }
-  if (opt_kde_version != NULL)
-    {
-      int version[3];
-
-      if (!kic_profile_parse_version (opt_kde_version, version))
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                       "bad KDE 4 version '%s' (expected 4.X or 4.X.Y)", opt_kde_version);
-          return FALSE;
-        }
-      if (opt_kde != NULL && strcmp (opt_kde, "auto") != 0 && strcmp (opt_kde, "kde4") != 0)
-        {
-          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--kde-version goes with --kde=kde4");
-          return FALSE;
-        }
-    }
+  if (!kic_profile_check_options (opt_kde, opt_kde_version, error))
+    return FALSE;
   if (opt_problems && !opt_list)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--problems goes with --list");

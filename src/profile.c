@@ -214,17 +214,7 @@ typedef struct {
 static gboolean
 elf_uint (const Elf *elf, guint64 offset, guint size, guint64 *value)
 {
-  guint64 v = 0;
-
-  if (offset > elf->length || size > elf->length - offset)
-    return FALSE;
-  for (guint i = 0; i < size; i++)
-    {
-      guint byte = elf->big ? i : size - 1 - i;
-      v = (v << 8) | elf->data[offset + byte];
-    }
-  *value = v;
-  return TRUE;
+  return kic_read_uint (elf->data, elf->length, offset, size, elf->big, value);
 }
 
 /* An address-sized field (4 or 8 bytes). */
@@ -377,7 +367,7 @@ links_breeze_icons (KicFsIndex *index, const char *library)
 
 /* The generation whose icon library is installed, newest first. */
 static void
-detect (KicProfile *profile, KicFsIndex *index)
+detect (KicProfile *profile, KicFsIndex *index, GPtrArray *dirs)
 {
   static const struct {
     const char *library;
@@ -388,7 +378,6 @@ detect (KicProfile *profile, KicFsIndex *index)
     { "libkdeui.so.5", "kde4" },
     { "libkdecore.so.4", "kde3" },
   };
-  g_autoptr (GPtrArray) dirs = library_dirs (index);
 
   for (guint i = 0; i < G_N_ELEMENTS (libraries); i++)
     {
@@ -410,9 +399,8 @@ detect (KicProfile *profile, KicFsIndex *index)
  * read from the library itself (rcc.c); on failure breeze_problem says
  * why and the model takes the disk's breeze instead. */
 static void
-read_embedded_breeze (KicProfile *profile, KicFsIndex *index)
+read_embedded_breeze (KicProfile *profile, KicFsIndex *index, GPtrArray *dirs)
 {
-  g_autoptr (GPtrArray) dirs = library_dirs (index);
   g_autofree char *data = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (KicRccBreeze) breeze = NULL;
@@ -458,67 +446,84 @@ read_embedded_breeze (KicProfile *profile, KicFsIndex *index)
 /* The library LIBRARY detection found, else where it is installed, else
  * NULL.  transfer full */
 static char *
-installed_library (const KicProfile *profile, KicFsIndex *index, const char *library)
+installed_library (const KicProfile *profile, KicFsIndex *index, GPtrArray *dirs, const char *library)
 {
-  g_autoptr (GPtrArray) dirs = NULL;
-
   if (profile->found != NULL && g_str_has_suffix (profile->found, library))
     return g_strdup (profile->found);
-  dirs = library_dirs (index);
   return find_library (index, dirs, library);
+}
+
+/* KDE 4's release: VERSION (--kde-version), else the installed libkdeui's,
+ * else 4.14.2, jessie's, the last; and whether it has the /apps/ pass. */
+static void
+set_kde4_version (KicProfile *profile, KicFsIndex *index, GPtrArray *dirs, const char *version)
+{
+  if (version == NULL || !kic_profile_parse_version (version, profile->version))
+    {
+      g_autofree char *library = installed_library (profile, index, dirs, "libkdeui.so.5");
+
+      if (library != NULL)
+        kde4_version_of (index, library, profile->version);
+      if (profile->version[0] == 0)
+        memcpy (profile->version, (int[3]) { 4, 14, 2 }, sizeof profile->version);
+    }
+  /* §3.2: commit 23863e3cd1, first in v4.10.1 */
+  profile->apps_first_pass = profile->version[1] > 10
+                             || (profile->version[1] == 10 && profile->version[2] >= 1);
+}
+
+gboolean
+kic_profile_check_options (const char *kind, const char *version, GError **error)
+{
+  int parsed[3];
+
+  if (kind != NULL && strcmp (kind, "auto") != 0 && kic_profile_table (kind) == NULL)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
+                   "unknown KDE generation '%s' (use auto, kf6, kf5, kde4 or kde3)", kind);
+      return FALSE;
+    }
+  if (version != NULL && !kic_profile_parse_version (version, parsed))
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE, "bad KDE 4 version '%s' (expected 4.X or 4.X.Y)", version);
+      return FALSE;
+    }
+  if (version != NULL && kind != NULL && strcmp (kind, "auto") != 0 && strcmp (kind, "kde4") != 0)
+    {
+      g_set_error_literal (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version goes with --kde=kde4");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 KicProfile *
 kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GError **error)
 {
   g_autoptr (KicProfile) profile = g_new0 (KicProfile, 1);
+  g_autoptr (GPtrArray) dirs = library_dirs (index);
 
+  if (!kic_profile_check_options (kind, version, error))
+    return NULL;
   if (kind == NULL || strcmp (kind, "auto") == 0)
-    detect (profile, index);
-  else if ((profile->table = kic_profile_table (kind)) == NULL)
-    {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
-                   "unknown KDE generation '%s' (use auto, kf6, kf5, kde4 or kde3)", kind);
-      return NULL;
-    }
+    detect (profile, index, dirs);
+  else
+    profile->table = kic_profile_table (kind);
+  /* detection may have found another generation */
   if (version != NULL && profile->table->generation != KIC_KDE_KDE4)
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version goes with --kde=kde4");
+      g_set_error_literal (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version goes with --kde=kde4");
       return NULL;
     }
   if (profile->table->generation == KIC_KDE_KDE4)
-    {
-      if (version != NULL)
-        {
-          if (!kic_profile_parse_version (version, profile->version))
-            {
-              g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
-                           "bad KDE 4 version '%s' (expected 4.X or 4.X.Y)", version);
-              return NULL;
-            }
-        }
-      else
-        {
-          g_autofree char *library = installed_library (profile, index, "libkdeui.so.5");
-
-          if (library != NULL)
-            kde4_version_of (index, library, profile->version);
-          /* unknown: the last KDE 4, jessie's */
-          if (profile->version[0] == 0)
-            memcpy (profile->version, (int[3]) { 4, 14, 2 }, sizeof profile->version);
-        }
-      /* §3.2: commit 23863e3cd1, first in v4.10.1 */
-      profile->apps_first_pass = profile->version[1] > 10
-                                 || (profile->version[1] == 10 && profile->version[2] >= 1);
-    }
+    set_kde4_version (profile, index, dirs, version);
   if (profile->table->generation == KIC_KDE_KF6)
     {
-      g_autofree char *library = installed_library (profile, index, "libKF6IconThemes.so.6");
+      g_autofree char *library = installed_library (profile, index, dirs, "libKF6IconThemes.so.6");
 
       /* without the library, take upstream's default (USE_BreezeIcons=ON) */
       profile->breeze_embedded = library == NULL || links_breeze_icons (index, library);
       if (profile->breeze_embedded)
-        read_embedded_breeze (profile, index);
+        read_embedded_breeze (profile, index, dirs);
     }
   return g_steal_pointer (&profile);
 }

@@ -89,6 +89,10 @@ const KicProfileTable *kic_profile_table (const char *name);
 /* "4.8.4" or "4.10" into VERSION; FALSE when it is not a KDE 4 version. */
 gboolean kic_profile_parse_version (const char *text, int version[3]);
 
+/* Are --kde=KIND and --kde-version=VERSION (each may be NULL) valid on
+ * their own?  KIC_ERROR_USAGE naming the value when not. */
+gboolean kic_profile_check_options (const char *kind, const char *version, GError **error);
+
 /* The profile of the system under INDEX: KIND is "auto" (look at the
  * libraries installed), or a --kde name.  VERSION (--kde-version, may be
  * NULL) overrides the detected KDE 4 version.  transfer full */

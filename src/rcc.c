@@ -40,14 +40,7 @@ typedef struct {
 static gboolean
 be (const Rcc *rcc, gsize offset, guint size, guint64 *value)
 {
-  guint64 v = 0;
-
-  if (offset > rcc->length || size > rcc->length - offset)
-    return FALSE;
-  for (guint i = 0; i < size; i++)
-    v = (v << 8) | rcc->data[offset + i];
-  *value = v;
-  return TRUE;
+  return kic_read_uint (rcc->data, rcc->length, offset, size, TRUE, value);
 }
 
 guint32

@@ -50,3 +50,17 @@ kic_note (const char *format, ...)
   print_prefixed ("note: ", format, args);
   va_end (args);
 }
+
+gboolean
+kic_read_uint (const guchar *data, gsize length, guint64 offset, guint size, gboolean big_endian,
+               guint64 *value)
+{
+  guint64 v = 0;
+
+  if (offset > length || size > length - offset || size > 8)
+    return FALSE;
+  for (guint i = 0; i < size; i++)
+    v = (v << 8) | data[offset + (big_endian ? i : size - 1 - i)];
+  *value = v;
+  return TRUE;
+}
