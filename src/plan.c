@@ -312,24 +312,6 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
   return TRUE;
 }
 
-/* Does THEME also live in a Qt resource (KF6's embedded breeze) that we
- * could not read from its library?  We then see that copy only through
- * the disk copy it resembles, and measured, they differ (Debian 13: the
- * library lacks the generated 24 px directories and holds icons the
- * package does not, status/22/org.telegram.desktop.svg among them;
- * tests/oracle/kf6/FINDINGS.md).  A link in such a theme could come
- * before an icon only the resource has, so none is planted there.  Links
- * in later themes (hicolor) stay safe: the resource can only answer a
- * lookup earlier than we think, and then it never reaches them.  A
- * resource read from the library (resource_files) is known exactly. */
-static gboolean
-theme_has_hidden_copy (const KicTheme *theme)
-{
-  for (guint d = 0; d < theme->dirs->len; d++)
-    if (((const KicThemeDir *) g_ptr_array_index (theme->dirs, d))->mirror != NULL)
-      return TRUE;
-  return FALSE;
-}
 
 /* The directories a link for NAME with extension EXT may go to: those of
  * the themes that probe EXT and hold no other content under NAME, that fit
@@ -352,7 +334,14 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
       const KicTheme *theme = g_ptr_array_index (themes, t);
 
       if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext)
-          || theme_has_hidden_copy (theme)
+          /* KF6's embedded breeze, unread: a link there could come
+           * before an icon only the library has (Debian 13's lacks the
+           * package's 24 px directories and holds
+           * status/22/org.telegram.desktop.svg, which the package does
+           * not; tests/oracle/kf6/FINDINGS.md).  Links in later themes
+           * stay safe: the resource can only answer a lookup earlier than
+           * we think, and then the lookup never reaches them. */
+          || theme->guessed_resource
           || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL)
           || !theme_agrees (p, theme, name, content))
         continue;
@@ -363,8 +352,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           gboolean add;
           Candidate *c;
 
-          if (dir->spec->scale != 1 || dir->mirror != NULL || dir->resource_files != NULL
-              || g_hash_table_contains (seen, dir->path))
+          if (dir->spec->scale != 1 || kic_theme_dir_is_resource (dir) || g_hash_table_contains (seen, dir->path))
             continue;
           g_hash_table_add (seen, dir->path);
           for (guint i = 0; i < p->options->targets->len && !exact; i++)
@@ -577,9 +565,8 @@ planted_stems (Planner *p)
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       g_autofree char *base = g_path_get_basename (key);
-      const char *ext = kic_icon_name_extension (base);
 
-      g_hash_table_add (stems, g_strndup (base, strlen (base) - (ext ? strlen (ext) : 0)));
+      g_hash_table_add (stems, kic_icon_name_strip_extension (base));
     }
   return stems;
 }

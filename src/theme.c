@@ -383,6 +383,7 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicResource *re
           dir->path = g_steal_pointer (&path);
           dir->mirror = g_steal_pointer (&mirror);
           dir->resource_files = files;
+          theme->guessed_resource |= dir->mirror != NULL;
           g_ptr_array_add (spec->scale > 1 ? theme->scaled_dirs : theme->dirs, dir);
         }
     }

@@ -67,6 +67,8 @@ typedef struct {
 
 typedef struct {
   KicThemeDesc *desc;
+  gboolean guessed_resource; /* some ":/" directories are only taken to
+                              * mirror a disk copy (KicResource.mirror) */
   GPtrArray *dirs;        /* KicThemeDir*, Scale 1 (and below), scan order */
   GPtrArray *scaled_dirs; /* KicThemeDir*, Scale >= 2 */
 } KicTheme;
@@ -115,6 +117,14 @@ KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicRe
 KicTheme *kic_theme_new_nowhere (KicThemeDesc *desc);
 void kic_theme_free (KicTheme *theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicTheme, kic_theme_free)
+
+/* Is DIR a Qt resource directory (read from the library, or guessed)?
+ * Nothing can be planted there. */
+static inline gboolean
+kic_theme_dir_is_resource (const KicThemeDir *dir)
+{
+  return dir->resource_files != NULL || dir->mirror != NULL;
+}
 
 /* kicontheme.cpp:430-433: a theme with no usable directory is skipped. */
 gboolean kic_theme_is_valid (const KicTheme *theme);
