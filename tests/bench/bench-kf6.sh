@@ -48,6 +48,8 @@ ours () {
 }
 sum () { awk -F "$TAB" -v s="$2" '$2 == s { t += $3 } END { print t + 0 }' "$1"; }
 
+# paths and counts compared pair by pair (the libraries are in place)
+"$K/compare.sh" --no-lib --counts "$V" "" 16,22,32,48 < "$W/names" > /dev/null 2> "$W/compare"
 "$K/run.sh" "$V" "" 16,22,32,48 < "$W/names" > "$W/paths-before" 2>/dev/null
 "$K/probe-count.sh" "$V" "" 16,22,32,48 < "$W/names" > "$W/kde-before" 2>/dev/null
 ours > "$W/ours-before"
@@ -72,4 +74,6 @@ for s in 16 22 32 48; do
   printf '%-6s %16s %16s %16s %16s %10s\n' "$s" "$b" "$(sum "$W/ours-before" "$s")" "$a" "$(sum "$W/ours-after" "$s")" \
     "$(awk -v a="$b" -v b="$a" 'BEGIN { printf "%.2fx", a / b }')"
 done
+sed -n 's/^compare.sh: \([0-9]* pairs, [0-9]* agree\).*/before the rebuild, KF6 against --explain: \1 in path/p
+         s/^compare.sh: \([0-9]* lookups counted, [0-9]* equal counts\).*/before the rebuild, KF6 against --explain: \1/p' "$W/compare"
 echo "rebuild: $links links in $rebuild_ms ms; (name, size) pairs whose content KF6 loads changed: $changed of $(wc -l < "$W/paths-before")"
