@@ -29,6 +29,19 @@ icon_names () {
     xargs -r sed -n 's/^Icon[ ]*=[ ]*//p' | sort -u
 }
 
+# The names an oracle test asks for in a fixture ROOT: every Icon= value,
+# the base name of every icon file, and two names nobody has (one a media
+# type's dash cut), sorted and unique.
+fixture_names () {
+  {
+    icon_names "$1"
+    find "$1/usr" \( -name '*.png' -o -name '*.svg' -o -name '*.svgz' -o -name '*.xpm' \) |
+      sed 's|.*/||; s/\.[^.]*$//'
+    echo "kic-missing-name"
+    echo "text-kic-missing"
+  } | LC_ALL=C grep -av '^$' | LC_ALL=C sort -u
+}
+
 # The current theme named by ROOT's /etc/xdg/kdeglobals (empty: none).
 root_theme () {
   sed -n '/^\[Icons\]/,/^\[/s/^Theme=//p' "$1/etc/xdg/kdeglobals" 2>/dev/null | head -n 1

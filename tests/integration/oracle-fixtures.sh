@@ -15,13 +15,7 @@ total=0
 for c in $cases; do
   R=$WORK/fx/$c
   theme=$(root_theme "$R")
-  {
-    icon_names "$R"
-    find "$R/usr" \( -name '*.png' -o -name '*.svg' -o -name '*.svgz' -o -name '*.xpm' \) |
-      sed 's|.*/||; s/\.[^.]*$//'
-    echo "kic-missing-name"
-    echo "text-kic-missing"
-  } | LC_ALL=C grep -av '^$' | LC_ALL=C sort -u > "$WORK/$c.names"
+  fixture_names "$R" > "$WORK/$c.names"
   theirs "$R" "$theme" 8 16 22 24 32 48 64 128 256 < "$WORK/$c.names" > "$WORK/$c.theirs"
   ours "$R" "$theme" 8 16 22 24 32 48 64 128 256 < "$WORK/$c.names" > "$WORK/$c.ours"
   n=$(wc -l < "$WORK/$c.ours")

@@ -72,13 +72,7 @@ cases="basic oddtheme nobreeze hicolor-current papirus-like empty"
 fixtures "$WORK/fx" $cases
 for c in $cases; do
   R=$WORK/fx/$c
-  {
-    icon_names "$R"
-    find "$R/usr" \( -name '*.png' -o -name '*.svg' -o -name '*.svgz' -o -name '*.xpm' \) |
-      sed 's|.*/||; s/\.[^.]*$//'
-    echo "kic-missing-name"
-    echo "text-kic-missing"
-  } | LC_ALL=C grep -av '^$' | LC_ALL=C sort -u > "$WORK/$c.names"
+  fixture_names "$R" > "$WORK/$c.names"
   check "$c" "$R" "$(root_theme "$R")" < "$WORK/$c.names"
 done
 
