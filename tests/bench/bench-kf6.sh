@@ -23,13 +23,9 @@ TAB=$(printf '\t')
 T=${KIC_TREE:-$TMP_TOP/realistic}
 "$TOP/tests/oracle/make-tree.sh" "${KIC_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debs}" "$T" >&2
 T=$(cd "$T" && pwd)
-V=$W/view
-mkdir -p "$W/upper" "$W/work" "$V"
-if mount -t overlay overlay -o "lowerdir=$T,upperdir=$W/upper,workdir=$W/work" "$V" 2>/dev/null; then
-  trap 'umount "$V" 2>/dev/null; rm -rf "$W"' EXIT
-else
-  rmdir "$V"; cp -a "$T" "$V"
-fi
+. "$TOP/tests/view.sh"
+writable_view "$T" "$W"
+V=$VIEW
 mkdir -p "$V/usr/lib/x86_64-linux-gnu"
 cp -L "$ROOT/usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6" "$ROOT/usr/lib/x86_64-linux-gnu/libKF6BreezeIcons.so.6" \
   "$V/usr/lib/x86_64-linux-gnu/"

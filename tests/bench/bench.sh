@@ -70,13 +70,8 @@ printf '%-44s %14s %14s %10s\n' "KDE's calls as our model predicts them" "$ours_
 # menu icon before and after, per size, as strace sees the KF5 helper; the
 # rebuild's time and memory against gtk-update-icon-cache over the themes
 # searched; and a second, no-op rebuild.
-VIEW=$W/view
-mkdir -p "$W/upper" "$W/work" "$VIEW"
-if mount -t overlay overlay -o "lowerdir=$T,upperdir=$W/upper,workdir=$W/work" "$VIEW" 2>/dev/null; then
-  trap 'umount "$VIEW" 2>/dev/null; rm -rf "$W"' EXIT
-else
-  rmdir "$VIEW"; cp -a "$T" "$VIEW"
-fi
+. "$TOP/tests/view.sh"
+writable_view "$T" "$W"
 "$TOP/tests/oracle/probe-count.sh" "$VIEW" breeze 16,22,32,48 < "$W/names" > "$W/kde-before" 2>/dev/null
 s=$(date +%s%N)
 /usr/bin/time -f %M -o "$W/rebuild-kb" "$BIN" -q --root "$VIEW" --theme breeze

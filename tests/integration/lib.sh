@@ -146,25 +146,8 @@ dangling_links () {
   find "$1" -xtype l -lname '*var/lib/kde-icon-cache/*' 2>/dev/null
 }
 
-# A writable view of TREE in $VIEW: an overlay mount when the kernel lets
-# us (root), else a copy.  What a run writes lands in the view only.
-# drop_view undoes it.
-writable_view () { # writable_view TREE
-  VIEW=$WORK/view
-  mkdir -p "$WORK/ov-upper" "$WORK/ov-work" "$VIEW"
-  if mount -t overlay overlay -o "lowerdir=$1,upperdir=$WORK/ov-upper,workdir=$WORK/ov-work" \
-       "$VIEW" 2>/dev/null; then
-    trap 'umount "$WORK/view" 2>/dev/null; rm -rf "$WORK"' EXIT
-  else
-    rmdir "$VIEW"
-    cp -a "$1" "$VIEW"
-  fi
-}
-
-drop_view () {
-  umount "$VIEW" 2>/dev/null || true
-  rm -rf "$VIEW" "$WORK/ov-upper" "$WORK/ov-work"
-}
+# writable_view TREE DIR, drop_view DIR
+. "$TOP/tests/view.sh"
 
 # The weaker promise after a failed or killed run: whatever of ours is on
 # disk is as the manifest records it (the manifest may list more: it is

@@ -27,7 +27,7 @@ seen_by_kde () { # seen_by_kde ROOT THEME
 }
 
 for theme in $themes; do
-  writable_view "$T"
+  writable_view "$T" "$WORK"
   V=$VIEW
   seen_by_kde "$V" "$theme" > "$WORK/$theme.before"
   "$TOP/tests/oracle/probe-count.sh" "$V" "$theme" 16,22,32,48 < "$WORK/menu" 2>/dev/null | cut -f1-3 > "$WORK/$theme.kde-before"
@@ -60,6 +60,6 @@ PY
   diag "$theme: KDE's calls over the menu at 16-48 px: $before before, $after after"
   [ "$after" -lt "$before" ]
   ok $? "$theme: the rebuild lowers KDE's calls"
-  drop_view
+  drop_view "$WORK"
 done
 finish
