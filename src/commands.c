@@ -506,6 +506,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     }
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
   popts.themes = config.themes;
+  popts.extra_names = config.extra_names;
   popts.store = options->store;
   popts.previous = owned;
   plan = kic_plan_build (system, &popts, error);

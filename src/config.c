@@ -53,6 +53,7 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
 
   config->targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
   config->themes = NULL;
+  config->extra_names = g_new0 (char *, 1);
   if (kic_fs_index_stat (index, KIC_CONFIG_FILE) == KIC_FS_NONE)
     return TRUE;
   if (!kic_fs_index_read_file (index, KIC_CONFIG_FILE, &data, &length, error))
@@ -75,6 +76,10 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
     g_strstrip (config->themes[i]);
   if (config->themes[0] == NULL)
     g_clear_pointer (&config->themes, g_strfreev);
+  g_strfreev (config->extra_names);
+  config->extra_names = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "ExtraNames", NULL);
+  for (guint i = 0; config->extra_names[i] != NULL; i++)
+    g_strstrip (config->extra_names[i]);
   return TRUE;
 }
 
@@ -84,6 +89,8 @@ kic_config_clear (KicConfig *config)
   if (config->targets)
     g_array_unref (config->targets);
   g_strfreev (config->themes);
+  g_strfreev (config->extra_names);
   config->targets = NULL;
   config->themes = NULL;
+  config->extra_names = NULL;
 }

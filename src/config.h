@@ -3,6 +3,7 @@
  *   [kde-icon-cache]
  *   Sizes=16:1,22:1,32:2,48:4   # N[:WEIGHT], the sizes to make fast
  *   Themes=breeze                # the current themes to plant for
+ *   ExtraNames=firefox-esr       # names KDE looks up that no menu file names
  */
 #ifndef KIC_CONFIG_H
 #define KIC_CONFIG_H
@@ -17,6 +18,7 @@
 typedef struct {
   GArray *targets; /* KicTarget; empty when the file sets none */
   char **themes;   /* NULL when the file sets none */
+  char **extra_names; /* ExtraNames=, never NULL */
 } KicConfig;
 
 /* Read the configuration file inside the root; a missing file is an empty

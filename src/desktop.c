@@ -4,6 +4,13 @@
  * a/b/foo.desktop" is "a-b-foo.desktop" (desktop-entry spec, "Desktop File
  * ID"), and for one ID the file of the earliest data directory wins, as in
  * update-desktop-database and KDE's menu.
+ *
+ * MENU DIRECTORIES: the categories of the XDG menu (Kickoff's left column,
+ * the submenus of the classic menu) take their Icon= from ".directory"
+ * files, found in "<datadir>/desktop-directories" (menu spec,
+ * <DefaultDirectoryDirs>) and in the <DirectoryDir> elements of the .menu
+ * files under "<configdir>/menus".  Every such file is read, not only the
+ * ones a <Directory> names: a name too many only costs the planner time.
  */
 #include "desktop.h"
 
@@ -63,9 +70,11 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
   return TRUE;
 }
 
+/* The files ending in SUFFIX under DIR, their IDs being PREFIX plus the
+ * path below DIR with SEPARATOR between the components. */
 static void
-scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *seen,
-          GPtrArray *entries, guint depth)
+scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *suffix, const char *separator,
+          GHashTable *seen, GPtrArray *entries, guint depth)
 {
   g_autoptr (GPtrArray) names = kic_fs_index_list (index, dir);
 
@@ -83,11 +92,11 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *se
       type = kic_fs_index_stat_at (index, dir, name);
       if (type == KIC_FS_DIR)
         {
-          g_autofree char *sub = g_strconcat (prefix, name, "-", NULL);
+          g_autofree char *sub = g_strconcat (prefix, name, separator, NULL);
 
-          scan_dir (index, path, sub, seen, entries, depth + 1);
+          scan_dir (index, path, sub, suffix, separator, seen, entries, depth + 1);
         }
-      else if (type == KIC_FS_FILE && g_str_has_suffix (name, ".desktop"))
+      else if (type == KIC_FS_FILE && g_str_has_suffix (name, suffix))
         {
           g_autofree char *id = g_strconcat (prefix, name, NULL);
           g_autofree char *data = NULL;
@@ -136,7 +145,121 @@ kic_desktop_scan (KicFsIndex *index, char **data_dirs)
     {
       g_autofree char *apps = g_build_filename (data_dirs[i], "applications", NULL);
 
-      scan_dir (index, apps, "", seen, entries, 0);
+      scan_dir (index, apps, "", ".desktop", "-", seen, entries, 0);
+    }
+  g_ptr_array_sort (entries, compare_entries);
+  return entries;
+}
+
+/* The text of every <DirectoryDir> element of one .menu file. */
+typedef struct {
+  gboolean in_directory_dir;
+  GString *text;
+  GPtrArray *dirs;
+} MenuParse;
+
+static void
+menu_start (GMarkupParseContext *context, const char *element, const char **names, const char **values,
+            gpointer data, GError **error)
+{
+  MenuParse *mp = data;
+
+  mp->in_directory_dir = strcmp (element, "DirectoryDir") == 0;
+  g_string_truncate (mp->text, 0);
+}
+
+static void
+menu_text (GMarkupParseContext *context, const char *text, gsize length, gpointer data, GError **error)
+{
+  MenuParse *mp = data;
+
+  if (mp->in_directory_dir)
+    g_string_append_len (mp->text, text, (gssize) length);
+}
+
+static void
+menu_end (GMarkupParseContext *context, const char *element, gpointer data, GError **error)
+{
+  MenuParse *mp = data;
+
+  if (mp->in_directory_dir && mp->text->len > 0)
+    g_ptr_array_add (mp->dirs, g_strstrip (g_strdup (mp->text->str)));
+  mp->in_directory_dir = FALSE;
+}
+
+/* Add to DIRS the <DirectoryDir> directories of the .menu files in
+ * MENUS, relative ones made absolute against MENUS (menu spec). */
+static void
+menu_directory_dirs (KicFsIndex *index, const char *menus, GPtrArray *dirs)
+{
+  static const GMarkupParser parser = { menu_start, menu_end, menu_text, NULL, NULL };
+  g_autoptr (GPtrArray) names = kic_fs_index_list (index, menus);
+
+  for (guint i = 0; names != NULL && i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (menus, name, NULL);
+      g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *data = NULL;
+      GMarkupParseContext *context;
+      MenuParse mp = { FALSE, NULL, found };
+      gboolean ok;
+      gsize length;
+
+      if (!g_str_has_suffix (name, ".menu") || kic_fs_index_stat (index, path) != KIC_FS_FILE)
+        continue;
+      if (!kic_fs_index_read_file (index, path, &data, &length, &error))
+        {
+          kic_warning ("%s: %s", path, error->message);
+          continue;
+        }
+      mp.text = g_string_new (NULL);
+      context = g_markup_parse_context_new (&parser, (GMarkupParseFlags) 0, &mp, NULL);
+      ok = g_markup_parse_context_parse (context, data, (gssize) length, &error)
+           && g_markup_parse_context_end_parse (context, &error);
+      g_markup_parse_context_free (context);
+      g_string_free (mp.text, TRUE);
+      if (!ok)
+        {
+          kic_warning ("%s: %s", path, error->message);
+          continue;
+        }
+      for (guint k = 0; k < found->len; k++)
+        {
+          const char *dir = g_ptr_array_index (found, k);
+
+          g_ptr_array_add (dirs, g_path_is_absolute (dir) ? g_strdup (dir) : g_build_filename (menus, dir, NULL));
+        }
+    }
+}
+
+GPtrArray *
+kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config_dirs)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  guint n_default = g_strv_length (data_dirs);
+
+  for (guint i = 0; data_dirs[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_build_filename (data_dirs[i], "desktop-directories", NULL));
+  for (guint i = 0; config_dirs[i] != NULL; i++)
+    {
+      g_autofree char *menus = g_build_filename (config_dirs[i], "menus", NULL);
+      g_autofree char *merged = g_build_filename (menus, "applications-merged", NULL);
+
+      menu_directory_dirs (index, menus, dirs);
+      menu_directory_dirs (index, merged, dirs);
+    }
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      /* each directory its own ID space: a file of a <DirectoryDir> is
+       * read even when a default directory has one of that name */
+      g_autoptr (GHashTable) dir_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+      scan_dir (index, g_ptr_array_index (dirs, i), "", ".directory", "/", i < n_default ? seen : dir_seen, entries,
+                0);
     }
   g_ptr_array_sort (entries, compare_entries);
   return entries;

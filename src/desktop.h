@@ -20,6 +20,15 @@ void kic_desktop_entry_free (KicDesktopEntry *entry);
  * transfer full: KicDesktopEntry* */
 GPtrArray *kic_desktop_scan (KicFsIndex *index, char **data_dirs);
 
+/* Every .directory file of the XDG menu: those under
+ * "<datadir>/desktop-directories" of DATA_DIRS (for one ID, the earliest
+ * data directory wins) and those in the <DirectoryDir> directories that
+ * the .menu files under "<configdir>/menus" and
+ * "<configdir>/menus/applications-merged" of CONFIG_DIRS name; sorted by
+ * ID.  Hidden ones are left out, as in kic_desktop_scan().
+ * transfer full: KicDesktopEntry* */
+GPtrArray *kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config_dirs);
+
 /* Parse one .desktop file's text.  Returns FALSE with ERROR for a broken
  * file; TRUE with *ICON NULL when there is no Icon= or the entry is hidden,
  * *HIDDEN telling which. */

@@ -733,40 +733,54 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
   return TRUE;
 }
 
-/* The menu's names: one KicNamePlan per distinct lookup name. */
+/* Add ICON (an Icon= value as written) to NAMES unless its lookup name is
+ * in SEEN already. */
+static void
+add_name (GPtrArray *names, GHashTable *seen, const char *icon)
+{
+  g_autofree char *valid = NULL;
+  KicNamePlan *np;
+
+  if (icon == NULL || icon[0] == '\0')
+    return;
+  valid = g_utf8_make_valid (icon, -1);
+  np = g_new0 (KicNamePlan, 1);
+  np->icon = g_strdup (icon);
+  np->name = kic_icon_name_is_absolute (valid) ? g_strdup (valid) : kic_icon_name_strip_extension (valid);
+  np->plants = g_ptr_array_new_with_free_func (plant_free);
+  np->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  np->banned = g_ptr_array_new_with_free_func (g_free);
+  if (g_hash_table_contains (seen, np->name))
+    {
+      name_plan_free (np);
+      return;
+    }
+  g_hash_table_add (seen, np->name);
+  if (kic_icon_name_is_absolute (valid))
+    set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
+  g_ptr_array_add (names, np);
+}
+
+/* The names KDE's menu looks up: one KicNamePlan per distinct lookup name
+ * of the applications (.desktop), of the menu's categories (.directory:
+ * Kickoff shows them when it opens, at sizes where breeze often has no
+ * file of its own, tests/oracle/FINDINGS.md) and of EXTRA_NAMES. */
 static GPtrArray *
-collect_names (KicSystem *system, guint *n_desktop_files)
+collect_names (KicSystem *system, char **extra_names, guint *n_desktop_files)
 {
   g_autoptr (GPtrArray) entries = kic_desktop_scan (system->index, system->data_dirs);
+  g_autoptr (GPtrArray) directories = kic_desktop_scan_directories (system->index, system->data_dirs,
+                                                                    system->config_dirs);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *names = g_ptr_array_new_with_free_func (name_plan_free);
 
-  *n_desktop_files = entries->len;
+  *n_desktop_files = entries->len + directories->len;
   for (guint i = 0; i < entries->len; i++)
-    {
-      const KicDesktopEntry *entry = g_ptr_array_index (entries, i);
-      g_autofree char *valid = NULL;
-      KicNamePlan *np;
-
-      if (entry->icon == NULL || entry->icon[0] == '\0')
-        continue;
-      valid = g_utf8_make_valid (entry->icon, -1);
-      np = g_new0 (KicNamePlan, 1);
-      np->icon = g_strdup (entry->icon);
-      np->name = kic_icon_name_is_absolute (valid) ? g_strdup (valid) : kic_icon_name_strip_extension (valid);
-      np->plants = g_ptr_array_new_with_free_func (plant_free);
-      np->sizes = g_ptr_array_new_with_free_func (size_report_free);
-      np->banned = g_ptr_array_new_with_free_func (g_free);
-      if (g_hash_table_contains (seen, np->name))
-        {
-          name_plan_free (np);
-          continue;
-        }
-      g_hash_table_add (seen, np->name);
-      if (kic_icon_name_is_absolute (valid))
-        set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
-      g_ptr_array_add (names, np);
-    }
+    add_name (names, seen, ((const KicDesktopEntry *) g_ptr_array_index (entries, i))->icon);
+  for (guint i = 0; i < directories->len; i++)
+    add_name (names, seen, ((const KicDesktopEntry *) g_ptr_array_index (directories, i))->icon);
+  for (guint i = 0; extra_names != NULL && extra_names[i] != NULL; i++)
+    add_name (names, seen, extra_names[i]);
   return names;
 }
 
@@ -860,7 +874,7 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error
   guint n_themes;
 
   planner_init (&p, system, options);
-  plan->names = collect_names (system, &plan->n_desktop_files);
+  plan->names = collect_names (system, options->extra_names, &plan->n_desktop_files);
   g_ptr_array_sort (plan->names, compare_name_plans);
   /* plant for each configured theme in turn (the last resolver is the
    * "any other theme" user, who only takes part in the proof) */

@@ -61,6 +61,7 @@ typedef struct {
 typedef struct {
   GArray *targets;     /* KicTarget */
   char **themes;       /* themes to plant for; NULL: the current theme */
+  char **extra_names;  /* names to plan besides the menu's; may be NULL */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
 } KicPlanOptions;
@@ -69,7 +70,7 @@ typedef struct {
   GPtrArray *names;    /* KicNamePlan*, sorted by name */
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
-  guint n_desktop_files;
+  guint n_desktop_files;   /* .desktop and .directory files read */
   guint n_verified;    /* (name, size, theme) lookups proved unchanged */
 } KicPlan;
 

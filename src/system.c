@@ -25,6 +25,7 @@ kic_system_free (KicSystem *system)
   kic_resolver_free (system->resolver);
   kic_profile_free (system->profile);
   g_strfreev (system->data_dirs);
+  g_strfreev (system->config_dirs);
   g_strfreev (system->icon_bases);
   g_free (system->configured_theme);
   g_free (system->current_theme);
@@ -602,7 +603,6 @@ KicSystem *
 kic_system_load (const KicSystemOptions *options, GError **error)
 {
   g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
-  g_auto (GStrv) config_dirs = NULL;
   g_autofree char *root = NULL;
 
   root = g_canonicalize_filename (options->root ? options->root : "/", NULL);
@@ -617,8 +617,8 @@ kic_system_load (const KicSystemOptions *options, GError **error)
     return NULL;
   system->app_name = g_strdup (options->app_name ? options->app_name : system->profile->table->app_name);
   system->data_dirs = options->data_dirs ? g_strdupv (options->data_dirs) : kic_paths_data_dirs ();
-  config_dirs = options->config_dirs ? g_strdupv (options->config_dirs) : kic_paths_config_dirs ();
-  system->kdeglobals = load_kdeglobals (system->index, system->profile->table, config_dirs);
+  system->config_dirs = options->config_dirs ? g_strdupv (options->config_dirs) : kic_paths_config_dirs ();
+  system->kdeglobals = load_kdeglobals (system->index, system->profile->table, system->config_dirs);
   if (options->theme != NULL)
     system->configured_theme = g_strdup (options->theme);
   else

@@ -30,6 +30,7 @@ typedef struct {
   KicFsIndex *index;
   KicProfile *profile;   /* the KDE generation */
   char **data_dirs;      /* inside the root */
+  char **config_dirs;    /* inside the root */
   char **icon_bases;     /* the theme bases that exist, in the profile's order (§2) */
   char *configured_theme; /* kdeglobals [Icons] Theme= or --theme, before validity */
   char *current_theme;   /* the theme KDE ends up using first */
