@@ -9,6 +9,7 @@
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
+#   make bench-plasma    Plasma 5.27 itself, headless, before/after a rebuild
 #   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
 
 PREFIX ?= /usr/local
@@ -131,7 +132,12 @@ bench: $(PROG) $(ORACLE_BIN)
 bench-kf6: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-kf6.sh
 
-.PHONY: bench bench-kf6 bench-nfs bench-wrap demo
+# Plasma itself under Xvfb and strace (needs root; makes and caches a
+# Debian 12 root with Plasma, tests/bench/plasma/make-root.sh).
+bench-plasma: $(PROG)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/plasma/bench-plasma.sh
+
+.PHONY: bench bench-kf6 bench-nfs bench-plasma bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the

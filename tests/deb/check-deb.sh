@@ -170,8 +170,8 @@ dpkg-deb -e "$deb" "$WORK/ctl"
 is "$(sort "$WORK/ctl/conffiles" | tr '\n' ' ')" "/etc/cron.d/kde-icon-cache /etc/kde-icon-cache.conf " \
   "conffiles: the configuration file and the cron.d file"
 is "$(grep -v '^#' "$WORK/ctl/triggers" | grep . | sort | tr '\n' ' ')" \
-  "interest-noawait /usr/share/applications interest-noawait /usr/share/icons interest-noawait /usr/share/pixmaps " \
-  "file triggers (noawait) on applications, icons and pixmaps"
+  "interest-noawait /etc/xdg/menus interest-noawait /usr/share/applications interest-noawait /usr/share/desktop-directories interest-noawait /usr/share/icons interest-noawait /usr/share/pixmaps " \
+  "file triggers (noawait) on applications, desktop-directories, menus, icons and pixmaps"
 if command -v systemd-analyze > /dev/null 2>&1; then
   dpkg-deb -x "$deb" "$WORK/x"
   systemd-analyze verify --man=no "$WORK/x/lib/systemd/system/kde-icon-cache.service" \
@@ -182,7 +182,8 @@ else
   ok 0 "# SKIP systemd-analyze is not installed (package systemd)"
 fi
 grep -v '^#' "$WORK/build/src/etc/kde-icon-cache.conf" | grep -v '^$' > "$WORK/conf-active"
-is "$(cat "$WORK/conf-active")" "[kde-icon-cache]" "the shipped configuration file sets nothing: every key is commented out"
+is "$(cat "$WORK/conf-active" | paste -sd' ')" "[kde-icon-cache] ExtraNames=applications-all,search" \
+  "the shipped configuration file sets only the measured ExtraNames=; every other key is commented out"
 
 # ---------------------------------------------------------------- lintian
 changes=$(ls "$WORK"/build/kde-icon-cache_*.changes | head -n 1)

@@ -1,0 +1,112 @@
+#!/bin/sh
+# bench-plasma.sh - what a rebuild does for Plasma itself (make bench-plasma)
+#
+# Plasma 5.27 of Debian 12, in the root tests/bench/plasma/make-root.sh
+# makes (made on the first run, then reused), run headless under Xvfb by
+# session.sh: plasmashell start-up, the launcher (Kickoff) opened, All
+# Applications shown, then scrolled to the end; strace counts the file
+# system calls of each phase, on icon paths and in total.  States: before
+# (twice: two runs of one state must agree), after "kde-icon-cache --root
+# ROOT" (with the configuration file of etc/, as the package installs
+# it), after "--clean".  The screenshots of each phase are compared
+# pixel for pixel (xwd dumps, byte for byte) with the first run's.
+#
+# Needs root (chroot, mount).  Environment: KIC_PLASMA_ROOT (the root),
+# KIC_BIN, KIC_TEST_TMP, KIC_PLASMA_KEEP=1 (keep the traces and shots),
+# KIC_PLASMA_ONE=1 (one session only), KIC_PLASMA_ALL_XY="X Y" (where
+# All Applications is).
+set -eu
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+HERE=$TOP/tests/bench/plasma
+BIN=${KIC_BIN:-$TOP/kde-icon-cache}
+ROOT=${KIC_PLASMA_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/bookworm-plasma}
+TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
+[ "$(id -u)" -eq 0 ] || { echo "bench-plasma: needs root (chroot, mount)" >&2; exit 2; }
+[ -f "$ROOT/.kic-plasma-stamp" ] || "$HERE/make-root.sh" >&2
+mkdir -p "$TMP_TOP"
+W=$(mktemp -d "$TMP_TOP/bench-plasma.XXXXXX")
+MOUNTS=
+cleanup () {
+  # the processes of the session still running in the root (D-Bus
+  # activated services): ours, each ended by its id
+  for p in /proc/[0-9]*; do
+    [ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && kill -9 "${p#/proc/}" 2>/dev/null
+  done
+  for m in $MOUNTS; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+  [ "${KIC_PLASMA_KEEP:-0}" = 1 ] && echo "bench-plasma: traces and screenshots kept in $W" >&2 || rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+ROOT=$(cd "$ROOT" && pwd -P)
+for m in proc dev dev/pts dev/shm sys; do
+  mountpoint -q "$ROOT/$m" && continue
+  case $m in
+    proc) mount -t proc proc "$ROOT/proc" ;;
+    sys) mount -t sysfs sysfs "$ROOT/sys" ;;
+    dev/shm) mkdir -p "$ROOT/dev/shm"; mount -t tmpfs tmpfs "$ROOT/dev/shm" ;;
+    dev/pts) mkdir -p "$ROOT/dev/pts"; mount -t devpts -o newinstance devpts "$ROOT/dev/pts" ;;
+    dev) mount -t tmpfs -o mode=755 tmpfs "$ROOT/dev"
+         for d in null zero full random urandom tty; do cp -a "/dev/$d" "$ROOT/dev/$d"; done ;;
+  esac
+  MOUNTS="$ROOT/$m $MOUNTS"
+done
+mkdir -p "$ROOT/opt/kic" "$ROOT/tmp/.X11-unix"
+chmod 1777 "$ROOT/tmp" "$ROOT/tmp/.X11-unix"
+cp "$HERE/session.sh" "$ROOT/opt/kic/session.sh"
+chmod 755 "$ROOT/opt/kic/session.sh"
+
+# session LABEL: one measured session; its files in $W/LABEL
+session () {
+  rm -rf "$ROOT/tmp/kic-out"
+  chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+    dbus-run-session -- /opt/kic/session.sh /tmp/kic-out ${KIC_PLASMA_ALL_XY:-} > "$W/$1.log" 2>&1 ||
+    { echo "bench-plasma: the $1 session failed:" >&2; tail -n 20 "$W/$1.log" >&2; exit 1; }
+  mv "$ROOT/tmp/kic-out" "$W/$1"
+  awk -v marks="$(paste -sd' ' "$W/$1/marks")" -f "$HERE/count.awk" "$W/$1/trace" > "$W/$1/counts"
+}
+# col LABEL PHASE FIELD: a figure of the counts (FIELD 2: icon paths, 3: all)
+col () { awk -F '\t' -v p="$2" -v f="$3" '$1 == p { print $f }' "$W/$1/counts"; }
+same_shots () { # same_shots A B: every screenshot of A equal to B's
+  for s in opened all scrolled; do cmp -s "$W/$1/$s.xwd" "$W/$2/$s.xwd" || { echo "$s differs"; return 0; }; done
+  echo "identical"
+}
+
+t0=$(date +%s)
+session before
+if [ "${KIC_PLASMA_ONE:-0}" = 1 ]; then # one session, to try the harness
+  cat "$W/before/counts"; exit 0
+fi
+session before2
+# the configuration file the package ships, as dpkg would install it
+[ -e "$ROOT/etc/kde-icon-cache.conf" ] && { echo "bench-plasma: $ROOT/etc/kde-icon-cache.conf exists: not ours" >&2; exit 1; }
+cp "$TOP/etc/kde-icon-cache.conf" "$ROOT/etc/kde-icon-cache.conf"
+s=$(date +%s%N)
+"$BIN" --root "$ROOT" 2> "$W/rebuild.log"
+rebuild_ms=$((($(date +%s%N) - s) / 1000000))
+links=$(grep -c '^link' "$ROOT/var/lib/kde-icon-cache/manifest" || true)
+session after
+"$BIN" -q --root "$ROOT" --clean
+rm "$ROOT/etc/kde-icon-cache.conf"
+session clean
+
+echo "kde-icon-cache bench-plasma: Plasma 5.27 of Debian 12 under Xvfb, fresh home, breeze"
+grep -E '^(plasma-workspace|plasma-desktop|libkf5iconthemes5|breeze-icon-theme)\s' "$ROOT/.kic-plasma-stamp" | tr '\t' ' ' | paste -sd, | sed 's/,/, /g'
+sed -n 's/^# \([0-9]* desktop files.*\)/\1/p' "$ROOT/.kic-plasma-stamp"
+echo "rebuild: $(sed -n 's/^kde-icon-cache: //p' "$W/rebuild.log" | head -n 1) ($links links, $rebuild_ms ms)"
+echo
+echo "file system calls on icon paths (all file calls), strace -f of plasmashell:"
+printf '%-44s %16s %16s %8s %16s\n' phase before "after rebuild" ratio "after --clean"
+p=1
+for phase in "plasmashell start-up" "open the launcher (favourites, categories)" "show All Applications" "scroll All Applications to the end"; do
+  b=$(col before $p 2); a=$(col after $p 2); c=$(col clean $p 2)
+  printf '%-44s %16s %16s %8s %16s\n' "$phase" "$b ($(col before $p 3))" "$a ($(col after $p 3))" \
+    "$(awk -v a="$b" -v b="$a" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" "$c ($(col clean $p 3))"
+  p=$((p + 1))
+done
+echo
+echo "two runs before the rebuild, calls on icon paths: $(cut -f2 "$W/before/counts" | paste -sd/) and $(cut -f2 "$W/before2/counts" | paste -sd/)"
+echo "screenshots (launcher open, All Applications, scrolled): before vs before again: $(same_shots before before2);" \
+  "before vs after rebuild: $(same_shots before after); before vs after --clean: $(same_shots before clean)"
+echo "after --clean equal to before, phase by phase: $(paste "$W/before/counts" "$W/clean/counts" |
+  awk -F '\t' '{ printf "%s%s", (NR > 1 ? ", " : ""), ($2 == $5 ? "yes" : "no (" $5 - $2 " calls)") }')"
+echo "($(($(date +%s) - t0)) s)"

@@ -1,0 +1,96 @@
+#!/bin/sh
+# session.sh OUT [X Y] - one measured Plasma session, run inside the root
+# of make-root.sh by bench-plasma.sh (as root, in a chroot, under
+# dbus-run-session): Xvfb, plasmashell under strace with a fresh home,
+# then the launcher opened, All Applications shown and scrolled to the end.
+#
+# Writes OUT/trace (strace -f -ttt of plasmashell, file calls), OUT/marks
+# (the end of each phase, in seconds since the epoch: started, opened,
+# all, scrolled) and a screenshot after the last three phases
+# (OUT/opened.xwd, OUT/all.xwd, OUT/scrolled.xwd).  X Y: where "All
+# Applications" is on the screen (default from the open launcher's layout
+# at 1280x800).
+#
+# The screen is made the same from run to run: a frozen wall clock (the
+# panel's clock stopped at one moment, faketime), no animations, a fresh home, software
+# rendering (QT_QUICK_BACKEND=software), the same screen size.
+set -eu
+OUT=$1
+ALL_X=${2:-95}
+ALL_Y=${3:-304}
+mkdir -p "$OUT"
+: > "$OUT/marks"
+export HOME=/tmp/kic-home XDG_RUNTIME_DIR=/tmp/kic-runtime DISPLAY=:7
+rm -rf "$HOME" "$XDG_RUNTIME_DIR"
+mkdir -p "$HOME/.config" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+# no animation: the screenshot is the final state, whenever it is taken
+printf '[KDE]\nAnimationDurationFactor=0\n' > "$HOME/.config/kdeglobals"
+printf '[Effect-Blur]\nBlurStrength=1\n' > "$HOME/.config/kwinrc"
+export XDG_SESSION_TYPE=x11 XDG_CURRENT_DESKTOP=KDE KDE_FULL_SESSION=true KDE_SESSION_VERSION=5
+export QT_QUICK_BACKEND=software QT_XCB_GL_INTEGRATION=none LIBGL_ALWAYS_SOFTWARE=1
+export QT_ACCESSIBILITY=0 LANG=C.UTF-8
+
+mark () { date +%s.%N >> "$OUT/marks"; }
+
+# idle: wait until the trace has not grown for QUIET seconds (at most 240)
+idle () {
+  _last=-1 _same=0 _n=0
+  while [ $_same -lt "${QUIET:-4}" ] && [ $_n -lt 240 ]; do
+    sleep 1
+    _size=$(stat -c %s "$OUT/trace" 2>/dev/null || echo 0)
+    if [ "$_size" = "$_last" ]; then _same=$((_same + 1)); else _same=0; fi
+    _last=$_size _n=$((_n + 1))
+  done
+}
+
+rm -f /tmp/.X11-unix/X7 /tmp/.X7-lock
+Xvfb :7 -screen 0 1280x800x24 -nolisten tcp -noreset >"$OUT/xvfb.log" 2>&1 &
+xvfb=$!
+n=0
+while [ ! -S /tmp/.X11-unix/X7 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+# the services the bus starts for plasmashell (kactivitymanagerd, without
+# which it shows nothing) see the same display and home
+dbus-update-activation-environment --all >/dev/null 2>&1
+FT=$(ls /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1)
+strace -f -ttt -qq -s 4096 -e trace=%file -o "$OUT/trace" \
+  env LD_PRELOAD="$FT" FAKETIME="2024-03-01 09:30:00" FAKETIME_DONT_FAKE_MONOTONIC=1 DONT_FAKE_MONOTONIC=1 \
+  plasmashell --no-respawn >"$OUT/plasmashell.log" 2>&1 &
+shell=$!
+n=0
+until qdbus org.kde.plasmashell /PlasmaShell >/dev/null 2>&1 || [ $n -gt 300 ]; do sleep 0.5; n=$((n + 1)); done
+QUIET=6 idle
+mark # started
+# the launcher button, left end of the panel (PlasmaShell's
+# activateLauncherMenu over D-Bus does nothing without a window manager)
+xdotool mousemove 27 775 click 1
+idle
+mark # opened
+xwd -root -silent > "$OUT/opened.xwd"
+xdotool mousemove "$ALL_X" "$ALL_Y" click 1
+idle
+mark # all
+xwd -root -silent > "$OUT/all.xwd"
+# to the end of the list: the wheel over it, 20 notches at a time, each
+# step waited out (scrolling faster than Plasma draws would make the
+# delegates it creates depend on timing); the end is a step that calls
+# nothing
+xdotool mousemove 500 400
+i=0
+while [ $i -lt 60 ]; do
+  before=$(stat -c %s "$OUT/trace")
+  xdotool click --repeat 20 --delay 10 5
+  QUIET=1 idle
+  [ "$(stat -c %s "$OUT/trace")" = "$before" ] && break
+  i=$((i + 1))
+done
+QUIET=3 idle
+mark # scrolled
+xwd -root -silent > "$OUT/scrolled.xwd"
+pid=$(qdbus org.freedesktop.DBus / org.freedesktop.DBus.GetConnectionUnixProcessID org.kde.plasmashell 2>/dev/null || true)
+[ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+n=0
+while kill -0 "$shell" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
+[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+kill "$xvfb" 2>/dev/null || true
+wait 2>/dev/null || true
