@@ -1,7 +1,7 @@
 /* config.h - /etc/kde-icon-cache.conf
  *
  *   [kde-icon-cache]
- *   Sizes=16:1,22:1,32:2,48:4   # N[:WEIGHT], the sizes to make fast
+ *   Sizes=16:1,22:2,32:2,48:4   # N[:WEIGHT], the sizes to make fast
  *   Themes=breeze                # the current themes to plant for
  *   ExtraNames=firefox-esr       # names KDE looks up that no menu file names
  */

@@ -76,8 +76,8 @@ typedef struct {
 
 /* The sizes the generation's menus ask for, and the default weights.
  * Plasma: 48 px is the hasIcon() lookup every Plasma process makes for
- * every entry at start (kde-lookup.md §7.1), 32 the Kickoff list, 22 and
- * 16 the rest; KDE 4: Kickoff 32, the classic menu 16; KDE 3: 16. */
+ * every entry at start (kde-lookup.md §7.1), 32 the Kickoff list, 32 and
+ * 22 its category column (tests/oracle/FINDINGS.md §h), 16 the rest; KDE 4: Kickoff 32, the classic menu 16; KDE 3: 16. */
 GArray *kic_plan_default_targets (const KicProfileTable *profile);
 
 /* transfer full */
