@@ -7,7 +7,6 @@
 plan 10
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
-S=/var/lib/kde-icon-cache
 P=usr/share/icons/breeze/places/64
 
 # svg NAME: an icon in breeze's places/64 only (no target size fits it, so
@@ -42,10 +41,11 @@ MENU
 # a .menu file that is not XML is a warning, not a failure
 echo '<Menu><DirectoryDir>' > "$R/etc/xdg/menus/broken.menu"
 printf '[kde-icon-cache]\nExtraNames=kic-extra, kic-extra.svg\n' > "$R/etc/kde-icon-cache.conf"
-NAMES="kic-category kic-menudir kic-extra kic-unnamed kic-hiddencat kic-twocat"
+printf '%s\n' kic-category kic-menudir kic-extra kic-unnamed kic-hiddencat kic-twocat > "$WORK/names"
 
 if [ -x "$ORACLE" ]; then
-  printf '%s\n' $NAMES | theirs "$R" breeze $(seq 8 256) > "$WORK/kde-before"
+  # shellcheck disable=SC2046
+  theirs "$R" breeze $(seq 8 256) < "$WORK/names" > "$WORK/kde-before"
 fi
 "$BIN" --root "$R" --json > "$WORK/report" 2> "$WORK/err"
 ok $? "a rebuild with .directory files, a .menu file and ExtraNames= exits 0"
@@ -65,7 +65,8 @@ ok $? "a broken .menu file is named in a warning"
 "$BIN" -q --root "$R" --check
 ok $? "--check right after says the cache is current"
 if [ -x "$ORACLE" ]; then
-  printf '%s\n' $NAMES | theirs "$R" breeze $(seq 8 256) > "$WORK/kde-after"
+  # shellcheck disable=SC2046
+  theirs "$R" breeze $(seq 8 256) < "$WORK/names" > "$WORK/kde-after"
   paste "$WORK/kde-before" "$WORK/kde-after" | awk -F '\t' -v r="$R" '$3 != $6 { print r $3 "\t" r $6 }' |
     while IFS="$(printf '\t')" read -r b a; do cmp -s "$b" "$a" || echo "# $b -> $a"; done > "$WORK/changed"
   [ ! -s "$WORK/changed" ] && [ -s "$WORK/kde-after" ]

@@ -33,7 +33,7 @@ cleanup () {
     [ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && kill -9 "${p#/proc/}" 2>/dev/null
   done
   for m in $MOUNTS; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
-  [ "${KIC_PLASMA_KEEP:-0}" = 1 ] && echo "bench-plasma: traces and screenshots kept in $W" >&2 || rm -rf "$W"
+  if [ "${KIC_PLASMA_KEEP:-0}" = 1 ]; then echo "bench-plasma: traces and screenshots kept in $W" >&2; else rm -rf "$W"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
@@ -58,6 +58,7 @@ chmod 755 "$ROOT/opt/kic/session.sh"
 # session LABEL: one measured session; its files in $W/LABEL
 session () {
   rm -rf "$ROOT/tmp/kic-out"
+  # shellcheck disable=SC2086 # KIC_PLASMA_ALL_XY: two words, X Y
   chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     dbus-run-session -- /opt/kic/session.sh /tmp/kic-out ${KIC_PLASMA_ALL_XY:-} > "$W/$1.log" 2>&1 ||
     { echo "bench-plasma: the $1 session failed:" >&2; tail -n 20 "$W/$1.log" >&2; exit 1; }

@@ -85,7 +85,7 @@ umount "$NEW/proc"; MOUNTS=
   # shellcheck disable=SC2016
   in_root "$NEW" dpkg-query -W -f '${Package}\t${Version}\n' |
     grep -E '^(plasma-workspace|plasma-desktop|breeze-icon-theme|libkf5iconthemes5|libqt5gui5|firefox-esr)\s'
-  echo "# $(ls "$NEW"/usr/share/applications/*.desktop | wc -l) desktop files in /usr/share/applications"
+  echo "# $(find "$NEW/usr/share/applications" -name '*.desktop' | wc -l) desktop files in /usr/share/applications"
 } > "$NEW/$STAMP"
 rm -rf --one-file-system "$ROOT"
 mv "$NEW" "$ROOT"

@@ -88,9 +88,9 @@ QUIET=3 idle
 mark # scrolled
 xwd -root -silent > "$OUT/scrolled.xwd"
 pid=$(qdbus org.freedesktop.DBus / org.freedesktop.DBus.GetConnectionUnixProcessID org.kde.plasmashell 2>/dev/null || true)
-[ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
 n=0
 while kill -0 "$shell" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
-[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
 kill "$xvfb" 2>/dev/null || true
 wait 2>/dev/null || true
