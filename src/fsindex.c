@@ -23,9 +23,18 @@ typedef struct {
   KicFsType type;    /* what the entry is after following links */
 } KicFsEntry;
 
+/* One name of a listing in the form kic_fs_index_dir_stat_hashed() searches. */
+typedef struct {
+  guint hash;
+  const char *name;   /* the key in entries */
+  KicFsEntry *entry;
+} KicFsSlot;
+
 struct _KicFsDir {
   GHashTable *entries; /* name -> KicFsEntry* */
   char *real;          /* its real path */
+  GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
+                        * NULL again whenever entries change */
 };
 
 struct _KicFsIndex {
@@ -45,6 +54,8 @@ fs_dir_free (gpointer data)
   if (dir == NULL)
     return;
   g_hash_table_unref (dir->entries);
+  if (dir->by_hash != NULL)
+    g_array_unref (dir->by_hash);
   g_free (dir->real);
   g_free (dir);
 }
@@ -390,6 +401,64 @@ kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
   return entry_type (index, dir->real, name, entry);
 }
 
+guint
+kic_fs_name_hash (const char *name)
+{
+  return g_str_hash (name);
+}
+
+static int
+compare_slots (gconstpointer a, gconstpointer b)
+{
+  guint ha = ((const KicFsSlot *) a)->hash;
+  guint hb = ((const KicFsSlot *) b)->hash;
+
+  return ha < hb ? -1 : ha > hb;
+}
+
+KicFsType
+kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, const char *name, guint hash)
+{
+  /* the listing belongs to the index; only its lookup form is built here */
+  KicFsDir *dir = (KicFsDir *) const_dir;
+  const KicFsSlot *slots;
+  guint lo = 0;
+  guint hi;
+
+  if (dir->by_hash == NULL)
+    {
+      GHashTableIter iter;
+      gpointer key;
+      gpointer value;
+
+      dir->by_hash = g_array_sized_new (FALSE, FALSE, sizeof (KicFsSlot), g_hash_table_size (dir->entries));
+      g_hash_table_iter_init (&iter, dir->entries);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          KicFsSlot slot = { g_str_hash (key), key, value };
+
+          g_array_append_val (dir->by_hash, slot);
+        }
+      g_array_sort (dir->by_hash, compare_slots);
+    }
+  slots = (const KicFsSlot *) (gpointer) dir->by_hash->data;
+  hi = dir->by_hash->len;
+  /* the first slot with this hash, then each slot that shares it */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (slots[mid].hash < hash)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (; lo < dir->by_hash->len && slots[lo].hash == hash; lo++)
+    if (strcmp (slots[lo].name, name) == 0)
+      return entry_type (index, dir->real, name, slots[lo].entry);
+  return KIC_FS_NONE;
+}
+
 KicFsType
 kic_fs_index_stat (KicFsIndex *index, const char *path)
 {
@@ -481,6 +550,8 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
     g_hash_table_remove_all (index->real_paths);
   else
     g_hash_table_foreach_remove (index->real_paths, is_null_value, NULL);
+  if (listing->by_hash != NULL)
+    g_clear_pointer (&listing->by_hash, g_array_unref);
   entry = g_new0 (KicFsEntry, 1);
   entry->d_type = type == KIC_FS_DIR ? DT_DIR : DT_REG;
   entry->resolved = TRUE;

@@ -45,6 +45,12 @@ const KicFsDir *kic_fs_index_dir (KicFsIndex *index, const char *path);
 /* What NAME in DIR is (one hash lookup of NAME). */
 KicFsType kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name);
 
+/* The same for a NAME asked of many directories: its hash, computed once
+ * by kic_fs_name_hash(), and a binary search of DIR's names by hash: no
+ * string is hashed per directory. */
+guint kic_fs_name_hash (const char *name);
+KicFsType kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *dir, const char *name, guint hash);
+
 /* What PATH is, following symbolic links inside the root. */
 KicFsType kic_fs_index_stat (KicFsIndex *index, const char *path);
 

@@ -691,9 +691,9 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
           if (!may_try_planted (resolver, name, stems))
             continue;
           kic_resolver_set_overlay (resolver, p->base);
-          before_all = kic_resolve_sizes (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          before_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
           kic_resolver_set_overlay (resolver, p->after);
-          after_all = kic_resolve_sizes (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          after_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
           for (guint k = 0; k < before_all->len; k++)
             {
               const KicResult *before = g_ptr_array_index (before_all, k);

@@ -200,6 +200,25 @@ kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay)
   resolver->overlay = overlay;
 }
 
+/* One file name asked of every directory of a scan, with what can be
+ * worked out once instead of per directory: its hash for the listings,
+ * and what the overlay says of that name (almost always nothing). */
+typedef struct {
+  const char *name;
+  gboolean has_slash;
+  guint hash;
+  GHashTable *overlay_dirs; /* dir -> GINT_TO_POINTER (add), or NULL */
+} ProbeFile;
+
+static void
+probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name)
+{
+  file->name = name;
+  file->has_slash = strchr (name, '/') != NULL;
+  file->hash = kic_fs_name_hash (name);
+  file->overlay_dirs = resolver->overlay ? g_hash_table_lookup (resolver->overlay->names, name) : NULL;
+}
+
 /* What the overlay says of DIR/FILE: a planned link exists, a previous
  * run's link does not.  A Qt resource copy (MIRRORED) holds none of our
  * links, whatever the overlay says of the disk directory it mirrors. */
@@ -218,39 +237,40 @@ overlay_type (KicResolver *resolver, const char *dir, const char *file, gboolean
 /* What FILE in theme directory DIR is; FILE may hold a '/' when Icon=
  * does.  Files of the overlay exist as regular files, or not at all. */
 static KicFsType
-index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
+index_type (KicResolver *resolver, KicThemeDir *dir, const ProbeFile *file)
 {
   KicFsIndex *index = resolver->index;
   const char *disk = dir->mirror ? dir->mirror : dir->path;
-  KicFsType type;
+  gpointer add;
 
   /* a resource read from the library holds none of our links; a name
    * with a '/' is not followed there (Qt would clean it; no menu does) */
   if (dir->resource_files != NULL)
-    return strchr (file, '/') == NULL && g_hash_table_contains (dir->resource_files, file) ? KIC_FS_FILE
-                                                                                         : KIC_FS_NONE;
+    return !file->has_slash && g_hash_table_contains (dir->resource_files, file->name) ? KIC_FS_FILE
+                                                                                       : KIC_FS_NONE;
 
-  if (strchr (file, '/') != NULL)
+  if (file->has_slash)
     {
       /* a name with a '/' (Icon=../22/foo): ask the overlay about the
        * file it really names */
-      g_autofree char *joined = g_strconcat (disk, "/", file, NULL);
+      g_autofree char *joined = g_strconcat (disk, "/", file->name, NULL);
       g_autofree char *clean = kic_path_clean (joined);
       g_autofree char *parent = g_path_get_dirname (clean);
       g_autofree char *base = g_path_get_basename (clean);
+      KicFsType type;
 
       if (overlay_type (resolver, parent, base, dir->mirror != NULL, &type))
         return type;
       return kic_fs_index_stat (index, joined);
     }
-  if (overlay_type (resolver, disk, file, dir->mirror != NULL, &type))
-    return type;
+  if (file->overlay_dirs != NULL && g_hash_table_lookup_extended (file->overlay_dirs, disk, NULL, &add))
+    return GPOINTER_TO_INT (add) && dir->mirror == NULL ? KIC_FS_FILE : KIC_FS_NONE;
   if (!dir->listed)
     {
       dir->listing = kic_fs_index_dir (index, disk);
       dir->listed = TRUE;
     }
-  return dir->listing ? kic_fs_index_dir_stat (index, dir->listing, file) : KIC_FS_NONE;
+  return dir->listing ? kic_fs_index_dir_stat_hashed (index, dir->listing, file->name, file->hash) : KIC_FS_NONE;
 }
 
 /* kicontheme.cpp:783-792, KIconThemeDir::iconPath(): QFileInfo::exists()
@@ -261,10 +281,11 @@ index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
  * language).  A Qt resource (KF6's embedded breeze) is looked up in memory,
  * l10n included: no system call at all. */
 static gboolean
-probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
+probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const ProbeFile *probe)
 {
+  const char *file = probe->name;
   g_autofree char *path = NULL;
-  gboolean hit = index_type (lookup->resolver, (KicThemeDir *) dir, file) != KIC_FS_NONE;
+  gboolean hit = index_type (lookup->resolver, (KicThemeDir *) dir, probe) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
@@ -318,7 +339,7 @@ prune_dir (KicPruneRule rule, int dw, int delta)
  * the scan goes on, skipping directories that are not closer (:235), and
  * the closest hit wins. */
 static const KicThemeDir *
-scan_dirs (Lookup *lookup, const GPtrArray *dirs, const char *file, int size, gboolean exact)
+scan_dirs (Lookup *lookup, const GPtrArray *dirs, const ProbeFile *file, int size, gboolean exact)
 {
   KicPruneRule rule = lookup->resolver->profile->table->prune;
   const KicThemeDir *best = NULL;
@@ -360,7 +381,11 @@ scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *
 {
   g_autofree char *file = g_strconcat (name, ext, NULL);
   guint start = lookup->result->n_calls;
-  const KicThemeDir *dir = scan_dirs (lookup, theme->dirs, file, size, exact);
+  const KicThemeDir *dir;
+  ProbeFile probe;
+
+  probe_file_init (lookup->resolver, &probe, file);
+  dir = scan_dirs (lookup, theme->dirs, &probe, size, exact);
 
   if (dir == NULL)
     return FALSE;
@@ -717,18 +742,90 @@ kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
   return lookup.result;
 }
 
+/* One winning scan's directories, probed once for every size: which hold
+ * the file, and what probing each costs on a hit and on a miss (a hit is
+ * the access(2) plus the l10n stats; a Qt resource costs nothing). */
+typedef struct {
+  const KicThemeDir *dir;
+  gboolean hit;
+  guint cost;
+} SizeProbe;
+
+static GArray *
+probe_once (Lookup *lookup, const GPtrArray *dirs, const char *name, gboolean count)
+{
+  GArray *probes = g_array_new (FALSE, FALSE, sizeof (SizeProbe));
+  ProbeFile file;
+
+  probe_file_init (lookup->resolver, &file, name);
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (dirs, i);
+      SizeProbe probe = { dir, FALSE, 0 };
+
+      /* :191: only directories of the requested (integer) scale */
+      if (dir->spec->scale != 1)
+        continue;
+      if (count)
+        {
+          /* probe_theme_dir() counts exactly what this lookup costs */
+          guint before = lookup->result->n_calls;
+
+          probe.hit = probe_theme_dir (lookup, dir, &file);
+          probe.cost = lookup->result->n_calls - before;
+        }
+      else
+        probe.hit = index_type (lookup->resolver, (KicThemeDir *) dir, &file) != KIC_FS_NONE;
+      /* without the calls, the misses cannot change the answer */
+      if (probe.hit || count)
+        g_array_append_val (probes, probe);
+    }
+  return probes;
+}
+
+/* scan_dirs() with MatchBest at SIZE over PROBES, without a probe: the
+ * same pruning (:235), on what probe_once() found.  *CALLS gets the
+ * calls of the scan. */
+static const KicThemeDir *
+scan_probes (const KicResolver *resolver, const GArray *probes, int size, guint *calls)
+{
+  KicPruneRule rule = resolver->profile->table->prune;
+  const KicThemeDir *best = NULL;
+  int delta = rule == KIC_PRUNE_KDE3 ? -1000 : -INT_MAX;
+
+  for (guint i = 0; i < probes->len; i++)
+    {
+      const SizeProbe *probe = &g_array_index (probes, SizeProbe, i);
+      int dw = kic_dir_spec_distance (probe->dir->spec, size);
+
+      if (prune_dir (rule, dw, delta))
+        continue;
+      *calls += probe->cost;
+      if (!probe->hit)
+        continue;
+      best = probe->dir;
+      delta = dw;
+      if (delta == 0)
+        break;
+    }
+  return best;
+}
+
 /* With MatchBest alone (KF), which theme, name and extension wins does not
  * depend on the size: a scan takes the first file it meets whatever its
  * size and only looks on for a closer one, and scans that find nothing
  * probe every directory.  So every size costs the same calls up to the
- * winning scan, and only that scan is run again per size.  MatchExact
+ * winning scan, and only that scan differs per size: its directories are
+ * probed once, and each size only replays the pruning on what was found
+ * (with COUNT over every directory, else over the hits alone).  MatchExact
  * passes (KDE 3/4) probe a different set of directories at each size:
  * there every size gets a full lookup. */
-GPtrArray *
-kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
+static GPtrArray *
+resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboolean count)
 {
   GPtrArray *results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
   Lookup first = { resolver, g_new0 (KicResult, 1), 0, NULL };
+  g_autoptr (GArray) probes = NULL;
 
   if (resolver->profile->table->passes != KIC_PASSES_BEST || resolver->profile->apps_first_pass)
     {
@@ -739,6 +836,12 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
     }
   resolve_lookup (&first, name, min);
   g_ptr_array_add (results, first.result);
+  if (first.scan_file != NULL)
+    {
+      Lookup scratch = { resolver, &(KicResult) { 0 }, 0, NULL };
+
+      probes = probe_once (&scratch, first.result->theme->dirs, first.scan_file, count);
+    }
   for (int s = min + 1; s <= max; s++)
     {
       KicResult *r = g_new0 (KicResult, 1);
@@ -751,11 +854,9 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
         }
       else
         {
-          Lookup lookup = { resolver, r, 0, NULL };
-
-          r->n_calls = first.scan_start;
+          r->n_calls = count ? first.scan_start : 0;
           r->theme = first.result->theme;
-          r->dir = scan_dirs (&lookup, r->theme->dirs, first.scan_file, s, FALSE);
+          r->dir = scan_probes (resolver, probes, s, &r->n_calls);
           if (r->dir == NULL)
             {
               /* cannot happen with sane sizes (theme.c refuses others);
@@ -770,4 +871,16 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
     }
   g_free (first.scan_file);
   return results;
+}
+
+GPtrArray *
+kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
+{
+  return resolve_sizes (resolver, name, min, max, TRUE);
+}
+
+GPtrArray *
+kic_resolve_sizes_uncounted (KicResolver *resolver, const char *name, int min, int max)
+{
+  return resolve_sizes (resolver, name, min, max, FALSE);
 }
