@@ -43,6 +43,7 @@ struct _KicFsIndex {
   gboolean is_virtual;
   GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
   GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
+  GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
   guint n_dirs_read;
 };
 
@@ -107,6 +108,8 @@ kic_fs_index_free (KicFsIndex *index)
     return;
   g_hash_table_unref (index->dirs);
   g_hash_table_unref (index->real_paths);
+  if (index->stamps != NULL)
+    g_hash_table_unref (index->stamps);
   if (index->rootfd >= 0)
     close (index->rootfd);
   g_free (index->root);
@@ -168,6 +171,50 @@ host_path_of_real (const KicFsIndex *index, const char *real)
   return g_strconcat (index->root, real, NULL);
 }
 
+void
+kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
+{
+  memset (stamp, 0, sizeof *stamp);
+  stamp->type = type;
+  if (st == NULL || (type == KIC_FS_DIR ? !S_ISDIR (st->st_mode) : !S_ISREG (st->st_mode)))
+    return;
+  stamp->exists = TRUE;
+  stamp->dev = st->st_dev;
+  stamp->ino = st->st_ino;
+  stamp->size = st->st_size;
+  stamp->mtime_ns = (gint64) st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
+/* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
+static void
+keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
+{
+  KicFsStamp *stamp;
+  struct stat st;
+  int errsv = errno;
+
+  if (index->stamps == NULL)
+    return;
+  stamp = g_new0 (KicFsStamp, 1);
+  kic_fs_stamp_of_stat (stamp, type, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL);
+  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
+  errno = errsv;
+}
+
+void
+kic_fs_index_keep_stamps (KicFsIndex *index)
+{
+  if (index->stamps == NULL)
+    index->stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+GHashTable *
+kic_fs_index_stamps (KicFsIndex *index)
+{
+  return index->stamps;
+}
+
 /* Read directory REAL (a path with no links in it) from disk, once. */
 static KicFsDir *
 read_dir (KicFsIndex *index, const char *real)
@@ -181,6 +228,7 @@ read_dir (KicFsIndex *index, const char *real)
   index->n_dirs_read++;
   /* REAL has no links in it: refuse any that appeared since */
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_DIRECTORY, TRUE);
+  keep_stamp (index, KIC_FS_DIR, real[1] ? real : "/", fd);
   if (fd < 0)
     {
       if (errno != ENOENT && errno != ENOTDIR)
@@ -630,6 +678,7 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
     }
   real = kic_fs_index_realpath (index, path);
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY, TRUE);
+  keep_stamp (index, KIC_FS_FILE, real, fd);
   if (fd < 0)
     {
       int errsv = errno;
