@@ -23,19 +23,32 @@ struct _KicResolver {
   const KicOverlay *overlay; /* borrowed, may be NULL */
 };
 
+/* What the overlay says of one file name in one directory. */
+typedef struct {
+  char *dir;
+  guint dir_hash; /* kic_fs_name_hash (dir): probes compare it first */
+  gboolean add;
+} OverlayEntry;
+
 struct _KicOverlay {
-  /* file name -> (dir -> GINT_TO_POINTER (add)): keyed by the short name
-   * first, since almost every probe asks for a name the overlay lacks */
+  /* file name -> GArray of OverlayEntry: keyed by the short name first,
+   * since almost every probe asks for a name the overlay lacks; a name
+   * has a few directories at most */
   GHashTable *names;
 };
+
+static void
+overlay_entry_clear (gpointer data)
+{
+  g_free (((OverlayEntry *) data)->dir);
+}
 
 KicOverlay *
 kic_overlay_new (void)
 {
   KicOverlay *overlay = g_new0 (KicOverlay, 1);
 
-  overlay->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                          (GDestroyNotify) g_hash_table_unref);
+  overlay->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   return overlay;
 }
 
@@ -48,37 +61,62 @@ kic_overlay_free (KicOverlay *overlay)
   g_free (overlay);
 }
 
+/* The entry for DIR (its hash DIR_HASH) in ENTRIES, or NULL. */
+static OverlayEntry *
+overlay_find (const GArray *entries, const char *dir, guint dir_hash)
+{
+  for (guint i = 0; entries != NULL && i < entries->len; i++)
+    {
+      OverlayEntry *e = &g_array_index (entries, OverlayEntry, i);
+
+      if (e->dir_hash == dir_hash && strcmp (e->dir, dir) == 0)
+        return e;
+    }
+  return NULL;
+}
+
 void
 kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gboolean add)
 {
-  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
+  GArray *entries = g_hash_table_lookup (overlay->names, name);
+  guint dir_hash = kic_fs_name_hash (dir);
+  OverlayEntry *e;
 
-  if (dirs == NULL)
+  if (entries == NULL)
     {
-      dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_hash_table_insert (overlay->names, g_strdup (name), dirs);
+      entries = g_array_new (FALSE, FALSE, sizeof (OverlayEntry));
+      g_array_set_clear_func (entries, overlay_entry_clear);
+      g_hash_table_insert (overlay->names, g_strdup (name), entries);
     }
-  g_hash_table_replace (dirs, g_strdup (dir), GINT_TO_POINTER (add));
+  e = overlay_find (entries, dir, dir_hash);
+  if (e != NULL)
+    e->add = add;
+  else
+    {
+      OverlayEntry entry = { g_strdup (dir), dir_hash, add };
+
+      g_array_append_val (entries, entry);
+    }
 }
 
 void
 kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name)
 {
-  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
+  GArray *entries = g_hash_table_lookup (overlay->names, name);
+  OverlayEntry *e = overlay_find (entries, dir, kic_fs_name_hash (dir));
 
-  if (dirs != NULL)
-    g_hash_table_remove (dirs, dir);
+  if (e != NULL)
+    g_array_remove_index_fast (entries, e - &g_array_index (entries, OverlayEntry, 0));
 }
 
 gboolean
 kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add)
 {
-  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
-  gpointer value;
+  const OverlayEntry *e = overlay_find (g_hash_table_lookup (overlay->names, name), dir, kic_fs_name_hash (dir));
 
-  if (dirs == NULL || !g_hash_table_lookup_extended (dirs, dir, NULL, &value))
+  if (e == NULL)
     return FALSE;
-  *add = GPOINTER_TO_INT (value);
+  *add = e->add;
   return TRUE;
 }
 
@@ -207,7 +245,7 @@ typedef struct {
   const char *name;
   gboolean has_slash;
   guint hash;
-  GHashTable *overlay_dirs; /* dir -> GINT_TO_POINTER (add), or NULL */
+  const GArray *overlay; /* OverlayEntry, or NULL */
 } ProbeFile;
 
 static void
@@ -216,7 +254,7 @@ probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name)
   file->name = name;
   file->has_slash = strchr (name, '/') != NULL;
   file->hash = kic_fs_name_hash (name);
-  file->overlay_dirs = resolver->overlay ? g_hash_table_lookup (resolver->overlay->names, name) : NULL;
+  file->overlay = resolver->overlay ? g_hash_table_lookup (resolver->overlay->names, name) : NULL;
 }
 
 /* What the overlay says of DIR/FILE: a planned link exists, a previous
@@ -241,7 +279,7 @@ index_type (KicResolver *resolver, KicThemeDir *dir, const ProbeFile *file)
 {
   KicFsIndex *index = resolver->index;
   const char *disk = dir->mirror ? dir->mirror : dir->path;
-  gpointer add;
+  const OverlayEntry *e;
 
   /* a resource read from the library holds none of our links; a name
    * with a '/' is not followed there (Qt would clean it; no menu does) */
@@ -263,13 +301,14 @@ index_type (KicResolver *resolver, KicThemeDir *dir, const ProbeFile *file)
         return type;
       return kic_fs_index_stat (index, joined);
     }
-  if (file->overlay_dirs != NULL && g_hash_table_lookup_extended (file->overlay_dirs, disk, NULL, &add))
-    return GPOINTER_TO_INT (add) && dir->mirror == NULL ? KIC_FS_FILE : KIC_FS_NONE;
   if (!dir->listed)
     {
       dir->listing = kic_fs_index_dir (index, disk);
+      dir->disk_hash = kic_fs_name_hash (disk);
       dir->listed = TRUE;
     }
+  if (file->overlay != NULL && (e = overlay_find (file->overlay, disk, dir->disk_hash)) != NULL)
+    return e->add && dir->mirror == NULL ? KIC_FS_FILE : KIC_FS_NONE;
   return dir->listing ? kic_fs_index_dir_stat_hashed (index, dir->listing, file->name, file->hash) : KIC_FS_NONE;
 }
 
