@@ -9,6 +9,7 @@
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
+#   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
 #   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
 
 PREFIX ?= /usr/local
@@ -131,7 +132,13 @@ bench: $(PROG) $(ORACLE_BIN)
 bench-kf6: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-kf6.sh
 
-.PHONY: bench bench-kf6 bench-nfs bench-wrap demo
+# The rebuild on trees the size of a school server: every icon theme of
+# Debian 12, then 3x the applications (root: overlay mounts; the network
+# on the first run).  Chart: tests/bench/scale.png.
+bench-scale: $(PROG)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-scale.sh
+
+.PHONY: bench bench-kf6 bench-nfs bench-scale bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the
