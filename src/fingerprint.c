@@ -11,12 +11,10 @@
 #include "kic.h"
 #include "safeopen.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define HEADER "kde-icon-cache fingerprint 1"
