@@ -10,6 +10,7 @@
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
 #   make bench-plasma    Plasma 5.27 itself, headless, before/after a rebuild
+#   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
 #   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
 
 PREFIX ?= /usr/local
@@ -39,7 +40,7 @@ ALL_CFLAGS = -std=c11 $(WARN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 ALL_CPPFLAGS = -D_GNU_SOURCE -DKIC_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 
-LIB_SRCS = src/commands.c src/config.c src/desktop.c src/dpkg.c src/fsindex.c src/keyfile.c src/manifest.c src/paths.c src/plan.c src/profile.c src/rcc.c \
+LIB_SRCS = src/commands.c src/config.c src/desktop.c src/dpkg.c src/fingerprint.c src/fsindex.c src/keyfile.c src/manifest.c src/paths.c src/plan.c src/profile.c src/rcc.c \
            src/resolver.c src/safeopen.c src/system.c src/theme.c src/util.c src/writer.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 HEADERS = $(wildcard src/*.h)
@@ -137,7 +138,13 @@ bench-kf6: $(PROG)
 bench-plasma: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/plasma/bench-plasma.sh
 
-.PHONY: bench bench-kf6 bench-nfs bench-plasma bench-wrap demo
+# The rebuild on trees the size of a school server: every icon theme of
+# Debian 12, then 3x the applications (root: overlay mounts; the network
+# on the first run).  Chart: tests/bench/scale.png.
+bench-scale: $(PROG)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-scale.sh
+
+.PHONY: bench bench-kf6 bench-nfs bench-plasma bench-scale bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the

@@ -4,6 +4,8 @@
 #include "config.h"
 #include "desktop.h"
 #include "dpkg.h"
+#include "fingerprint.h"
+#include "paths.h"
 #include "plan.h"
 #include "writer.h"
 #include "kic.h"
@@ -471,11 +473,45 @@ print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run
     }
 }
 
-/* Plan and apply; with CHECK_ONLY count the changes and write nothing. */
+/* Everything but the files a rebuild's result depends on: the program,
+ * its options and the directories of the environment (fingerprint.h). */
+static char *
+fingerprint_settings (const KicCommandOptions *options)
+{
+  g_auto (GStrv) data_dirs = options->system.data_dirs ? g_strdupv (options->system.data_dirs) : kic_paths_data_dirs ();
+  g_auto (GStrv) config_dirs = options->system.config_dirs ? g_strdupv (options->system.config_dirs)
+                                                           : kic_paths_config_dirs ();
+  g_autofree char *data = g_strjoinv (":", data_dirs);
+  g_autofree char *config = g_strjoinv (":", config_dirs);
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "version=%s theme=%s kde=%s kde-version=%s app=%s store=%s data-dirs=%s "
+                             "config-dirs=%s sizes=",
+                          KIC_VERSION, options->system.theme ? options->system.theme : "",
+                          options->system.kde ? options->system.kde : "",
+                          options->system.kde_version ? options->system.kde_version : "",
+                          options->system.app_name ? options->system.app_name : "", options->store, data, config);
+  for (guint i = 0; i < options->sizes->len; i++)
+    {
+      const KicTarget *t = &g_array_index (options->sizes, KicTarget, i);
+      char weight[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (weight, sizeof weight, "%g", t->weight);
+      g_string_append_printf (s, "%s%d:%s", i ? "," : "", t->size, weight);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Plan and apply; with CHECK_ONLY count the changes and write nothing.
+ * When no input changed since the last rebuild (its fingerprint), the
+ * plan would be the same and the disk is as it left it: stop there. */
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
-  g_autoptr (KicSystem) system = load_system (options, error);
+  g_autofree char *fingerprint_setup = fingerprint_settings (options);
+  g_autofree char *root = NULL;
+  g_autoptr (KicFsIndex) bare_root = NULL;
+  g_autoptr (KicSystem) system = NULL;
   g_autoptr (KicManifest) old = NULL;
   g_autoptr (KicPlan) plan = NULL;
   g_autoptr (GPtrArray) owned = NULL;
@@ -487,13 +523,38 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   int lock = -1;
   gboolean ok = FALSE;
 
-  if (system == NULL || !kic_config_load (system->index, &config, error))
-    return FALSE;
-  wopts.index = system->index;
   wopts.store = options->store;
   wopts.dry_run = options->dry_run || check_only;
   wopts.print_changes = options->dry_run && !options->json;
-  if (!wopts.dry_run && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
+  /* the lock before the fingerprint: a run that holds it may be changing
+   * what the fingerprint lists */
+  root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
+  if (!wopts.dry_run && g_file_test (root, G_FILE_TEST_IS_DIR))
+    {
+      bare_root = kic_fs_index_new (root);
+      wopts.index = bare_root;
+      if ((lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
+        goto out;
+    }
+  /* --json reports every name: that needs the plan */
+  if (!options->json && kic_fingerprint_unchanged (root, options->store, fingerprint_setup))
+    {
+      if (!kic_quiet)
+        g_printerr ("kde-icon-cache: no input changed since the last rebuild: nothing to do\n");
+      ok = TRUE;
+      goto out;
+    }
+  {
+    /* the fingerprint needs what each input was as it was read */
+    KicCommandOptions stamped = *options;
+
+    stamped.system.keep_stamps = TRUE;
+    system = load_system (&stamped, error);
+  }
+  if (system == NULL || !kic_config_load (system->index, &config, error))
+    goto out;
+  wopts.index = system->index;
+  if (!wopts.dry_run && lock < 0 && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
     goto out;
   old = kic_writer_read_manifest (&wopts, error);
   if (old == NULL)
@@ -527,6 +588,15 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       goto out;
     }
   ok = kic_writer_apply (&wopts, plan, old, settings, &stats, error);
+  if (ok && !wopts.dry_run)
+    {
+      g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
+      g_autoptr (GError) local = NULL;
+
+      /* without it the next run plans in full: nothing worse */
+      if (!kic_writer_put_fingerprint (&wopts, fingerprint, &local))
+        kic_warning ("%s", local->message);
+    }
   if (ok && options->json)
     print_json_report (system, plan, &stats);
   if (ok)

@@ -23,9 +23,18 @@ typedef struct {
   KicFsType type;    /* what the entry is after following links */
 } KicFsEntry;
 
+/* One name of a listing in the form kic_fs_index_dir_stat_hashed() searches. */
+typedef struct {
+  guint hash;
+  const char *name;   /* the key in entries */
+  KicFsEntry *entry;
+} KicFsSlot;
+
 struct _KicFsDir {
   GHashTable *entries; /* name -> KicFsEntry* */
   char *real;          /* its real path */
+  GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
+                        * NULL again whenever entries change */
 };
 
 struct _KicFsIndex {
@@ -34,6 +43,7 @@ struct _KicFsIndex {
   gboolean is_virtual;
   GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
   GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
+  GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
   guint n_dirs_read;
 };
 
@@ -45,6 +55,8 @@ fs_dir_free (gpointer data)
   if (dir == NULL)
     return;
   g_hash_table_unref (dir->entries);
+  if (dir->by_hash != NULL)
+    g_array_unref (dir->by_hash);
   g_free (dir->real);
   g_free (dir);
 }
@@ -96,6 +108,8 @@ kic_fs_index_free (KicFsIndex *index)
     return;
   g_hash_table_unref (index->dirs);
   g_hash_table_unref (index->real_paths);
+  if (index->stamps != NULL)
+    g_hash_table_unref (index->stamps);
   if (index->rootfd >= 0)
     close (index->rootfd);
   g_free (index->root);
@@ -157,6 +171,50 @@ host_path_of_real (const KicFsIndex *index, const char *real)
   return g_strconcat (index->root, real, NULL);
 }
 
+void
+kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
+{
+  memset (stamp, 0, sizeof *stamp);
+  stamp->type = type;
+  if (st == NULL || (type == KIC_FS_DIR ? !S_ISDIR (st->st_mode) : !S_ISREG (st->st_mode)))
+    return;
+  stamp->exists = TRUE;
+  stamp->dev = st->st_dev;
+  stamp->ino = st->st_ino;
+  stamp->size = st->st_size;
+  stamp->mtime_ns = (gint64) st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+}
+
+/* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
+static void
+keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
+{
+  KicFsStamp *stamp;
+  struct stat st;
+  int errsv = errno;
+
+  if (index->stamps == NULL)
+    return;
+  stamp = g_new0 (KicFsStamp, 1);
+  kic_fs_stamp_of_stat (stamp, type, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL);
+  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
+  errno = errsv;
+}
+
+void
+kic_fs_index_keep_stamps (KicFsIndex *index)
+{
+  if (index->stamps == NULL)
+    index->stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+GHashTable *
+kic_fs_index_stamps (KicFsIndex *index)
+{
+  return index->stamps;
+}
+
 /* Read directory REAL (a path with no links in it) from disk, once. */
 static KicFsDir *
 read_dir (KicFsIndex *index, const char *real)
@@ -170,6 +228,7 @@ read_dir (KicFsIndex *index, const char *real)
   index->n_dirs_read++;
   /* REAL has no links in it: refuse any that appeared since */
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_DIRECTORY, TRUE);
+  keep_stamp (index, KIC_FS_DIR, real[1] ? real : "/", fd);
   if (fd < 0)
     {
       if (errno != ENOENT && errno != ENOTDIR)
@@ -390,6 +449,64 @@ kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
   return entry_type (index, dir->real, name, entry);
 }
 
+guint
+kic_fs_name_hash (const char *name)
+{
+  return g_str_hash (name);
+}
+
+static int
+compare_slots (gconstpointer a, gconstpointer b)
+{
+  guint ha = ((const KicFsSlot *) a)->hash;
+  guint hb = ((const KicFsSlot *) b)->hash;
+
+  return ha < hb ? -1 : ha > hb;
+}
+
+KicFsType
+kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, const char *name, guint hash)
+{
+  /* the listing belongs to the index; only its lookup form is built here */
+  KicFsDir *dir = (KicFsDir *) const_dir;
+  const KicFsSlot *slots;
+  guint lo = 0;
+  guint hi;
+
+  if (dir->by_hash == NULL)
+    {
+      GHashTableIter iter;
+      gpointer key;
+      gpointer value;
+
+      dir->by_hash = g_array_sized_new (FALSE, FALSE, sizeof (KicFsSlot), g_hash_table_size (dir->entries));
+      g_hash_table_iter_init (&iter, dir->entries);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          KicFsSlot slot = { g_str_hash (key), key, value };
+
+          g_array_append_val (dir->by_hash, slot);
+        }
+      g_array_sort (dir->by_hash, compare_slots);
+    }
+  slots = (const KicFsSlot *) (gpointer) dir->by_hash->data;
+  hi = dir->by_hash->len;
+  /* the first slot with this hash, then each slot that shares it */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (slots[mid].hash < hash)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (; lo < dir->by_hash->len && slots[lo].hash == hash; lo++)
+    if (strcmp (slots[lo].name, name) == 0)
+      return entry_type (index, dir->real, name, slots[lo].entry);
+  return KIC_FS_NONE;
+}
+
 KicFsType
 kic_fs_index_stat (KicFsIndex *index, const char *path)
 {
@@ -481,6 +598,8 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
     g_hash_table_remove_all (index->real_paths);
   else
     g_hash_table_foreach_remove (index->real_paths, is_null_value, NULL);
+  if (listing->by_hash != NULL)
+    g_clear_pointer (&listing->by_hash, g_array_unref);
   entry = g_new0 (KicFsEntry, 1);
   entry->d_type = type == KIC_FS_DIR ? DT_DIR : DT_REG;
   entry->resolved = TRUE;
@@ -559,6 +678,7 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
     }
   real = kic_fs_index_realpath (index, path);
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY, TRUE);
+  keep_stamp (index, KIC_FS_FILE, real, fd);
   if (fd < 0)
     {
       int errsv = errno;

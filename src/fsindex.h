@@ -45,6 +45,12 @@ const KicFsDir *kic_fs_index_dir (KicFsIndex *index, const char *path);
 /* What NAME in DIR is (one hash lookup of NAME). */
 KicFsType kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name);
 
+/* The same for a NAME asked of many directories: its hash, computed once
+ * by kic_fs_name_hash(), and a binary search of DIR's names by hash: no
+ * string is hashed per directory. */
+guint kic_fs_name_hash (const char *name);
+KicFsType kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *dir, const char *name, guint hash);
+
 /* What PATH is, following symbolic links inside the root. */
 KicFsType kic_fs_index_stat (KicFsIndex *index, const char *path);
 
@@ -82,6 +88,28 @@ int kic_fs_index_rootfd (const KicFsIndex *index);
 /* Read all of FD (at most KIC_MAX_FILE, or MAX); WHAT names it in errors. */
 gboolean kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error);
 gboolean kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error);
+
+/* What a directory or file was when it was read (fingerprint.h): its
+ * identity, size and times, or that there was none of TYPE there. */
+typedef struct {
+  KicFsType type;   /* KIC_FS_DIR or KIC_FS_FILE */
+  gboolean exists;
+  guint64 dev;
+  guint64 ino;
+  gint64 size;
+  gint64 mtime_ns;
+  gint64 ctime_ns;
+} KicFsStamp;
+
+struct stat;
+/* STAMP of an object of TYPE from ST (NULL: nothing there). */
+void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st);
+
+/* From now on, keep the stamp of every directory the index reads (or
+ * finds missing) and every file it reads: one fstat(2) each. */
+void kic_fs_index_keep_stamps (KicFsIndex *index);
+/* Real path -> KicFsStamp*, or NULL when not kept.  transfer none */
+GHashTable *kic_fs_index_stamps (KicFsIndex *index);
 
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);

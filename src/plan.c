@@ -42,6 +42,14 @@ typedef struct {
   GHashTable *plant_name; /* link path -> KicNamePlan* */
   GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
   GPtrArray *theme_names; /* char*: the theme each resolver stands for */
+  /* the proof's indexes, made at its first round */
+  GHashTable *known;      /* every name a lookup could be asked for (set) */
+  GHashTable *stem_names; /* file name stem -> GPtrArray of the known names
+                           * whose lookups may try it (borrowed) */
+  GPtrArray *reach;       /* per resolver: set of the directories its
+                           * themes search (path, and mirrored disk path) */
+  GHashTable *dirty;      /* links planted or dropped since the proof
+                           * last looked: what a round must re-check */
 } Planner;
 
 const char *
@@ -531,6 +539,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       g_ptr_array_add (np->plants, plant);
       g_hash_table_insert (p->plants, plant->link, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
+      g_hash_table_add (p->dirty, g_strdup (plant->link));
     }
   set_status (np, KIC_NAME_PLANTED, NULL);
 }
@@ -545,6 +554,7 @@ drop_plants (Planner *p, KicNamePlan *np, const char *reason)
       g_autofree char *file = g_path_get_basename (plant->link);
 
       overlay_restore (p, dir, file);
+      g_hash_table_add (p->dirty, g_strdup (plant->link));
       g_hash_table_remove (p->plant_name, plant->link);
       g_hash_table_remove (p->plants, plant->link);
     }
@@ -552,23 +562,12 @@ drop_plants (Planner *p, KicNamePlan *np, const char *reason)
   set_status (np, KIC_NAME_SKIPPED, reason);
 }
 
-/* The stems of all planted links: a lookup can only change if it tries
- * one of them. */
-static GHashTable *
-planted_stems (Planner *p)
+static char *
+link_stem (const char *link)
 {
-  GHashTable *stems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  GHashTableIter iter;
-  gpointer key;
+  g_autofree char *base = g_path_get_basename (link);
 
-  g_hash_table_iter_init (&iter, p->plants);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      g_autofree char *base = g_path_get_basename (key);
-
-      g_hash_table_add (stems, kic_icon_name_strip_extension (base));
-    }
-  return stems;
+  return kic_icon_name_strip_extension (base);
 }
 
 /* The file names in DIR, on disk or in the library.  transfer container */
@@ -631,15 +630,95 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-static gboolean
-may_try_planted (KicResolver *resolver, const char *name, GHashTable *stems)
+/* The proof's indexes: the names, which of them may try each stem (the
+ * stems, kic_resolver_lookup_stems(), follow the generation and the mime
+ * data, which every resolver of the system shares), and the directories
+ * each resolver searches. */
+static void
+proof_index (Planner *p, GPtrArray *names)
 {
-  g_autoptr (GPtrArray) tried = kic_resolver_lookup_stems (resolver, name);
+  KicResolver *first = g_ptr_array_index (p->resolvers, 0);
+  GHashTableIter iter;
+  gpointer key;
 
-  for (guint i = 0; i < tried->len; i++)
-    if (g_hash_table_contains (stems, g_ptr_array_index (tried, i)))
-      return TRUE;
-  return FALSE;
+  p->known = known_names (p, names);
+  p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_hash_table_iter_init (&iter, p->known);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (first, key);
+
+      for (guint i = 0; i < stems->len; i++)
+        {
+          const char *stem = g_ptr_array_index (stems, i);
+          GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+
+          if (tried_by == NULL)
+            {
+              tried_by = g_ptr_array_new ();
+              g_hash_table_insert (p->stem_names, g_strdup (stem), tried_by);
+            }
+          /* a name's stems may repeat (a dash cut equal to its generic) */
+          if (tried_by->len == 0 || g_ptr_array_index (tried_by, tried_by->len - 1) != key)
+            g_ptr_array_add (tried_by, key);
+        }
+    }
+  p->reach = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+      GHashTable *dirs = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const KicTheme *theme = g_ptr_array_index (themes, t);
+
+          for (guint d = 0; d < theme->dirs->len; d++)
+            {
+              const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+
+              g_hash_table_add (dirs, dir->path);
+              if (dir->mirror != NULL)
+                g_hash_table_add (dirs, dir->mirror);
+            }
+        }
+      g_ptr_array_add (p->reach, dirs);
+    }
+}
+
+/* The names the lookups of resolver R may change with by the links in
+ * CHANGED: those that may try the stem of a link in a directory R searches
+ * (a name with a '/' may reach other directories: for any link), sorted. */
+static GPtrArray *
+names_to_prove (Planner *p, guint r, GHashTable *changed)
+{
+  GHashTable *reach = g_ptr_array_index (p->reach, r);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, changed);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *dir = g_path_get_dirname (key);
+      g_autofree char *stem = link_stem (key);
+      gboolean reached = g_hash_table_contains (reach, dir);
+      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+
+      for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
+        {
+          const char *name = g_ptr_array_index (tried_by, i);
+
+          if ((reached || strchr (name, '/') != NULL) && !g_hash_table_contains (seen, name))
+            {
+              g_hash_table_add (seen, (gpointer) name);
+              g_ptr_array_add (out, (gpointer) name);
+            }
+        }
+    }
+  g_ptr_array_sort (out, compare_strings);
+  return out;
 }
 
 /* The link the lookup of NAME at SIZE now meets. */
@@ -662,25 +741,23 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
   return NULL;
 }
 
-/* One pass of the proof; on the first lookup that changes, the links of
- * the name responsible are dropped and FALSE returned (run it again). */
+/* One round of the proof over the lookups the links planted or dropped
+ * since the last round may change (the first round: all the links).  A
+ * lookup that changes drops the links of the name responsible, which is
+ * marked to be planned again; FALSE when any did (run another round). */
 static gboolean
 prove_once (Planner *p, GPtrArray *names, guint *n_verified)
 {
-  g_autoptr (GHashTable) stems = planted_stems (p);
-  g_autoptr (GHashTable) all = known_names (p, names);
-  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
+  g_autoptr (GHashTable) changed = p->dirty;
+  gboolean held = TRUE;
 
-  g_hash_table_iter_init (&iter, all);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (sorted, key);
-  g_ptr_array_sort (sorted, compare_strings);
-  *n_verified = 0;
+  if (p->known == NULL)
+    proof_index (p, names);
+  p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint r = 0; r < p->resolvers->len; r++)
     {
       KicResolver *resolver = g_ptr_array_index (p->resolvers, r);
+      g_autoptr (GPtrArray) sorted = names_to_prove (p, r, changed);
 
       for (guint i = 0; i < sorted->len; i++)
         {
@@ -688,12 +765,10 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
           g_autoptr (GPtrArray) before_all = NULL;
           g_autoptr (GPtrArray) after_all = NULL;
 
-          if (!may_try_planted (resolver, name, stems))
-            continue;
           kic_resolver_set_overlay (resolver, p->base);
-          before_all = kic_resolve_sizes (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          before_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
           kic_resolver_set_overlay (resolver, p->after);
-          after_all = kic_resolve_sizes (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          after_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
           for (guint k = 0; k < before_all->len; k++)
             {
               const KicResult *before = g_ptr_array_index (before_all, k);
@@ -721,16 +796,18 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                     drop_plants (p, g_ptr_array_index (names, n), reason);
                   return FALSE;
                 }
-              /* plan the name again, without that theme */
+              /* plan the name again, without that theme; this name is
+               * proved again next round (the dropped links are dirty) */
               owner = g_hash_table_lookup (p->plant_name, culprit->link);
               g_ptr_array_add (owner->banned, g_strdup (culprit->theme));
               owner->replan = TRUE;
               drop_plants (p, owner, reason);
-              return FALSE;
+              held = FALSE;
+              break;
             }
         }
     }
-  return TRUE;
+  return held;
 }
 
 /* Add ICON (an Icon= value as written) to NAMES unless its lookup name is
@@ -829,6 +906,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
+  p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -864,6 +942,13 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->plant_name);
   g_ptr_array_unref (p->resolvers);
   g_ptr_array_unref (p->theme_names);
+  g_hash_table_unref (p->dirty);
+  if (p->known != NULL)
+    {
+      g_hash_table_unref (p->stem_names);
+      g_hash_table_unref (p->known);
+      g_ptr_array_unref (p->reach);
+    }
 }
 
 KicPlan *
@@ -889,6 +974,7 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error
       }
   /* prove; a name whose links change a lookup is planned again without
    * the theme they were in, until the proof holds */
+  plan->n_verified = 0;
   while (!prove_once (&p, plan->names, &plan->n_verified))
     for (guint i = 0; i < plan->names->len; i++)
       {

@@ -23,19 +23,32 @@ struct _KicResolver {
   const KicOverlay *overlay; /* borrowed, may be NULL */
 };
 
+/* What the overlay says of one file name in one directory. */
+typedef struct {
+  char *dir;
+  guint dir_hash; /* kic_fs_name_hash (dir): probes compare it first */
+  gboolean add;
+} OverlayEntry;
+
 struct _KicOverlay {
-  /* file name -> (dir -> GINT_TO_POINTER (add)): keyed by the short name
-   * first, since almost every probe asks for a name the overlay lacks */
+  /* file name -> GArray of OverlayEntry: keyed by the short name first,
+   * since almost every probe asks for a name the overlay lacks; a name
+   * has a few directories at most */
   GHashTable *names;
 };
+
+static void
+overlay_entry_clear (gpointer data)
+{
+  g_free (((OverlayEntry *) data)->dir);
+}
 
 KicOverlay *
 kic_overlay_new (void)
 {
   KicOverlay *overlay = g_new0 (KicOverlay, 1);
 
-  overlay->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                          (GDestroyNotify) g_hash_table_unref);
+  overlay->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   return overlay;
 }
 
@@ -48,37 +61,62 @@ kic_overlay_free (KicOverlay *overlay)
   g_free (overlay);
 }
 
+/* The entry for DIR (its hash DIR_HASH) in ENTRIES, or NULL. */
+static OverlayEntry *
+overlay_find (const GArray *entries, const char *dir, guint dir_hash)
+{
+  for (guint i = 0; entries != NULL && i < entries->len; i++)
+    {
+      OverlayEntry *e = &g_array_index (entries, OverlayEntry, i);
+
+      if (e->dir_hash == dir_hash && strcmp (e->dir, dir) == 0)
+        return e;
+    }
+  return NULL;
+}
+
 void
 kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gboolean add)
 {
-  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
+  GArray *entries = g_hash_table_lookup (overlay->names, name);
+  guint dir_hash = kic_fs_name_hash (dir);
+  OverlayEntry *e;
 
-  if (dirs == NULL)
+  if (entries == NULL)
     {
-      dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_hash_table_insert (overlay->names, g_strdup (name), dirs);
+      entries = g_array_new (FALSE, FALSE, sizeof (OverlayEntry));
+      g_array_set_clear_func (entries, overlay_entry_clear);
+      g_hash_table_insert (overlay->names, g_strdup (name), entries);
     }
-  g_hash_table_replace (dirs, g_strdup (dir), GINT_TO_POINTER (add));
+  e = overlay_find (entries, dir, dir_hash);
+  if (e != NULL)
+    e->add = add;
+  else
+    {
+      OverlayEntry entry = { g_strdup (dir), dir_hash, add };
+
+      g_array_append_val (entries, entry);
+    }
 }
 
 void
 kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name)
 {
-  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
+  GArray *entries = g_hash_table_lookup (overlay->names, name);
+  OverlayEntry *e = overlay_find (entries, dir, kic_fs_name_hash (dir));
 
-  if (dirs != NULL)
-    g_hash_table_remove (dirs, dir);
+  if (e != NULL)
+    g_array_remove_index_fast (entries, e - &g_array_index (entries, OverlayEntry, 0));
 }
 
 gboolean
 kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add)
 {
-  GHashTable *dirs = g_hash_table_lookup (overlay->names, name);
-  gpointer value;
+  const OverlayEntry *e = overlay_find (g_hash_table_lookup (overlay->names, name), dir, kic_fs_name_hash (dir));
 
-  if (dirs == NULL || !g_hash_table_lookup_extended (dirs, dir, NULL, &value))
+  if (e == NULL)
     return FALSE;
-  *add = GPOINTER_TO_INT (value);
+  *add = e->add;
   return TRUE;
 }
 
@@ -200,6 +238,25 @@ kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay)
   resolver->overlay = overlay;
 }
 
+/* One file name asked of every directory of a scan, with what can be
+ * worked out once instead of per directory: its hash for the listings,
+ * and what the overlay says of that name (almost always nothing). */
+typedef struct {
+  const char *name;
+  gboolean has_slash;
+  guint hash;
+  const GArray *overlay; /* OverlayEntry, or NULL */
+} ProbeFile;
+
+static void
+probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name)
+{
+  file->name = name;
+  file->has_slash = strchr (name, '/') != NULL;
+  file->hash = kic_fs_name_hash (name);
+  file->overlay = resolver->overlay ? g_hash_table_lookup (resolver->overlay->names, name) : NULL;
+}
+
 /* What the overlay says of DIR/FILE: a planned link exists, a previous
  * run's link does not.  A Qt resource copy (MIRRORED) holds none of our
  * links, whatever the overlay says of the disk directory it mirrors. */
@@ -218,39 +275,41 @@ overlay_type (KicResolver *resolver, const char *dir, const char *file, gboolean
 /* What FILE in theme directory DIR is; FILE may hold a '/' when Icon=
  * does.  Files of the overlay exist as regular files, or not at all. */
 static KicFsType
-index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
+index_type (KicResolver *resolver, KicThemeDir *dir, const ProbeFile *file)
 {
   KicFsIndex *index = resolver->index;
   const char *disk = dir->mirror ? dir->mirror : dir->path;
-  KicFsType type;
+  const OverlayEntry *e;
 
   /* a resource read from the library holds none of our links; a name
    * with a '/' is not followed there (Qt would clean it; no menu does) */
   if (dir->resource_files != NULL)
-    return strchr (file, '/') == NULL && g_hash_table_contains (dir->resource_files, file) ? KIC_FS_FILE
-                                                                                         : KIC_FS_NONE;
+    return !file->has_slash && g_hash_table_contains (dir->resource_files, file->name) ? KIC_FS_FILE
+                                                                                       : KIC_FS_NONE;
 
-  if (strchr (file, '/') != NULL)
+  if (file->has_slash)
     {
       /* a name with a '/' (Icon=../22/foo): ask the overlay about the
        * file it really names */
-      g_autofree char *joined = g_strconcat (disk, "/", file, NULL);
+      g_autofree char *joined = g_strconcat (disk, "/", file->name, NULL);
       g_autofree char *clean = kic_path_clean (joined);
       g_autofree char *parent = g_path_get_dirname (clean);
       g_autofree char *base = g_path_get_basename (clean);
+      KicFsType type;
 
       if (overlay_type (resolver, parent, base, dir->mirror != NULL, &type))
         return type;
       return kic_fs_index_stat (index, joined);
     }
-  if (overlay_type (resolver, disk, file, dir->mirror != NULL, &type))
-    return type;
   if (!dir->listed)
     {
       dir->listing = kic_fs_index_dir (index, disk);
+      dir->disk_hash = kic_fs_name_hash (disk);
       dir->listed = TRUE;
     }
-  return dir->listing ? kic_fs_index_dir_stat (index, dir->listing, file) : KIC_FS_NONE;
+  if (file->overlay != NULL && (e = overlay_find (file->overlay, disk, dir->disk_hash)) != NULL)
+    return e->add && dir->mirror == NULL ? KIC_FS_FILE : KIC_FS_NONE;
+  return dir->listing ? kic_fs_index_dir_stat_hashed (index, dir->listing, file->name, file->hash) : KIC_FS_NONE;
 }
 
 /* kicontheme.cpp:783-792, KIconThemeDir::iconPath(): QFileInfo::exists()
@@ -261,10 +320,11 @@ index_type (KicResolver *resolver, KicThemeDir *dir, const char *file)
  * language).  A Qt resource (KF6's embedded breeze) is looked up in memory,
  * l10n included: no system call at all. */
 static gboolean
-probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const char *file)
+probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const ProbeFile *probe)
 {
+  const char *file = probe->name;
   g_autofree char *path = NULL;
-  gboolean hit = index_type (lookup->resolver, (KicThemeDir *) dir, file) != KIC_FS_NONE;
+  gboolean hit = index_type (lookup->resolver, (KicThemeDir *) dir, probe) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
@@ -318,7 +378,7 @@ prune_dir (KicPruneRule rule, int dw, int delta)
  * the scan goes on, skipping directories that are not closer (:235), and
  * the closest hit wins. */
 static const KicThemeDir *
-scan_dirs (Lookup *lookup, const GPtrArray *dirs, const char *file, int size, gboolean exact)
+scan_dirs (Lookup *lookup, const GPtrArray *dirs, const ProbeFile *file, int size, gboolean exact)
 {
   KicPruneRule rule = lookup->resolver->profile->table->prune;
   const KicThemeDir *best = NULL;
@@ -360,7 +420,11 @@ scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *
 {
   g_autofree char *file = g_strconcat (name, ext, NULL);
   guint start = lookup->result->n_calls;
-  const KicThemeDir *dir = scan_dirs (lookup, theme->dirs, file, size, exact);
+  const KicThemeDir *dir;
+  ProbeFile probe;
+
+  probe_file_init (lookup->resolver, &probe, file);
+  dir = scan_dirs (lookup, theme->dirs, &probe, size, exact);
 
   if (dir == NULL)
     return FALSE;
@@ -717,18 +781,90 @@ kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
   return lookup.result;
 }
 
+/* One winning scan's directories, probed once for every size: which hold
+ * the file, and what probing each costs on a hit and on a miss (a hit is
+ * the access(2) plus the l10n stats; a Qt resource costs nothing). */
+typedef struct {
+  const KicThemeDir *dir;
+  gboolean hit;
+  guint cost;
+} SizeProbe;
+
+static GArray *
+probe_once (Lookup *lookup, const GPtrArray *dirs, const char *name, gboolean count)
+{
+  GArray *probes = g_array_new (FALSE, FALSE, sizeof (SizeProbe));
+  ProbeFile file;
+
+  probe_file_init (lookup->resolver, &file, name);
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (dirs, i);
+      SizeProbe probe = { dir, FALSE, 0 };
+
+      /* :191: only directories of the requested (integer) scale */
+      if (dir->spec->scale != 1)
+        continue;
+      if (count)
+        {
+          /* probe_theme_dir() counts exactly what this lookup costs */
+          guint before = lookup->result->n_calls;
+
+          probe.hit = probe_theme_dir (lookup, dir, &file);
+          probe.cost = lookup->result->n_calls - before;
+        }
+      else
+        probe.hit = index_type (lookup->resolver, (KicThemeDir *) dir, &file) != KIC_FS_NONE;
+      /* without the calls, the misses cannot change the answer */
+      if (probe.hit || count)
+        g_array_append_val (probes, probe);
+    }
+  return probes;
+}
+
+/* scan_dirs() with MatchBest at SIZE over PROBES, without a probe: the
+ * same pruning (:235), on what probe_once() found.  *CALLS gets the
+ * calls of the scan. */
+static const KicThemeDir *
+scan_probes (const KicResolver *resolver, const GArray *probes, int size, guint *calls)
+{
+  KicPruneRule rule = resolver->profile->table->prune;
+  const KicThemeDir *best = NULL;
+  int delta = rule == KIC_PRUNE_KDE3 ? -1000 : -INT_MAX;
+
+  for (guint i = 0; i < probes->len; i++)
+    {
+      const SizeProbe *probe = &g_array_index (probes, SizeProbe, i);
+      int dw = kic_dir_spec_distance (probe->dir->spec, size);
+
+      if (prune_dir (rule, dw, delta))
+        continue;
+      *calls += probe->cost;
+      if (!probe->hit)
+        continue;
+      best = probe->dir;
+      delta = dw;
+      if (delta == 0)
+        break;
+    }
+  return best;
+}
+
 /* With MatchBest alone (KF), which theme, name and extension wins does not
  * depend on the size: a scan takes the first file it meets whatever its
  * size and only looks on for a closer one, and scans that find nothing
  * probe every directory.  So every size costs the same calls up to the
- * winning scan, and only that scan is run again per size.  MatchExact
+ * winning scan, and only that scan differs per size: its directories are
+ * probed once, and each size only replays the pruning on what was found
+ * (with COUNT over every directory, else over the hits alone).  MatchExact
  * passes (KDE 3/4) probe a different set of directories at each size:
  * there every size gets a full lookup. */
-GPtrArray *
-kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
+static GPtrArray *
+resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboolean count)
 {
   GPtrArray *results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
   Lookup first = { resolver, g_new0 (KicResult, 1), 0, NULL };
+  g_autoptr (GArray) probes = NULL;
 
   if (resolver->profile->table->passes != KIC_PASSES_BEST || resolver->profile->apps_first_pass)
     {
@@ -739,6 +875,12 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
     }
   resolve_lookup (&first, name, min);
   g_ptr_array_add (results, first.result);
+  if (first.scan_file != NULL)
+    {
+      Lookup scratch = { resolver, &(KicResult) { 0 }, 0, NULL };
+
+      probes = probe_once (&scratch, first.result->theme->dirs, first.scan_file, count);
+    }
   for (int s = min + 1; s <= max; s++)
     {
       KicResult *r = g_new0 (KicResult, 1);
@@ -751,11 +893,9 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
         }
       else
         {
-          Lookup lookup = { resolver, r, 0, NULL };
-
-          r->n_calls = first.scan_start;
+          r->n_calls = count ? first.scan_start : 0;
           r->theme = first.result->theme;
-          r->dir = scan_dirs (&lookup, r->theme->dirs, first.scan_file, s, FALSE);
+          r->dir = scan_probes (resolver, probes, s, &r->n_calls);
           if (r->dir == NULL)
             {
               /* cannot happen with sane sizes (theme.c refuses others);
@@ -770,4 +910,16 @@ kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
     }
   g_free (first.scan_file);
   return results;
+}
+
+GPtrArray *
+kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
+{
+  return resolve_sizes (resolver, name, min, max, TRUE);
+}
+
+GPtrArray *
+kic_resolve_sizes_uncounted (KicResolver *resolver, const char *name, int min, int max)
+{
+  return resolve_sizes (resolver, name, min, max, FALSE);
 }

@@ -101,6 +101,10 @@ void kic_result_free (KicResult *result);
 /* kic_resolve() at every size from MIN to MAX, element s - MIN, at a
  * fraction of the cost (without the call lists).  transfer full */
 GPtrArray *kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max);
+/* The same without counting the calls past MIN (their n_calls are 0):
+ * each size then costs a walk over the directories that hold the file,
+ * not over all of them.  What the proof needs.  transfer full */
+GPtrArray *kic_resolve_sizes_uncounted (KicResolver *resolver, const char *name, int min, int max);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
 
 /* Every file name stem (without extension) a lookup of NAME may try in

@@ -24,6 +24,7 @@ typedef struct {
   const char *kde_version; /* --kde-version, or NULL */
   char **data_dirs;     /* NULL: $XDG_DATA_DIRS */
   char **config_dirs;   /* NULL: $XDG_CONFIG_DIRS */
+  gboolean keep_stamps; /* the index keeps what it read (fingerprint.h) */
 } KicSystemOptions;
 
 typedef struct {

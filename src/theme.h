@@ -62,6 +62,7 @@ typedef struct {
                            * read: the disk directory taken to hold the
                            * same files; else NULL */
   const KicFsDir *listing; /* the resolver's cache: its listing, once asked */
+  guint disk_hash;         /* ... and kic_fs_name_hash() of its disk path */
   gboolean listed;
 } KicThemeDir;
 

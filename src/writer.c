@@ -7,6 +7,7 @@
  */
 #include "writer.h"
 
+#include "fingerprint.h"
 #include "kic.h"
 #include "safeopen.h"
 
@@ -848,6 +849,7 @@ kic_writer_clean (const KicWriterOptions *options, const KicManifest *old, KicWr
         {
           unlinkat (fd, "files", AT_REMOVEDIR);
           unlinkat (fd, "manifest", 0);
+          unlinkat (fd, KIC_FINGERPRINT_FILE, 0);
           unlinkat (fd, "lock", 0);
           close (fd);
         }
@@ -857,6 +859,39 @@ kic_writer_clean (const KicWriterOptions *options, const KicManifest *old, KicWr
           if (unlinkat (fd, base, AT_REMOVEDIR) < 0 && errno != ENOENT)
             kic_warning ("'%s%s' is not empty: left in place", w.prefix, options->store);
           close (fd);
+        }
+    }
+  writer_clear (&w);
+  return ok;
+}
+
+gboolean
+kic_writer_put_fingerprint (const KicWriterOptions *options, const char *text, GError **error)
+{
+  g_autofree char *path = g_build_filename (options->store, KIC_FINGERPRINT_FILE, NULL);
+  g_autofree char *old = NULL;
+  KicWriteStats stats;
+  DirHandle *store;
+  gboolean ok = TRUE;
+  Writer w;
+  int fd;
+
+  if (options->dry_run)
+    return TRUE;
+  writer_init (&w, options, &stats);
+  /* a store only exists once something was planted; without one the next
+   * run simply plans in full */
+  fd = kic_open_in_root (w.rootfd, options->store, O_PATH | O_DIRECTORY, TRUE);
+  if (fd >= 0)
+    {
+      gsize length;
+
+      close (fd);
+      if (!read_in_root (&w, path, &old, &length, NULL) || strcmp (old, text) != 0)
+        {
+          store = open_dir (&w, options->store, FALSE, error);
+          ok = store != NULL
+               && write_file_at (store, KIC_FINGERPRINT_FILE, text, strlen (text), NULL, path, error);
         }
     }
   writer_clear (&w);

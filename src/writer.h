@@ -53,6 +53,10 @@ gboolean kic_writer_apply (const KicWriterOptions *options, const KicPlan *plan,
                            const KicManifest *old, const char *settings,
                            KicWriteStats *stats, GError **error);
 
+/* Record TEXT as the store's fingerprint (fingerprint.h): atomically, and
+ * only when it differs from the one there; nothing when there is no store. */
+gboolean kic_writer_put_fingerprint (const KicWriterOptions *options, const char *text, GError **error);
+
 /* Remove everything MANIFEST lists that is still ours, then the store. */
 gboolean kic_writer_clean (const KicWriterOptions *options, const KicManifest *old,
                            KicWriteStats *stats, GError **error);

@@ -128,6 +128,40 @@ test_virtual (void)
   g_assert_cmpuint (kic_fs_index_n_dirs_read (index), ==, 0);
 }
 
+/* The hashed form answers as the hash table does, for every name of a
+ * listing and for names it lacks, and sees a listing change after it was
+ * first asked. */
+static void
+test_dir_stat_hashed (void)
+{
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+  const char *dir = "/usr/share/icons/t/apps";
+  const KicFsDir *listing;
+  char name[32];
+
+  for (int i = 0; i < 300; i++)
+    {
+      g_snprintf (name, sizeof name, "icon-%d.svg", i);
+      kic_fs_index_add (index, dir, name, i % 7 ? KIC_FS_FILE : KIC_FS_DIR);
+    }
+  listing = kic_fs_index_dir (index, dir);
+  g_assert_nonnull (listing);
+  for (int i = 0; i < 320; i++)
+    {
+      g_snprintf (name, sizeof name, "icon-%d.svg", i);
+      g_assert_cmpint (kic_fs_index_dir_stat_hashed (index, listing, name, kic_fs_name_hash (name)), ==,
+                       kic_fs_index_dir_stat (index, listing, name));
+      g_assert_cmpint (kic_fs_index_dir_stat (index, listing, name), ==,
+                       i >= 300 ? KIC_FS_NONE : i % 7 ? KIC_FS_FILE : KIC_FS_DIR);
+    }
+  kic_fs_index_add (index, dir, "late.svg", KIC_FS_FILE);
+  kic_fs_index_add (index, dir, "icon-1.svg", KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_dir_stat_hashed (index, listing, "late.svg", kic_fs_name_hash ("late.svg")), ==,
+                   KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_dir_stat_hashed (index, listing, "icon-1.svg", kic_fs_name_hash ("icon-1.svg")), ==,
+                   KIC_FS_NONE);
+}
+
 /* found by fuzzing: removing a directory must forget what was below it */
 static void
 test_virtual_remove_dir (void)
@@ -160,5 +194,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/virtual", test_virtual);
   g_test_add_func ("/fsindex/clean", test_clean);
   g_test_add_func ("/fsindex/virtual-remove-dir", test_virtual_remove_dir);
+  g_test_add_func ("/fsindex/dir-stat-hashed", test_dir_stat_hashed);
   return g_test_run ();
 }

@@ -305,7 +305,9 @@ test_names (Fixture *f, gconstpointer data)
   g_assert_cmpstr (c, ==, "foo.png");
 }
 
-/* kic_resolve_sizes() must give what kic_resolve() gives at each size */
+/* kic_resolve_sizes() must give what kic_resolve() gives at each size,
+ * and kic_resolve_sizes_uncounted() the same files from the same
+ * directories */
 static void
 test_sizes_shortcut (Fixture *f, gconstpointer data)
 {
@@ -315,8 +317,10 @@ test_sizes_shortcut (Fixture *f, gconstpointer data)
   for (guint n = 0; names[n] != NULL; n++)
     {
       g_autoptr (GPtrArray) all = kic_resolve_sizes (f->resolver, names[n], 8, 256);
+      g_autoptr (GPtrArray) uncounted = kic_resolve_sizes_uncounted (f->resolver, names[n], 8, 256);
 
       g_assert_cmpuint (all->len, ==, 249);
+      g_assert_cmpuint (uncounted->len, ==, 249);
       for (int s = 8; s <= 256; s++)
         {
           g_autoptr (KicResult) one = kic_resolve (f->resolver, names[n], s, FALSE);
@@ -324,6 +328,11 @@ test_sizes_shortcut (Fixture *f, gconstpointer data)
 
           g_assert_cmpstr (r->path, ==, one->path);
           g_assert_cmpuint (r->n_calls, ==, one->n_calls);
+          g_assert_cmpint (r->via, ==, one->via);
+          r = g_ptr_array_index (uncounted, s - 8);
+          g_assert_cmpstr (r->path, ==, one->path);
+          g_assert_true (r->dir == one->dir);
+          g_assert_true (r->theme == one->theme);
           g_assert_cmpint (r->via, ==, one->via);
         }
     }

@@ -1,0 +1,44 @@
+/* fingerprint.h - what a rebuild read, so that the next one can stop early
+ *
+ * A rebuild's result depends only on what it read: directory listings
+ * (every theme, base and applications directory, and the parents walked to
+ * reach them), files (.desktop files, index.theme, kdeglobals, the
+ * configuration, the KDE library, mime/generic-icons, the icons whose
+ * content the proof compares), the manifest, and its settings (options and
+ * environment).  All of it but the manifest goes through the run's
+ * KicFsIndex.  The fingerprint lists each input with what stat(2) says of
+ * it: a directory's identity (device, inode) and modification time, which
+ * any file added, removed or renamed in it changes; a file's identity,
+ * size, modification and change times, which rewriting it changes.
+ *
+ * Each stamp is taken as the input is read (kic_fs_index_keep_stamps()),
+ * so an input that changes while the run goes on (a package unpacked in
+ * the meantime) differs from its stamp at the next run, which then plans
+ * in full.  The writer keeps the modification time of the directories it
+ * plants in; the store is left out but for its manifest, stamped after
+ * the writer.
+ */
+#ifndef KIC_FINGERPRINT_H
+#define KIC_FINGERPRINT_H
+
+#include "fsindex.h"
+
+#include <glib.h>
+
+/* The fingerprint's file in the store. */
+#define KIC_FINGERPRINT_FILE "fingerprint"
+
+/* The fingerprint of a run with SETTINGS: every input INDEX (which kept
+ * stamps) read, paths under STORE left out (the run wrote there), those
+ * above it and STORE's manifest as they are now.  transfer full */
+char *kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings);
+
+/* TRUE when the fingerprint TEXT was made with SETTINGS and every input it
+ * lists is as it was then; ROOTFD is the root (safeopen.h). */
+gboolean kic_fingerprint_matches (int rootfd, const char *text, const char *settings);
+
+/* kic_fingerprint_matches() on the fingerprint recorded in STORE under the
+ * host directory ROOT (NULL: "/"); FALSE when there is none. */
+gboolean kic_fingerprint_unchanged (const char *root, const char *store, const char *settings);
+
+#endif /* KIC_FINGERPRINT_H */

@@ -1,0 +1,90 @@
+#!/bin/sh
+# fingerprint.sh - a rebuild with no input changed stops at the
+# fingerprint, and any change of any kind of input leads to a full plan
+#
+# A full plan prints its summary ("N desktop files, ..."); a stop at the
+# fingerprint says "nothing to do".  Each kind of input is changed in turn;
+# after each, the run must plan in full, and the run after it stop again.
+. "$(dirname "$0")/lib.sh"
+
+plan 32
+fixtures "$WORK/fx" basic
+R=$WORK/fx/basic
+S=/var/lib/kde-icon-cache
+
+run () { "$BIN" --root "$R" "$@" 2>&1; }
+planned () { grep -q 'desktop files, ' "$WORK/out"; }
+stopped () { grep -q 'nothing to do' "$WORK/out" && ! planned; }
+
+run > "$WORK/out"
+planned
+ok $? "the first rebuild plans"
+[ -f "$R$S/fingerprint" ]
+ok $? "it records a fingerprint in the store"
+run > "$WORK/out"
+stopped
+ok $? "the second rebuild stops at the fingerprint"
+"$BIN" -q --root "$R" --check
+is $? 0 "--check stops there too, up to date (0)"
+
+# changed DESCRIPTION [OPTION...]: the run after the change plans; the
+# next stops
+changed () {
+  _what=$1; shift
+  run "$@" > "$WORK/out"
+  planned
+  ok $? "$_what -> a full plan"
+  run "$@" > "$WORK/out"
+  stopped
+  ok $? "$_what, then nothing -> a stop"
+}
+changed_check () { # --check must not stop on a change either
+  "$BIN" -v --root "$R" --check > "$WORK/out" 2>&1
+  grep -q "fingerprint: .* changed" "$WORK/out" && ! grep -q 'nothing to do' "$WORK/out"
+  ok $? "$1 -> --check plans"
+}
+
+# a file added to a theme directory (its listing)
+cp "$R/usr/share/icons/breeze/apps/22/kate.svg" "$R/usr/share/icons/breeze/apps/22/kicnew.svg"
+changed "an icon added in a theme directory"
+# a file removed from one
+rm "$R/usr/share/icons/breeze/apps/22/kicnew.svg"
+changed "an icon removed from a theme directory"
+# a .desktop file written in place (its directory's listing stays)
+printf 'X-Kic-Test=1\n' >> "$R/usr/share/applications/kate.desktop"
+changed "a .desktop file written in place"
+# a new applications directory appears where there was none
+mkdir -p "$R/usr/local/share/applications"
+cp "$R/usr/share/applications/kate.desktop" "$R/usr/local/share/applications/kic-local.desktop"
+changed "a data directory that did not exist"
+# kdeglobals rewritten in place
+printf '[Icons]\nTheme=breeze\n\n[General]\nX-Kic=1\n' > "$R/etc/xdg/kdeglobals"
+changed "kdeglobals rewritten"
+# the configuration file appears, then changes
+printf '[kde-icon-cache]\nSizes=16:1,48:4\n' > "$R/etc/kde-icon-cache.conf"
+changed "the configuration file created"
+printf '[kde-icon-cache]\nSizes=22:1,48:4\n' > "$R/etc/kde-icon-cache.conf"
+changed "the configuration file rewritten"
+rm "$R/etc/kde-icon-cache.conf"
+changed "the configuration file removed"
+# an icon whose content the proof compares, rewritten in place
+icon=$(awk -F '\t' '$1 == "file" { print $3; exit }' "$R$S/manifest")
+[ -n "$icon" ] && [ -f "$R$icon" ]
+ok $? "the manifest names a source icon ($icon)"
+printf '<!-- kic -->\n' >> "$R$icon"
+changed "a source icon rewritten in place"
+# the manifest (the store's own state)
+printf '# kic\n' >> "$R$S/manifest"
+changed "the manifest edited"
+# the settings: an option, the environment, the KDE generation
+changed "another --size" --size 32
+changed "another --kde" --kde kf6
+XDG_DATA_DIRS=/usr/share:/usr/local/share
+export XDG_DATA_DIRS
+changed "another XDG_DATA_DIRS"
+unset XDG_DATA_DIRS
+run > /dev/null
+# --check plans on a change too
+touch "$R/usr/share/icons/breeze/apps/22/kicnew2.svg"
+changed_check "an icon added, then --check"
+finish
