@@ -98,6 +98,23 @@ same_answers () { # same_answers THEIRS OURS
   return 1
 }
 
+# What KDE loads (as our model says) for every name on stdin at the menu
+# sizes, by content: NAME<TAB>SIZE<TAB>SHA-256, '-' when nothing is found,
+# 'missing' for a path that does not exist.
+loaded_content () { # loaded_content ROOT < names
+  cat > "$WORK/loaded.names"
+  for _s in 16 22 32 48; do
+    "$BIN" -q --root "$1" --resolve --size "$_s" < "$WORK/loaded.names" |
+      while IFS="$(printf '\t')" read -r _name _path; do
+        if [ "$_path" = "-" ]; then _sum=-
+        elif [ -f "$1$_path" ]; then _sum=$(sha256sum < "$1$_path" | cut -d' ' -f1)
+        else _sum=missing
+        fi
+        printf '%s\t%s\t%s\n' "$_name" "$_s" "$_sum"
+      done
+  done
+}
+
 # Our call counts: NAME<TAB>SIZE<TAB>CALLS, from --explain's result lines.
 our_counts () { # our_counts ROOT THEME SIZES... < names
   _root=$1 _theme=$2; shift 2
