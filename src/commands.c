@@ -508,9 +508,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.themes = config.themes;
   popts.store = options->store;
   popts.previous = owned;
-  plan = kic_plan_build (system, &popts, error);
-  if (plan == NULL)
-    goto out;
+  plan = kic_plan_build (system, &popts);
   settings = settings_string (system, popts.targets, config.themes);
   if (check_only)
     {

@@ -19,6 +19,9 @@ typedef enum {
 
 GQuark kic_error_quark (void);
 
+/* "0.2": the top entry of debian/changelog (version.c). */
+extern const char kic_version[];
+
 /* Print a one-line warning "kde-icon-cache: warning: ..." unless quiet.
  * Warnings are for bad input that the run skips (a broken .desktop file, an
  * index.theme line KDE ignores too); they never stop the run. */

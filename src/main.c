@@ -17,10 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef KIC_VERSION
-#define KIC_VERSION "0.2"
-#endif
-
 enum { EXIT_USAGE = 2 };
 
 #define KIC_DEFAULT_STORE "/var/lib/kde-icon-cache"
@@ -157,7 +153,7 @@ main (int argc, char **argv)
     }
   if (opt_version)
     {
-      printf ("kde-icon-cache %s\n", KIC_VERSION);
+      printf ("kde-icon-cache %s\n", kic_version);
       return EXIT_SUCCESS;
     }
   options.system.root = opt_root;

@@ -853,7 +853,7 @@ planner_clear (Planner *p)
 }
 
 KicPlan *
-kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error)
+kic_plan_build (KicSystem *system, const KicPlanOptions *options)
 {
   KicPlan *plan = g_new0 (KicPlan, 1);
   Planner p = { 0 };

@@ -79,8 +79,9 @@ typedef struct {
  * 16 the rest; KDE 4: Kickoff 32, the classic menu 16; KDE 3: 16. */
 GArray *kic_plan_default_targets (const KicProfileTable *profile);
 
-/* transfer full */
-KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error);
+/* Pure: it cannot fail (a file it cannot read is a name it skips, with
+ * the reason).  transfer full */
+KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options);
 void kic_plan_free (KicPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPlan, kic_plan_free)
 
