@@ -28,13 +28,7 @@ kde_view () { # kde_view ROOT
       done
     return
   fi
-  for s in 16 22 32 48; do
-    "$BIN" -q --root "$1" --resolve --size "$s" < "$WORK/names" |
-      while IFS="$(printf '\t')" read -r name path; do
-        if [ "$path" = "-" ]; then sum=-; else sum=$(sha256sum < "$1$path" | cut -d' ' -f1); fi
-        printf '%s\t%s\t%s\n' "$name" "$s" "$sum"
-      done
-  done
+  loaded_content "$1" < "$WORK/names"
 }
 kde_view "$R" > "$WORK/view-before"
 "$BIN" -q --root "$R"

@@ -17,10 +17,27 @@ skip_all () { echo "1..0 # SKIP $1"; exit 0; }
 
 diag () { printf '# %s\n' "$@"; }
 
-# The fixture roots, built once per test run (make-fixtures.sh is quick
-# but each test wants its own copy to be free to change it).
+# The fixture roots: each case is built once per version of
+# make-fixtures.sh into $KIC_FIXTURE_CACHE (make check: under the build
+# directory) and copied with cp -a, times included, for every test, which
+# is free to change its copy.  The lock keeps parallel tests (make -j
+# check check-asan) from building the same case twice at once.
 fixtures () { # fixtures DEST [CASE...]
-  "$TOP/tests/fixtures/make-fixtures.sh" "$@" >/dev/null
+  _fx_dest=$1; shift
+  _fx_script=$TOP/tests/fixtures/make-fixtures.sh
+  _fx_cache=${KIC_FIXTURE_CACHE:-$TMP_TOP/fixtures}/$(cksum < "$_fx_script" | cut -d' ' -f1)
+  [ $# -gt 0 ] || set -- $(sed -n 's/^ALL_CASES="\(.*\)"$/\1/p' "$_fx_script")
+  mkdir -p "$_fx_cache" "$_fx_dest" || return 1
+  for _fx_case in "$@"; do
+    (
+      flock 9 || exit 1
+      [ -d "$_fx_cache/$_fx_case" ] && exit 0
+      "$_fx_script" "$_fx_cache/new" "$_fx_case" > /dev/null &&
+        mv "$_fx_cache/new/$_fx_case" "$_fx_cache/$_fx_case"
+    ) 9> "$_fx_cache/lock" || return 1
+    rm -rf "${_fx_dest:?}/$_fx_case"
+    cp -a "$_fx_cache/$_fx_case" "$_fx_dest/$_fx_case" || return 1
+  done
 }
 
 # Icon= values of every .desktop file under ROOT (raw, deduplicated).
