@@ -63,10 +63,13 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   sizes = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "Sizes", NULL);
   for (guint i = 0; sizes[i] != NULL; i++)
     {
+      g_autoptr (GError) bad = NULL;
+
       g_strstrip (sizes[i]);
-      if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, error))
+      if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, &bad))
         {
-          g_prefix_error (error, "%s: key 'Sizes': ", KIC_CONFIG_FILE);
+          /* the file is wrong, not the command line: a runtime error */
+          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s", KIC_CONFIG_FILE, bad->message);
           return FALSE;
         }
     }

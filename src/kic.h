@@ -2,7 +2,8 @@
  *
  * Every module reports failures through GError in the KIC_ERROR domain (or a
  * GLib domain such as G_FILE_ERROR for system calls); only main.c turns an
- * error into a message and an exit code.
+ * error into a message and an exit code, by its domain and code: usage
+ * errors exit 2, "out of date" 1, anything else is a runtime error (3).
  */
 #ifndef KIC_H
 #define KIC_H
@@ -12,9 +13,10 @@
 #define KIC_ERROR (kic_error_quark ())
 
 typedef enum {
-  KIC_ERROR_USAGE,    /* a bad size or weight (on the command line or in the configuration) */
+  KIC_ERROR_USAGE,    /* a bad option value, also when found at run time (exit 2) */
   KIC_ERROR_IO,       /* a file that cannot be used as it is, a lock held by another run */
-  KIC_ERROR_OUTDATED, /* --check: a rebuild would change something */
+  KIC_ERROR_OUTDATED, /* --check: a rebuild would change something (exit 1) */
+  KIC_ERROR_CONFIG,   /* a bad value in the configuration file */
 } KicError;
 
 GQuark kic_error_quark (void);

@@ -511,7 +511,8 @@ kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GErro
   /* detection may have found another generation */
   if (version != NULL && profile->table->generation != KIC_KDE_KDE4)
     {
-      g_set_error_literal (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version goes with --kde=kde4");
+      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version goes with --kde=kde4 (the root has %s)",
+                   profile->table->title);
       return NULL;
     }
   if (profile->table->generation == KIC_KDE_KDE4)

@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 25
+plan 29
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -33,9 +33,17 @@ ok $? "a usage error points at --help"
 "$BIN" --output relative/dir --list > /dev/null 2>&1; is $? 2 "a relative --output is a usage error"
 "$BIN" --rebuild --size 48:0 > /dev/null 2>&1; is $? 2 "a weight of 0 is a usage error"
 
-"$BIN" --root "$WORK/no-such-dir" --list > /dev/null 2> "$WORK/err"; is $? 1 "a missing root is a runtime error (1)"
+"$BIN" --root "$WORK/no-such-dir" --list > /dev/null 2> "$WORK/err"; is $? 3 "a missing root is a runtime error (3)"
 grep -q "no-such-dir" "$WORK/err"
 ok $? "the error names the root"
+"$BIN" --root "$WORK/no-such-dir" --check > /dev/null 2>&1; is $? 3 "--check that cannot tell exits 3, not 1 (out of date)"
+
+# a usage error found at run time is still a usage error, with one wording
+"$BIN" --root "$R" --kde-version 4.8 --resolve kate > /dev/null 2> "$WORK/err-auto"
+is $? 2 "--kde-version with a detected KDE that is not KDE 4 is a usage error (2)"
+"$BIN" --root "$R" --kde=kf5 --kde-version 4.8 --resolve kate > /dev/null 2> "$WORK/err-kf5"
+is $? 2 "--kde-version with --kde=kf5 is a usage error (2)"
+is "$(sed -n '1s/ (.*//p' "$WORK/err-auto")" "$(sed -n '1p' "$WORK/err-kf5")" "... and both say so in the same words"
 
 # --resolve: arguments and standard input give the same lines
 "$BIN" --root "$R" --resolve kate kicnothere > "$WORK/args"

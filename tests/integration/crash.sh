@@ -82,7 +82,7 @@ ok $? "and the manifest matches the disk"
 flock "$C$S/lock" sleep 3 & holder=$!
 sleep 0.5
 "$BIN" -q --root "$C" 2> "$WORK/err"; rc=$?
-is "$rc" 1 "a rebuild while another holds the lock exits 1"
+is "$rc" 3 "a rebuild while another holds the lock exits 3"
 grep -q "another kde-icon-cache holds" "$WORK/err"
 ok $? "... and says why"
 wait $holder
