@@ -46,6 +46,7 @@ kic_config_parse_size (const char *text, GArray *targets, GError **error)
 gboolean
 kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
 {
+  g_autofree char *host = kic_fs_index_host_path (index, KIC_CONFIG_FILE);
   g_autofree char *data = NULL;
   g_autoptr (GKeyFile) kf = NULL;
   g_auto (GStrv) sizes = NULL;
@@ -57,7 +58,7 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
     return TRUE;
   if (!kic_fs_index_read_file (index, KIC_CONFIG_FILE, &data, &length, error))
     return FALSE;
-  kf = kic_keyfile_load (data, length, KIC_CONFIG_FILE, error);
+  kf = kic_keyfile_load (data, length, host, error);
   if (kf == NULL)
     return FALSE;
   sizes = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "Sizes", NULL);
@@ -69,7 +70,7 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
       if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, &bad))
         {
           /* the file is wrong, not the command line: a runtime error */
-          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s", KIC_CONFIG_FILE, bad->message);
+          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s", host, bad->message);
           return FALSE;
         }
     }

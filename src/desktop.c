@@ -90,6 +90,7 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *se
       else if (type == KIC_FS_FILE && g_str_has_suffix (name, ".desktop"))
         {
           g_autofree char *id = g_strconcat (prefix, name, NULL);
+          g_autofree char *host = NULL;
           g_autofree char *data = NULL;
           g_autoptr (GError) error = NULL;
           gboolean hidden;
@@ -100,10 +101,15 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *se
           if (g_hash_table_contains (seen, id))
             continue;
           g_hash_table_add (seen, g_strdup (id));
-          if (!kic_fs_index_read_file (index, path, &data, &length, &error)
-              || !kic_desktop_parse (path, data, length, &icon, &hidden, &error))
+          if (!kic_fs_index_read_file (index, path, &data, &length, &error))
             {
-              kic_warning ("%s: %s", path, error->message);
+              kic_warning ("%s", error->message);
+              continue;
+            }
+          host = kic_fs_index_host_path (index, path);
+          if (!kic_desktop_parse (host, data, length, &icon, &hidden, &error))
+            {
+              kic_warning ("%s: %s", host, error->message);
               continue;
             }
           if (hidden)

@@ -151,17 +151,17 @@ path_join (const char *dir, const char *name)
   return g_strconcat (dir, "/", name, NULL);
 }
 
-static char *
-host_path_of_real (const KicFsIndex *index, const char *real)
+char *
+kic_fs_index_host_path (const KicFsIndex *index, const char *path)
 {
-  return g_strconcat (index->root, real, NULL);
+  return g_strconcat (index->root, path, NULL);
 }
 
 /* Read directory REAL (a path with no links in it) from disk, once. */
 static KicFsDir *
 read_dir (KicFsIndex *index, const char *real)
 {
-  g_autofree char *host = host_path_of_real (index, real[1] ? real : "/");
+  g_autofree char *host = kic_fs_index_host_path (index, real[1] ? real : "/");
   KicFsDir *dir;
   struct dirent *de;
   DIR *d;
@@ -549,12 +549,13 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
                             char **contents, gsize *length, GError **error)
 {
   g_autofree char *real = NULL;
+  g_autofree char *host = kic_fs_index_host_path (index, path);
   int fd;
   gboolean ok;
 
   if (index->is_virtual || kic_fs_index_stat (index, path) != KIC_FS_FILE)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", path);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", host);
       return FALSE;
     }
   real = kic_fs_index_realpath (index, path);
@@ -564,10 +565,10 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
       int errsv = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot open '%s': %s",
-                   path, g_strerror (errsv));
+                   host, g_strerror (errsv));
       return FALSE;
     }
-  ok = kic_read_fd_max (fd, path, max, contents, length, error);
+  ok = kic_read_fd_max (fd, host, max, contents, length, error);
   close (fd);
   return ok;
 }

@@ -36,6 +36,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicFsIndex, kic_fs_index_free)
 /* transfer none; the host directory the index reads, "" when virtual */
 const char *kic_fs_index_root (const KicFsIndex *index);
 
+/* PATH (inside the root) as the host sees it: what every message prints,
+ * as update-alternatives --root does.  transfer full */
+char *kic_fs_index_host_path (const KicFsIndex *index, const char *path);
+
 /* A directory's listing, for asking many questions about it without
  * hashing its path each time: NULL when PATH is not a directory.  Valid
  * while the index lives (kic_fs_index_add() never replaces a listing that

@@ -51,6 +51,7 @@ load_kdeglobals (KicFsIndex *index, const KicProfileTable *profile, char **confi
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);
+      g_autofree char *host = kic_fs_index_host_path (index, path);
       g_autofree char *data = NULL;
       g_autoptr (GError) error = NULL;
       GKeyFile *kf;
@@ -60,10 +61,10 @@ load_kdeglobals (KicFsIndex *index, const KicProfileTable *profile, char **confi
         continue;
       if (!kic_fs_index_read_file (index, path, &data, &length, &error))
         {
-          kic_warning ("cannot read '%s': %s", path, error->message);
+          kic_warning ("%s", error->message);
           continue;
         }
-      kf = kic_keyfile_load (data, length, path, &error);
+      kf = kic_keyfile_load (data, length, host, &error);
       if (kf == NULL)
         {
           kic_warning ("%s", error->message);
@@ -192,6 +193,7 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
         {
           g_autofree char *path = g_build_filename (g_ptr_array_index (disk_bases, b),
                                                     profile->index_files[k], NULL);
+          g_autofree char *host = kic_fs_index_host_path (loader->index, path);
           g_autofree char *data = NULL;
           g_autoptr (GError) error = NULL;
           KicThemeDesc *desc;
@@ -201,10 +203,10 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
             continue;
           if (!kic_fs_index_read_file (loader->index, path, &data, &length, &error))
             {
-              kic_warning ("cannot read '%s': %s", path, error->message);
+              kic_warning ("%s", error->message);
               return NULL;
             }
-          desc = kic_theme_desc_parse (profile, name, path, data, length, profile->index_sections[k], &error);
+          desc = kic_theme_desc_parse (profile, name, host, data, length, profile->index_sections[k], &error);
           if (desc == NULL)
             kic_warning ("%s", error->message);
           return desc;
@@ -380,6 +382,22 @@ build_links (ThemeLoader *loader, const char *current, char **used_theme)
   return chain_from_root (loader, root);
 }
 
+/* The text of the shared-mime-info file PATH, or NULL when there is none;
+ * one that is there but cannot be read is warned about: the generic icon
+ * fallback KDE makes from it may then differ from ours. */
+static char *
+read_mime_file (KicFsIndex *index, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *data = NULL;
+
+  if (kic_fs_index_stat (index, path) != KIC_FS_FILE)
+    return NULL;
+  if (!kic_fs_index_read_file (index, path, &data, NULL, &error))
+    kic_warning ("%s; generic icons for media types may be modelled wrongly", error->message);
+  return data;
+}
+
 /* The "type/subtype:value" lines of "<datadir>/mime/FILE" for every data
  * directory, a later file winning, into MAP (type -> value). */
 static void
@@ -388,11 +406,10 @@ read_mime_table (KicFsIndex *index, char **data_dirs, const char *file, GHashTab
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {
       g_autofree char *path = g_build_filename (data_dirs[i], "mime", file, NULL);
-      g_autofree char *data = NULL;
+      g_autofree char *data = read_mime_file (index, path);
       g_auto (GStrv) lines = NULL;
 
-      if (kic_fs_index_stat (index, path) != KIC_FS_FILE
-          || !kic_fs_index_read_file (index, path, &data, NULL, NULL))
+      if (data == NULL)
         continue;
       lines = g_strsplit (data, "\n", -1);
       for (guint l = 0; lines[l] != NULL; l++)
@@ -466,8 +483,7 @@ load_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char **da
       g_autofree char *data = NULL;
       g_auto (GStrv) lines = NULL;
 
-      if (kic_fs_index_stat (index, cache) != KIC_FS_FILE || kic_fs_index_stat (index, path) != KIC_FS_FILE
-          || !kic_fs_index_read_file (index, path, &data, NULL, NULL))
+      if (kic_fs_index_stat (index, cache) != KIC_FS_FILE || (data = read_mime_file (index, path)) == NULL)
         continue;
       lines = g_strsplit (data, "\n", -1);
       for (guint l = 0; lines[l] != NULL; l++)

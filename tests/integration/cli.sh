@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 29
+plan 31
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -44,6 +44,16 @@ is $? 2 "--kde-version with a detected KDE that is not KDE 4 is a usage error (2
 "$BIN" --root "$R" --kde=kf5 --kde-version 4.8 --resolve kate > /dev/null 2> "$WORK/err-kf5"
 is $? 2 "--kde-version with --kde=kf5 is a usage error (2)"
 is "$(sed -n '1s/ (.*//p' "$WORK/err-auto")" "$(sed -n '1p' "$WORK/err-kf5")" "... and both say so in the same words"
+
+# under --root, messages name files by their host path (as update-alternatives
+# --root does); a mime file that is there but cannot be read is warned about
+cp -a "$R" "$WORK/big"
+truncate -s 17M "$WORK/big/usr/share/mime/generic-icons"
+"$BIN" --root "$WORK/big" --list > /dev/null 2> "$WORK/err"
+grep -q "^kde-icon-cache: warning: $WORK/big/usr/share/applications/broken\.desktop: " "$WORK/err"
+ok $? "a warning about a .desktop file names its host path"
+grep -q "^kde-icon-cache: warning: '$WORK/big/usr/share/mime/generic-icons' is larger than" "$WORK/err"
+ok $? "a mime file that cannot be read is warned about, by its host path"
 
 # --resolve: arguments and standard input give the same lines
 "$BIN" --root "$R" --resolve kate kicnothere > "$WORK/args"
