@@ -3,30 +3,27 @@
 
 #include "keyfile.h"
 #include "kic.h"
-#include "plan.h"
+#include "util.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 gboolean
 kic_config_parse_size (const char *text, GArray *targets, GError **error)
 {
   KicTarget target = { 0, 1.0 };
-  char *end;
-  long n;
+  g_auto (GStrv) parts = g_strsplit (text, ":", 2);
+  gboolean ok;
+  gint64 n = 0;
 
-  errno = 0;
-  n = strtol (text, &end, 10);
-  if (end != text && *end == ':')
+  ok = parts[0] != NULL && kic_parse_int (parts[0], 1, 4096, &n);
+  if (ok && parts[1] != NULL)
     {
-      const char *w = end + 1;
+      char *end;
 
-      target.weight = g_ascii_strtod (w, &end);
-      if (end == w || !(target.weight > 0) || target.weight > 1e6)
-        end = (char *) "?";
+      target.weight = g_ascii_strtod (parts[1], &end);
+      ok = end != parts[1] && *end == '\0' && target.weight > 0 && target.weight <= 1e6;
     }
-  if (end == text || *end != '\0' || errno != 0 || n < 1 || n > 4096)
+  if (!ok)
     {
       g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
                    "invalid size '%s': give N or N:WEIGHT, N pixels from 1 to 4096, WEIGHT above 0", text);

@@ -114,35 +114,6 @@ kic_fs_index_n_dirs_read (const KicFsIndex *index)
   return index->n_dirs_read;
 }
 
-char *
-kic_path_clean (const char *path)
-{
-  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
-  g_autoptr (GPtrArray) kept = g_ptr_array_new ();
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
-        continue;
-      if (strcmp (parts[i], "..") == 0)
-        {
-          if (kept->len > 0)
-            g_ptr_array_remove_index (kept, kept->len - 1);
-          continue;
-        }
-      g_ptr_array_add (kept, parts[i]);
-    }
-  for (guint i = 0; i < kept->len; i++)
-    {
-      g_string_append_c (out, '/');
-      g_string_append (out, g_ptr_array_index (kept, i));
-    }
-  if (out->len == 0)
-    g_string_append_c (out, '/');
-  return g_string_free (out, FALSE);
-}
-
 static char *
 path_join (const char *dir, const char *name)
 {
@@ -488,47 +459,6 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
   g_hash_table_replace (listing->entries, g_strdup (name), entry);
   if (type == KIC_FS_NONE)
     g_hash_table_remove (listing->entries, name);
-}
-
-gboolean
-kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error)
-{
-  return kic_read_fd_max (fd, what, KIC_MAX_FILE, contents, length, error);
-}
-
-gboolean
-kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error)
-{
-  GString *data = g_string_new (NULL);
-  char buf[65536];
-  ssize_t n;
-
-  while ((n = read (fd, buf, sizeof buf)) > 0)
-    {
-      /* nothing we read is legitimately that big: a bounded read keeps a
-       * hostile file from exhausting memory */
-      if (data->len + n > max)
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %" G_GSIZE_FORMAT " MiB",
-                       what, max >> 20);
-          g_string_free (data, TRUE);
-          return FALSE;
-        }
-      g_string_append_len (data, buf, n);
-    }
-  if (n < 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot read '%s': %s",
-                   what, g_strerror (errsv));
-      g_string_free (data, TRUE);
-      return FALSE;
-    }
-  if (length != NULL)
-    *length = data->len;
-  *contents = g_string_free (data, FALSE);
-  return TRUE;
 }
 
 int

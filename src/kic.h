@@ -29,12 +29,6 @@ extern const char kic_version[];
  * index.theme line KDE ignores too); they never stop the run. */
 void kic_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
-/* The unsigned SIZE-byte integer at OFFSET of DATA (LENGTH bytes), in
- * big- or little-endian order; FALSE when it does not lie inside DATA,
- * whatever OFFSET is (it usually comes from the file being read). */
-gboolean kic_read_uint (const guchar *data, gsize length, guint64 offset, guint size, gboolean big_endian,
-                        guint64 *value);
-
 /* Print "kde-icon-cache: note: ..." unless quiet: a guess the run made
  * that the admin may want to correct (nothing is wrong with the input). */
 void kic_note (const char *format, ...) G_GNUC_PRINTF (1, 2);

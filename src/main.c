@@ -13,10 +13,10 @@
  */
 #include "commands.h"
 #include "config.h"
-#include "fsindex.h"
 #include "kic.h"
 #include "plan.h"
 #include "profile.h"
+#include "util.h"
 
 #include <errno.h>
 #include <locale.h>

@@ -13,15 +13,10 @@
 #ifndef KIC_PLAN_H
 #define KIC_PLAN_H
 
+#include "config.h"
 #include "system.h"
 
 #include <glib.h>
-
-/* A size the menus ask for and how much a call at that size weighs. */
-typedef struct {
-  int size;
-  double weight;
-} KicTarget;
 
 typedef enum {
   KIC_NAME_PLANTED,   /* links planted */
@@ -84,10 +79,6 @@ GArray *kic_plan_default_targets (const KicProfileTable *profile);
 KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options);
 void kic_plan_free (KicPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPlan, kic_plan_free)
-
-/* The relative target of a link at LINK pointing to TARGET (both absolute,
- * inside the root): "../../…/var/lib/kde-icon-cache/…".  transfer full */
-char *kic_relative_link (const char *link, const char *target);
 
 const char *kic_name_status_to_string (KicNameStatus status);
 

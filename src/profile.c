@@ -9,6 +9,7 @@
 
 #include "kic.h"
 #include "rcc.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,9 +161,9 @@ kic_profile_parse_version (const char *text, int version[3])
     return FALSE;
   for (guint i = 0; i < 3; i++)
     {
-      guint64 v = 0;
+      gint64 v = 0;
 
-      if (i < n && !g_ascii_string_to_unsigned (parts[i], 10, 0, 99, &v, NULL))
+      if (i < n && !kic_parse_int (parts[i], 0, 99, &v))
         return FALSE;
       version[i] = (int) v;
     }

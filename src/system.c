@@ -10,6 +10,7 @@
 #include "keyfile.h"
 #include "kic.h"
 #include "paths.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -517,11 +518,13 @@ load_group_sizes (KicResolverSetup *setup, const KicProfileTable *profile, GPtrA
   for (int g = 0; g < KIC_GROUP_LAST; g++)
     {
       g_autofree char *value = profile->kdeglobals_sizes ? kdeglobals_get (kdeglobals, groups[g], "Size") : NULL;
-      int size = value ? atoi (value) : 0;
+      gint64 size;
 
-      if (size < 1 || size > 4096)
+      /* KConfigGroup::readEntry(key, 0): "48px" is no number, so 0, and
+       * 0 means the theme's default (kiconloader.cpp:410-414) */
+      if (value == NULL || !kic_parse_int (value, 1, 4096, &size))
         size = root != NULL ? root->desc->group_default[g] : profile->builtin_group_size[g];
-      setup->group_size[g] = size;
+      setup->group_size[g] = (int) size;
     }
 }
 
@@ -621,7 +624,7 @@ kic_system_load (const KicSystemOptions *options, GError **error)
   g_auto (GStrv) config_dirs = NULL;
   g_autofree char *root = NULL;
 
-  root = g_canonicalize_filename (options->root ? options->root : "/", NULL);
+  root = kic_path_clean (options->root ? options->root : "/");
   if (!g_file_test (root, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR, "root '%s' is not a directory", root);
