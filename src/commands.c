@@ -10,6 +10,7 @@
 #include "resolver.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -55,12 +56,14 @@ single_size (const KicCommandOptions *options, const KicSystem *system)
   return kic_resolver_group_size (system->resolver, KIC_GROUP_DESKTOP);
 }
 
-/* The names to look up: the arguments, else standard input, one a line. */
+/* The names to look up: the arguments, else standard input, one a line
+ * of any length. */
 static GPtrArray *
 read_names (const KicCommandOptions *options)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  char buf[8192];
+  char *line = NULL;
+  size_t size = 0;
 
   if (options->names != NULL)
     {
@@ -68,12 +71,13 @@ read_names (const KicCommandOptions *options)
         g_ptr_array_add (names, g_strdup (options->names[i]));
       return names;
     }
-  while (fgets (buf, sizeof buf, stdin) != NULL)
+  while (getline (&line, &size, stdin) >= 0)
     {
-      g_strchomp (buf);
-      if (buf[0] != '\0')
-        g_ptr_array_add (names, g_strdup (buf));
+      g_strchomp (line);
+      if (line[0] != '\0')
+        g_ptr_array_add (names, g_strdup (line));
     }
+  free (line);
   return names;
 }
 

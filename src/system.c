@@ -16,7 +16,7 @@
 
 /* A theme list longer than this is cut: KDE 3 may list hicolor again and
  * again when a broken hicolor inherits itself (it would loop forever). */
-#define KIC_MAX_LINKS 64
+#define KIC_MAX_THEMES 64
 
 void
 kic_system_free (KicSystem *system)
@@ -292,10 +292,11 @@ load_theme (ThemeLoader *loader, const char *name)
   return kic_theme_new (desc, bases, &resource, profile->dedup_theme_dirs, loader->index);
 }
 
-/* The theme list ("links") being built, with KDE's de-duplication key. */
+/* The theme list being built (KIconLoaderPrivate's "links"; here "links"
+ * are only ever symbolic links), with KDE's de-duplication key. */
 typedef struct {
   ThemeLoader *loader;
-  GPtrArray *links;    /* KicTheme*, owned */
+  GPtrArray *themes;   /* KicTheme*, owned */
   GPtrArray *in_tree;  /* mThemesInTree: the keys already added */
 } Chain;
 
@@ -314,7 +315,7 @@ add_theme_by_name (Chain *chain, const char *name)
                                                          : g_strconcat (name, chain->loader->app_name, NULL);
   KicTheme *theme;
 
-  if (chain->links->len >= KIC_MAX_LINKS)
+  if (chain->themes->len >= KIC_MAX_THEMES)
     return;
   if (g_ptr_array_find_with_equal_func (chain->in_tree, key, g_str_equal, NULL)
       && !(profile->inherits_keep_hicolor && strcmp (name, "hicolor") == 0))
@@ -326,7 +327,7 @@ add_theme_by_name (Chain *chain, const char *name)
       return;
     }
   g_ptr_array_add (chain->in_tree, g_steal_pointer (&key));
-  g_ptr_array_add (chain->links, theme);
+  g_ptr_array_add (chain->themes, theme);
   add_inherited_themes (chain, theme);
 }
 
@@ -353,18 +354,18 @@ chain_from_root (ThemeLoader *loader, KicTheme *root)
                   g_ptr_array_new_with_free_func (g_free) };
 
   g_ptr_array_add (chain.in_tree, g_strdup (root->desc->name));
-  g_ptr_array_add (chain.links, root);
+  g_ptr_array_add (chain.themes, root);
   add_inherited_themes (&chain, root);
   if (profile->base_theme != NULL)
     add_theme_by_name (&chain, profile->base_theme);
   if (profile->hicolor_last)
     add_theme_by_name (&chain, "hicolor");
   g_ptr_array_unref (chain.in_tree);
-  return chain.links;
+  return chain.themes;
 }
 
 static GPtrArray *
-build_links (ThemeLoader *loader, const char *current, char **used_theme)
+build_theme_list (ThemeLoader *loader, const char *current, char **used_theme)
 {
   KicTheme *root = load_theme (loader, current);
 
@@ -599,7 +600,7 @@ kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboole
       used = g_strdup ("@void@");
     }
   else
-    setup.themes = build_links (&loader, current, &used);
+    setup.themes = build_theme_list (&loader, current, &used);
   load_group_sizes (&setup, profile, system->kdeglobals,
                     setup.themes->len > 0 ? g_ptr_array_index (setup.themes, 0) : NULL);
   setup.profile = system->profile;

@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 31
+plan 32
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -61,6 +61,9 @@ printf 'kate\nkicnothere\n' | "$BIN" --root "$R" --resolve > "$WORK/stdin"
 cmp -s "$WORK/args" "$WORK/stdin"
 ok $? "--resolve reads names from stdin when none are given"
 is "$(cut -f2 "$WORK/args" | tail -n 1)" "-" "a name KDE cannot find prints '-'"
+long=$(printf '%010000d' 0)
+printf '%s\nkate\n' "$long" | "$BIN" --root "$R" --resolve | cut -f1 | awk '{ print length($0) }' > "$WORK/lengths"
+is "$(tr '\n' ' ' < "$WORK/lengths")" "10000 4 " "a name of 10000 bytes on stdin is one name, not split"
 is "$(cut -f1 "$WORK/args" | head -n 1)" "kate" "the first column is the name as given"
 
 # --resolve prints paths inside the root
