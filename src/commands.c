@@ -1,4 +1,5 @@
-/* commands.c - --resolve, --list and --explain */
+/* commands.c - the six modes: --rebuild (and --check, the same without
+ * writing), --clean, --resolve, --list and --explain */
 #include "commands.h"
 
 #include "config.h"
