@@ -21,11 +21,7 @@ icon_names "$R" | grep -av '^/' > "$WORK/names"
 kde_view () { # kde_view ROOT
   if [ -n "${KIC_STRESS:-}" ] && [ -x "$ORACLE" ]; then
     . "$TOP/tests/oracle/oracle-env.sh"
-    oracle_run "$1" breeze "$ORACLE" --sizes 16,22,32,48 < "$WORK/names" |
-      while IFS="$(printf '\t')" read -r name s path; do
-        if [ "$path" = "-" ]; then sum=-; else sum=$(sha256sum < "$path" | cut -d' ' -f1); fi
-        printf '%s\t%s\t%s\n' "$name" "$s" "$sum"
-      done
+    oracle_run "$1" breeze "$ORACLE" --sizes 16,22,32,48 < "$WORK/names" | with_content ""
     return
   fi
   loaded_content "$1" < "$WORK/names"

@@ -19,11 +19,7 @@ icon_names "$T" | grep -v '^/' > "$WORK/menu"
 
 # NAME SIZE CONTENT-SHA256 RENDER-HASH for every name and size, in ROOT
 seen_by_kde () { # seen_by_kde ROOT THEME
-  oracle_run "$1" "$2" "$ORACLE" --render --sizes 16,22,32,48 < "$WORK/names" |
-    while IFS="$(printf '\t')" read -r name size path render; do
-      if [ "$path" = "-" ] || [ ! -e "$path" ]; then sum=-; else sum=$(sha256sum < "$path" | cut -d' ' -f1); fi
-      printf '%s\t%s\t%s\t%s\n' "$name" "$size" "$sum" "$render"
-    done
+  oracle_run "$1" "$2" "$ORACLE" --render --sizes 16,22,32,48 < "$WORK/names" | with_content ""
 }
 
 for theme in $themes; do
