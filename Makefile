@@ -5,7 +5,8 @@
 # live beside the normal one.
 #
 #   make                 build ./kde-icon-cache
-#   make check           unit tests (GTest) and integration tests, through prove
+#   make check           unit tests (GTest) and integration tests, through prove,
+#                        CHECK_JOBS (default: the number of CPUs) at a time
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
@@ -45,7 +46,13 @@ LIB_SRCS = src/commands.c src/config.c src/desktop.c src/detect.c src/dpkg.c src
            src/resolver.c src/safeopen.c src/system.c src/theme.c src/util.c src/version.c src/writer.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
-INTEGRATION_TESTS = $(filter-out tests/integration/lib.sh,$(wildcard tests/integration/*.sh))
+# The slowest first, so that prove -j runs the others beside them.
+SLOW_TESTS = tests/integration/oracle-rebuild.sh tests/integration/crash.sh tests/integration/oracle-realistic.sh
+INTEGRATION_TESTS = $(SLOW_TESTS) \
+                    $(filter-out tests/integration/lib.sh $(SLOW_TESTS),$(wildcard tests/integration/*.sh))
+# Tests run side by side: each works in its own directory, and what they
+# share (the fixture cache, the realistic tree) is built under a lock.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # libFuzzer targets (clang): make fuzz, make fuzz-regress (tests/fuzz)
 -include tests/fuzz/fuzz.mk
@@ -82,7 +89,8 @@ $(B)/test-%: tests/unit/test-%.c $(B)/libkic.a
 -include $(wildcard $(B)/*.d)
 
 check: $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
-	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures prove -f $(UNIT_TESTS) $(INTEGRATION_TESTS)
+	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures \
+	  prove -f -j$(CHECK_JOBS) $(INTEGRATION_TESTS) $(UNIT_TESTS)
 	@if command -v $(CLANG) > /dev/null; then $(MAKE) --no-print-directory fuzz-regress; \
 	 else echo "fuzz-regress: skipped: no clang (apt-get install clang libclang-rt-14-dev)"; fi
 
