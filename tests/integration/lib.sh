@@ -120,11 +120,12 @@ same_answers () { # same_answers THEIRS OURS
 # 'missing' for a path that is not a file.  One sha256sum for all the
 # distinct files, not a process per line (thousands on the realistic tree).
 with_content () { # with_content PREFIX < lines
-  cat > "$WORK/content.in"
-  cut -f3 "$WORK/content.in" | LC_ALL=C sort -u |
+  _wc=$(mktemp -d "$WORK/content.XXXXXX")   # (callers may run side by side)
+  cat > "$_wc/in"
+  cut -f3 "$_wc/in" | LC_ALL=C sort -u |
     while IFS= read -r _p; do
       [ "$_p" != "-" ] && [ -f "$1$_p" ] && printf '%s\0' "$1$_p"
-    done | xargs -0 -r sha256sum > "$WORK/content.sums"
+    done | xargs -0 -r sha256sum > "$_wc/sums"
   # sha256sum escapes a name holding a backslash: a leading '\', '\\'
   LC_ALL=C awk -F '\t' -v prefix="$1" -v OFS='\t' '
     FILENAME == ARGV[1] {
@@ -133,7 +134,8 @@ with_content () { # with_content PREFIX < lines
       sum[p] = substr(line, 1, 64); next
     }
     { p = prefix $3; $3 = $3 == "-" ? "-" : (p in sum) ? sum[p] : "missing"; print }
-  ' "$WORK/content.sums" "$WORK/content.in"
+  ' "$_wc/sums" "$_wc/in"
+  rm -rf "$_wc"
 }
 
 # What KDE loads (as our model says) for every name on stdin at the menu
