@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 32
+plan 34
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -65,6 +65,17 @@ long=$(printf '%010000d' 0)
 printf '%s\nkate\n' "$long" | "$BIN" --root "$R" --resolve | cut -f1 | awk '{ print length($0) }' > "$WORK/lengths"
 is "$(tr '\n' ' ' < "$WORK/lengths")" "10000 4 " "a name of 10000 bytes on stdin is one name, not split"
 is "$(cut -f1 "$WORK/args" | head -n 1)" "kate" "the first column is the name as given"
+
+# kdeglobals [DesktopIcons] Size= is read as KConfig's readEntry(key, 0)
+# reads it (checked with KF5 5.103): "22px" is no number, so 0, and KDE
+# takes the theme's DesktopDefault (48 in the fixture's breeze)
+cp -a "$R" "$WORK/kg"
+printf '\n[DesktopIcons]\nSize=22px\n' >> "$WORK/kg/etc/xdg/kdeglobals"
+is "$("$BIN" -q --root "$WORK/kg" --explain kate | sed -n '1s/.* at \([0-9]*\) px.*/\1/p')" 48 \
+  "kdeglobals Size=22px is no size: the theme's default counts"
+sed -i 's/^Size=22px$/Size= 22 /' "$WORK/kg/etc/xdg/kdeglobals"
+is "$("$BIN" -q --root "$WORK/kg" --explain kate | sed -n '1s/.* at \([0-9]*\) px.*/\1/p')" 22 \
+  "kdeglobals Size= 22 is 22"
 
 # --resolve prints paths inside the root
 case $(cut -f2 "$WORK/args" | head -n 1) in
