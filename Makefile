@@ -5,7 +5,8 @@
 # live beside the normal one.
 #
 #   make                 build ./kde-icon-cache
-#   make check           unit tests (GTest) and integration tests, through prove
+#   make check           unit tests (GTest) and integration tests, through prove,
+#                        CHECK_JOBS (default: the number of CPUs) at a time
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
@@ -22,7 +23,8 @@ CXX ?= c++
 PKG_CONFIG ?= pkg-config
 INSTALL ?= install
 
-VERSION = 0.2
+# The one source of the version: the top entry of debian/changelog.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 B ?= build
 PROG ?= kde-icon-cache
 
@@ -35,17 +37,24 @@ PKGS = glib-2.0 libxdg-basedir libzstd
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 WARN_CFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-              -Wno-unused-parameter $(WERROR)
+              $(WERROR)
 ALL_CFLAGS = -std=c11 $(WARN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -DKIC_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -Isrc $(CPPFLAGS)
+# -MMD -MP: each object depends on the headers it includes (build/*.d)
+DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
-LIB_SRCS = src/commands.c src/config.c src/desktop.c src/dpkg.c src/fingerprint.c src/fsindex.c src/keyfile.c src/manifest.c src/paths.c src/plan.c src/profile.c src/rcc.c \
-           src/resolver.c src/safeopen.c src/system.c src/theme.c src/util.c src/writer.c
+LIB_SRCS = src/commands.c src/config.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/keyfile.c src/manifest.c src/paths.c src/plan.c src/profile.c src/rcc.c \
+           src/resolver.c src/safeopen.c src/system.c src/theme.c src/util.c src/version.c src/writer.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
-HEADERS = $(wildcard src/*.h)
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
-INTEGRATION_TESTS = $(filter-out tests/integration/lib.sh,$(wildcard tests/integration/*.sh))
+# The slowest first, so that prove -j runs the others beside them.
+SLOW_TESTS = tests/integration/oracle-rebuild.sh tests/integration/crash.sh tests/integration/oracle-realistic.sh
+INTEGRATION_TESTS = $(SLOW_TESTS) \
+                    $(filter-out tests/integration/lib.sh $(SLOW_TESTS),$(wildcard tests/integration/*.sh))
+# Tests run side by side: each works in its own directory, and what they
+# share (the fixture cache, the realistic tree) is built under a lock.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # libFuzzer targets (clang): make fuzz, make fuzz-regress (tests/fuzz)
 -include tests/fuzz/fuzz.mk
@@ -61,9 +70,14 @@ endif
 
 all: $(PROG)
 
-$(B)/%.o: src/%.c $(HEADERS)
+$(B)/%.o: src/%.c
 	@mkdir -p $(B)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(DEP_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# The version is compiled into version.o alone, which is rebuilt when
+# debian/changelog changes.
+$(B)/version.o: debian/changelog
+$(B)/version.o: ALL_CPPFLAGS += -DKIC_VERSION='"$(VERSION)"'
 
 $(B)/libkic.a: $(LIB_OBJS)
 	$(AR) rcs $@ $(LIB_OBJS)
@@ -71,11 +85,14 @@ $(B)/libkic.a: $(LIB_OBJS)
 $(PROG): $(B)/main.o $(B)/libkic.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(B)/main.o $(B)/libkic.a $(PKG_LIBS)
 
-$(B)/test-%: tests/unit/test-%.c $(B)/libkic.a $(HEADERS)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libkic.a $(PKG_LIBS)
+$(B)/test-%: tests/unit/test-%.c $(B)/libkic.a
+	$(CC) $(ALL_CPPFLAGS) $(DEP_CFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libkic.a $(PKG_LIBS)
+
+-include $(wildcard $(B)/*.d)
 
 check: $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
-	KIC_BIN=$(abspath $(PROG)) prove -f $(UNIT_TESTS) $(INTEGRATION_TESTS)
+	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures \
+	  prove -f -j$(CHECK_JOBS) $(INTEGRATION_TESTS) $(UNIT_TESTS)
 	@if command -v $(CLANG) > /dev/null; then $(MAKE) --no-print-directory fuzz-regress; \
 	 else echo "fuzz-regress: skipped: no clang (apt-get install clang libclang-rt-14-dev)"; fi
 

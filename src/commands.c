@@ -1,4 +1,5 @@
-/* commands.c - --resolve, --list and --explain */
+/* commands.c - the six modes: --rebuild (and --check, the same without
+ * writing), --clean, --resolve, --list and --explain */
 #include "commands.h"
 
 #include "config.h"
@@ -12,6 +13,7 @@
 #include "resolver.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,12 +59,14 @@ single_size (const KicCommandOptions *options, const KicSystem *system)
   return kic_resolver_group_size (system->resolver, KIC_GROUP_DESKTOP);
 }
 
-/* The names to look up: the arguments, else standard input, one a line. */
+/* The names to look up: the arguments, else standard input, one a line
+ * of any length. */
 static GPtrArray *
 read_names (const KicCommandOptions *options)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  char buf[8192];
+  char *line = NULL;
+  size_t size = 0;
 
   if (options->names != NULL)
     {
@@ -70,12 +74,13 @@ read_names (const KicCommandOptions *options)
         g_ptr_array_add (names, g_strdup (options->names[i]));
       return names;
     }
-  while (fgets (buf, sizeof buf, stdin) != NULL)
+  while (getline (&line, &size, stdin) >= 0)
     {
-      g_strchomp (buf);
-      if (buf[0] != '\0')
-        g_ptr_array_add (names, g_strdup (buf));
+      g_strchomp (line);
+      if (line[0] != '\0')
+        g_ptr_array_add (names, g_strdup (line));
     }
+  free (line);
   return names;
 }
 
@@ -487,7 +492,7 @@ fingerprint_settings (const KicCommandOptions *options)
 
   g_string_append_printf (s, "version=%s theme=%s kde=%s kde-version=%s app=%s store=%s data-dirs=%s "
                              "config-dirs=%s sizes=",
-                          KIC_VERSION, options->system.theme ? options->system.theme : "",
+                          kic_version, options->system.theme ? options->system.theme : "",
                           options->system.kde ? options->system.kde : "",
                           options->system.kde_version ? options->system.kde_version : "",
                           options->system.app_name ? options->system.app_name : "", options->store, data, config);
@@ -570,9 +575,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.extra_names = config.extra_names;
   popts.store = options->store;
   popts.previous = owned;
-  plan = kic_plan_build (system, &popts, error);
-  if (plan == NULL)
-    goto out;
+  plan = kic_plan_build (system, &popts);
   settings = settings_string (system, popts.targets, config.themes);
   if (check_only)
     {

@@ -3,30 +3,27 @@
 
 #include "keyfile.h"
 #include "kic.h"
-#include "plan.h"
+#include "util.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 gboolean
 kic_config_parse_size (const char *text, GArray *targets, GError **error)
 {
   KicTarget target = { 0, 1.0 };
-  char *end;
-  long n;
+  g_auto (GStrv) parts = g_strsplit (text, ":", 2);
+  gboolean ok;
+  gint64 n = 0;
 
-  errno = 0;
-  n = strtol (text, &end, 10);
-  if (end != text && *end == ':')
+  ok = parts[0] != NULL && kic_parse_int (parts[0], 1, 4096, &n);
+  if (ok && parts[1] != NULL)
     {
-      const char *w = end + 1;
+      char *end;
 
-      target.weight = g_ascii_strtod (w, &end);
-      if (end == w || !(target.weight > 0) || target.weight > 1e6)
-        end = (char *) "?";
+      target.weight = g_ascii_strtod (parts[1], &end);
+      ok = end != parts[1] && *end == '\0' && target.weight > 0 && target.weight <= 1e6;
     }
-  if (end == text || *end != '\0' || errno != 0 || n < 1 || n > 4096)
+  if (!ok)
     {
       g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
                    "invalid size '%s': give N or N:WEIGHT, N pixels from 1 to 4096, WEIGHT above 0", text);
@@ -46,6 +43,7 @@ kic_config_parse_size (const char *text, GArray *targets, GError **error)
 gboolean
 kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
 {
+  g_autofree char *host = kic_fs_index_host_path (index, KIC_CONFIG_FILE);
   g_autofree char *data = NULL;
   g_autoptr (GKeyFile) kf = NULL;
   g_auto (GStrv) sizes = NULL;
@@ -58,16 +56,19 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
     return TRUE;
   if (!kic_fs_index_read_file (index, KIC_CONFIG_FILE, &data, &length, error))
     return FALSE;
-  kf = kic_keyfile_load (data, length, KIC_CONFIG_FILE, error);
+  kf = kic_keyfile_load (data, length, host, error);
   if (kf == NULL)
     return FALSE;
   sizes = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "Sizes", NULL);
   for (guint i = 0; sizes[i] != NULL; i++)
     {
+      g_autoptr (GError) bad = NULL;
+
       g_strstrip (sizes[i]);
-      if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, error))
+      if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, &bad))
         {
-          g_prefix_error (error, "%s: key 'Sizes': ", KIC_CONFIG_FILE);
+          /* the file is wrong, not the command line: a runtime error */
+          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s", host, bad->message);
           return FALSE;
         }
     }

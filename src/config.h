@@ -15,6 +15,13 @@
 #define KIC_CONFIG_FILE "/etc/kde-icon-cache.conf"
 #define KIC_CONFIG_GROUP "kde-icon-cache"
 
+/* A size the menus ask for and how much a call at that size weighs
+ * (Sizes=, --size N:WEIGHT). */
+typedef struct {
+  int size;
+  double weight;
+} KicTarget;
+
 typedef struct {
   GArray *targets; /* KicTarget; empty when the file sets none */
   char **themes;   /* NULL when the file sets none */

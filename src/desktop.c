@@ -99,6 +99,7 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *su
       else if (type == KIC_FS_FILE && g_str_has_suffix (name, suffix))
         {
           g_autofree char *id = g_strconcat (prefix, name, NULL);
+          g_autofree char *host = NULL;
           g_autofree char *data = NULL;
           g_autoptr (GError) error = NULL;
           gboolean hidden;
@@ -109,10 +110,15 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *su
           if (g_hash_table_contains (seen, id))
             continue;
           g_hash_table_add (seen, g_strdup (id));
-          if (!kic_fs_index_read_file (index, path, &data, &length, &error)
-              || !kic_desktop_parse (path, data, length, &icon, &hidden, &error))
+          if (!kic_fs_index_read_file (index, path, &data, &length, &error))
             {
-              kic_warning ("%s: %s", path, error->message);
+              kic_warning ("%s", error->message);
+              continue;
+            }
+          host = kic_fs_index_host_path (index, path);
+          if (!kic_desktop_parse (host, data, length, &icon, &hidden, &error))
+            {
+              kic_warning ("%s: %s", host, error->message);
               continue;
             }
           if (hidden)
@@ -159,8 +165,9 @@ typedef struct {
 } MenuParse;
 
 static void
-menu_start (GMarkupParseContext *context, const char *element, const char **names, const char **values,
-            gpointer data, GError **error)
+menu_start (G_GNUC_UNUSED GMarkupParseContext *context, const char *element,
+            G_GNUC_UNUSED const char **names, G_GNUC_UNUSED const char **values, gpointer data,
+            G_GNUC_UNUSED GError **error)
 {
   MenuParse *mp = data;
 
@@ -169,7 +176,8 @@ menu_start (GMarkupParseContext *context, const char *element, const char **name
 }
 
 static void
-menu_text (GMarkupParseContext *context, const char *text, gsize length, gpointer data, GError **error)
+menu_text (G_GNUC_UNUSED GMarkupParseContext *context, const char *text, gsize length, gpointer data,
+           G_GNUC_UNUSED GError **error)
 {
   MenuParse *mp = data;
 
@@ -178,7 +186,8 @@ menu_text (GMarkupParseContext *context, const char *text, gsize length, gpointe
 }
 
 static void
-menu_end (GMarkupParseContext *context, const char *element, gpointer data, GError **error)
+menu_end (G_GNUC_UNUSED GMarkupParseContext *context, G_GNUC_UNUSED const char *element, gpointer data,
+          G_GNUC_UNUSED GError **error)
 {
   MenuParse *mp = data;
 

@@ -128,35 +128,6 @@ kic_fs_index_n_dirs_read (const KicFsIndex *index)
   return index->n_dirs_read;
 }
 
-char *
-kic_path_clean (const char *path)
-{
-  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
-  g_autoptr (GPtrArray) kept = g_ptr_array_new ();
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
-        continue;
-      if (strcmp (parts[i], "..") == 0)
-        {
-          if (kept->len > 0)
-            g_ptr_array_remove_index (kept, kept->len - 1);
-          continue;
-        }
-      g_ptr_array_add (kept, parts[i]);
-    }
-  for (guint i = 0; i < kept->len; i++)
-    {
-      g_string_append_c (out, '/');
-      g_string_append (out, g_ptr_array_index (kept, i));
-    }
-  if (out->len == 0)
-    g_string_append_c (out, '/');
-  return g_string_free (out, FALSE);
-}
-
 static char *
 path_join (const char *dir, const char *name)
 {
@@ -165,10 +136,10 @@ path_join (const char *dir, const char *name)
   return g_strconcat (dir, "/", name, NULL);
 }
 
-static char *
-host_path_of_real (const KicFsIndex *index, const char *real)
+char *
+kic_fs_index_host_path (const KicFsIndex *index, const char *path)
 {
-  return g_strconcat (index->root, real, NULL);
+  return g_strconcat (index->root, path, NULL);
 }
 
 void
@@ -219,7 +190,7 @@ kic_fs_index_stamps (KicFsIndex *index)
 static KicFsDir *
 read_dir (KicFsIndex *index, const char *real)
 {
-  g_autofree char *host = host_path_of_real (index, real[1] ? real : "/");
+  g_autofree char *host = kic_fs_index_host_path (index, real[1] ? real : "/");
   KicFsDir *dir;
   struct dirent *de;
   DIR *d;
@@ -609,47 +580,6 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
     g_hash_table_remove (listing->entries, name);
 }
 
-gboolean
-kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error)
-{
-  return kic_read_fd_max (fd, what, KIC_MAX_FILE, contents, length, error);
-}
-
-gboolean
-kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error)
-{
-  GString *data = g_string_new (NULL);
-  char buf[65536];
-  ssize_t n;
-
-  while ((n = read (fd, buf, sizeof buf)) > 0)
-    {
-      /* nothing we read is legitimately that big: a bounded read keeps a
-       * hostile file from exhausting memory */
-      if (data->len + n > max)
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %" G_GSIZE_FORMAT " MiB",
-                       what, max >> 20);
-          g_string_free (data, TRUE);
-          return FALSE;
-        }
-      g_string_append_len (data, buf, n);
-    }
-  if (n < 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot read '%s': %s",
-                   what, g_strerror (errsv));
-      g_string_free (data, TRUE);
-      return FALSE;
-    }
-  if (length != NULL)
-    *length = data->len;
-  *contents = g_string_free (data, FALSE);
-  return TRUE;
-}
-
 int
 kic_fs_index_rootfd (const KicFsIndex *index)
 {
@@ -668,12 +598,13 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
                             char **contents, gsize *length, GError **error)
 {
   g_autofree char *real = NULL;
+  g_autofree char *host = kic_fs_index_host_path (index, path);
   int fd;
   gboolean ok;
 
   if (index->is_virtual || kic_fs_index_stat (index, path) != KIC_FS_FILE)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", path);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", host);
       return FALSE;
     }
   real = kic_fs_index_realpath (index, path);
@@ -684,10 +615,10 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
       int errsv = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot open '%s': %s",
-                   path, g_strerror (errsv));
+                   host, g_strerror (errsv));
       return FALSE;
     }
-  ok = kic_read_fd_max (fd, path, max, contents, length, error);
+  ok = kic_read_fd_max (fd, host, max, contents, length, error);
   close (fd);
   return ok;
 }

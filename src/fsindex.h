@@ -15,6 +15,8 @@
 #ifndef KIC_FSINDEX_H
 #define KIC_FSINDEX_H
 
+#include "util.h"
+
 #include <glib.h>
 
 typedef enum {
@@ -35,6 +37,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicFsIndex, kic_fs_index_free)
 
 /* transfer none; the host directory the index reads, "" when virtual */
 const char *kic_fs_index_root (const KicFsIndex *index);
+
+/* PATH (inside the root) as the host sees it: what every message prints,
+ * as update-alternatives --root does.  transfer full */
+char *kic_fs_index_host_path (const KicFsIndex *index, const char *path);
 
 /* A directory's listing, for asking many questions about it without
  * hashing its path each time: NULL when PATH is not a directory.  Valid
@@ -81,14 +87,6 @@ gboolean kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize 
 /* The descriptor of the root every file is opened from (-1 if virtual). */
 int kic_fs_index_rootfd (const KicFsIndex *index);
 
-/* Files bigger than this are refused (icons, .desktop and index.theme
- * files are a few KiB to a few hundred). */
-#define KIC_MAX_FILE (16 << 20)
-
-/* Read all of FD (at most KIC_MAX_FILE, or MAX); WHAT names it in errors. */
-gboolean kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error);
-gboolean kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error);
-
 /* What a directory or file was when it was read (fingerprint.h): its
  * identity, size and times, or that there was none of TYPE there. */
 typedef struct {
@@ -113,9 +111,5 @@ GHashTable *kic_fs_index_stamps (KicFsIndex *index);
 
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);
-
-/* Lexically clean an absolute path ("//", "/./", "/../"; ".." stops at
- * "/"), the way Qt's QDir::cleanPath does.  transfer full */
-char *kic_path_clean (const char *path);
 
 #endif /* KIC_FSINDEX_H */

@@ -2,8 +2,8 @@
 #include "keyfile.h"
 
 #include "kic.h"
+#include "util.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,15 +90,9 @@ int
 kic_keyfile_get_int (GKeyFile *kf, const char *group, const char *key, int def)
 {
   g_autofree char *value = g_key_file_get_string (kf, group, key, NULL);
-  char *end;
-  long n;
+  gint64 n;
 
-  if (value == NULL)
-    return def;
-  g_strstrip (value);
-  errno = 0;
-  n = strtol (value, &end, 10);
-  if (end == value || *end != '\0' || errno != 0 || n < G_MININT || n > G_MAXINT)
+  if (value == NULL || !kic_parse_int (value, G_MININT, G_MAXINT, &n))
     return def;
   return (int) n;
 }

@@ -2,7 +2,8 @@
  *
  * Every module reports failures through GError in the KIC_ERROR domain (or a
  * GLib domain such as G_FILE_ERROR for system calls); only main.c turns an
- * error into a message and an exit code.
+ * error into a message and an exit code, by its domain and code: usage
+ * errors exit 2, "out of date" 1, anything else is a runtime error (3).
  */
 #ifndef KIC_H
 #define KIC_H
@@ -12,23 +13,21 @@
 #define KIC_ERROR (kic_error_quark ())
 
 typedef enum {
-  KIC_ERROR_USAGE,    /* a bad size or weight (on the command line or in the configuration) */
+  KIC_ERROR_USAGE,    /* a bad option value, also when found at run time (exit 2) */
   KIC_ERROR_IO,       /* a file that cannot be used as it is, a lock held by another run */
-  KIC_ERROR_OUTDATED, /* --check: a rebuild would change something */
+  KIC_ERROR_OUTDATED, /* --check: a rebuild would change something (exit 1) */
+  KIC_ERROR_CONFIG,   /* a bad value in the configuration file */
 } KicError;
 
 GQuark kic_error_quark (void);
+
+/* "0.2": the top entry of debian/changelog (version.c). */
+extern const char kic_version[];
 
 /* Print a one-line warning "kde-icon-cache: warning: ..." unless quiet.
  * Warnings are for bad input that the run skips (a broken .desktop file, an
  * index.theme line KDE ignores too); they never stop the run. */
 void kic_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-/* The unsigned SIZE-byte integer at OFFSET of DATA (LENGTH bytes), in
- * big- or little-endian order; FALSE when it does not lie inside DATA,
- * whatever OFFSET is (it usually comes from the file being read). */
-gboolean kic_read_uint (const guchar *data, gsize length, guint64 offset, guint size, gboolean big_endian,
-                        guint64 *value);
 
 /* Print "kde-icon-cache: note: ..." unless quiet: a guess the run made
  * that the admin may want to correct (nothing is wrong with the input). */

@@ -2,14 +2,21 @@
  * calls instead of hundreds.
  *
  * This file only parses the command line and maps the outcome to an exit
- * status: 0 success, 1 runtime error, 2 usage error.
+ * status, by the domain of the error (as dconf's bin/dconf.c does), the
+ * same for every mode:
+ *   0  success; --check: the cache is up to date
+ *   1  --check: a rebuild would change something (KIC_ERROR_OUTDATED)
+ *   2  a usage error, found while parsing or at run time (G_OPTION_ERROR,
+ *      KIC_ERROR_USAGE): the command line must change
+ *   3  a runtime error (anything else): the run failed; --check could not
+ *      tell whether the cache is up to date
  */
 #include "commands.h"
 #include "config.h"
-#include "fsindex.h"
 #include "kic.h"
 #include "plan.h"
 #include "profile.h"
+#include "util.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -17,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef KIC_VERSION
-#define KIC_VERSION "0.2"
-#endif
-
-enum { EXIT_USAGE = 2 };
+enum {
+  EXIT_OUTDATED = 1,
+  EXIT_USAGE = 2,
+  EXIT_RUNTIME = 3,
+};
 
 #define KIC_DEFAULT_STORE "/var/lib/kde-icon-cache"
 
@@ -33,7 +40,7 @@ static int opt_wait;
 
 static const GOptionEntry mode_entries[] = {
   { "rebuild", 0, 0, G_OPTION_ARG_NONE, &opt_rebuild, "Copy menu icons and plant links (the default)", NULL },
-  { "check", 0, 0, G_OPTION_ARG_NONE, &opt_check, "Exit 1 if a rebuild would change anything", NULL },
+  { "check", 0, 0, G_OPTION_ARG_NONE, &opt_check, "Exit 1 if a rebuild would change anything, 3 if that cannot be told", NULL },
   { "clean", 0, 0, G_OPTION_ARG_NONE, &opt_clean, "Remove every link and copy the manifest lists", NULL },
   { "resolve", 0, 0, G_OPTION_ARG_NONE, &opt_resolve, "Print the file KDE loads for each NAME", NULL },
   { "list", 0, 0, G_OPTION_ARG_NONE, &opt_list, "List every menu entry with its icon and KDE's cost", NULL },
@@ -122,6 +129,35 @@ check_modes (GError **error)
   return TRUE;
 }
 
+static int
+exit_status (const GError *error)
+{
+  if (error->domain == G_OPTION_ERROR || g_error_matches (error, KIC_ERROR, KIC_ERROR_USAGE))
+    return EXIT_USAGE;
+  if (g_error_matches (error, KIC_ERROR, KIC_ERROR_OUTDATED))
+    return EXIT_OUTDATED;
+  return EXIT_RUNTIME;
+}
+
+/* Print ERROR as its exit status says: a usage error points at --help,
+ * "out of date" is no error (and --quiet silences it). */
+static int
+report (const GError *error)
+{
+  int status = exit_status (error);
+
+  if (status == EXIT_USAGE)
+    g_printerr ("kde-icon-cache: %s\nTry 'kde-icon-cache --help' for more information.\n", error->message);
+  else if (status == EXIT_OUTDATED)
+    {
+      if (!kic_quiet)
+        g_printerr ("kde-icon-cache: %s\n", error->message);
+    }
+  else
+    g_printerr ("kde-icon-cache: error: %s\n", error->message);
+  return status;
+}
+
 static void
 print_handler (const char *message)
 {
@@ -151,13 +187,10 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (context, option_entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error)
       || (!opt_version && (!check_modes (&error) || !parse_sizes (sizes, &error))))
-    {
-      g_printerr ("kde-icon-cache: %s\nTry 'kde-icon-cache --help' for more information.\n", error->message);
-      return EXIT_USAGE;
-    }
+    return report (error);
   if (opt_version)
     {
-      printf ("kde-icon-cache %s\n", KIC_VERSION);
+      printf ("kde-icon-cache %s\n", kic_version);
       return EXIT_SUCCESS;
     }
   options.system.root = opt_root;
@@ -184,16 +217,5 @@ main (int argc, char **argv)
     ok = kic_command_clean (&options, &error);
   else
     ok = kic_command_rebuild (&options, &error);
-  if (!ok)
-    {
-      if (g_error_matches (error, KIC_ERROR, KIC_ERROR_OUTDATED))
-        {
-          if (!kic_quiet)
-            g_printerr ("kde-icon-cache: %s\n", error->message);
-        }
-      else
-        g_printerr ("kde-icon-cache: error: %s\n", error->message);
-      return EXIT_FAILURE;
-    }
-  return EXIT_SUCCESS;
+  return ok ? EXIT_SUCCESS : report (error);
 }

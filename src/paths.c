@@ -1,7 +1,7 @@
 /* paths.c - XDG base directories through libxdg-basedir */
 #include "paths.h"
 
-#include "fsindex.h"
+#include "util.h"
 
 #include <basedir.h>
 #include <string.h>

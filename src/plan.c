@@ -131,29 +131,6 @@ kic_plan_free (KicPlan *plan)
   g_free (plan);
 }
 
-char *
-kic_relative_link (const char *link, const char *target)
-{
-  g_auto (GStrv) from = g_strsplit (link, "/", -1);
-  g_auto (GStrv) to = g_strsplit (target, "/", -1);
-  guint n_from = g_strv_length (from);
-  guint common = 0;
-  GString *out = g_string_new (NULL);
-
-  /* the last component of LINK is the link itself, not a directory */
-  while (common + 1 < n_from && to[common] != NULL && strcmp (from[common], to[common]) == 0)
-    common++;
-  for (guint i = common; i + 1 < n_from; i++)
-    g_string_append (out, "../");
-  for (guint i = common; to[i] != NULL; i++)
-    {
-      g_string_append (out, to[i]);
-      if (to[i + 1] != NULL)
-        g_string_append_c (out, '/');
-    }
-  return g_string_free (out, FALSE);
-}
-
 /* The content of the file at PATH (inside the root): its SHA-256, read
  * once per real file. */
 static const char *
@@ -952,7 +929,7 @@ planner_clear (Planner *p)
 }
 
 KicPlan *
-kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error)
+kic_plan_build (KicSystem *system, const KicPlanOptions *options)
 {
   KicPlan *plan = g_new0 (KicPlan, 1);
   Planner p = { 0 };

@@ -13,15 +13,10 @@
 #ifndef KIC_PLAN_H
 #define KIC_PLAN_H
 
+#include "config.h"
 #include "system.h"
 
 #include <glib.h>
-
-/* A size the menus ask for and how much a call at that size weighs. */
-typedef struct {
-  int size;
-  double weight;
-} KicTarget;
 
 typedef enum {
   KIC_NAME_PLANTED,   /* links planted */
@@ -80,14 +75,11 @@ typedef struct {
  * 22 its category column (tests/oracle/FINDINGS.md §h), 16 the rest; KDE 4: Kickoff 32, the classic menu 16; KDE 3: 16. */
 GArray *kic_plan_default_targets (const KicProfileTable *profile);
 
-/* transfer full */
-KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error);
+/* Pure: it cannot fail (a file it cannot read is a name it skips, with
+ * the reason).  transfer full */
+KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options);
 void kic_plan_free (KicPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPlan, kic_plan_free)
-
-/* The relative target of a link at LINK pointing to TARGET (both absolute,
- * inside the root): "../../…/var/lib/kde-icon-cache/…".  transfer full */
-char *kic_relative_link (const char *link, const char *target);
 
 const char *kic_name_status_to_string (KicNameStatus status);
 

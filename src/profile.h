@@ -108,8 +108,4 @@ char *kic_profile_describe (const KicProfile *profile);
  * "kde4-4.14.2".  transfer full */
 char *kic_profile_id (const KicProfile *profile);
 
-/* The DT_NEEDED entries of the ELF shared object DATA (32 or 64 bit,
- * either byte order); NULL when it is not one.  transfer full */
-char **kic_elf_needed (const char *data, gsize length);
-
 #endif /* KIC_PROFILE_H */

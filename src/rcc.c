@@ -15,6 +15,7 @@
 #include "rcc.h"
 
 #include "kic.h"
+#include "util.h"
 
 #include <string.h>
 #include <zstd.h>

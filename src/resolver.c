@@ -166,12 +166,6 @@ kic_resolver_free (KicResolver *resolver)
   g_free (resolver);
 }
 
-const KicProfile *
-kic_resolver_profile (const KicResolver *resolver)
-{
-  return resolver->profile;
-}
-
 const GPtrArray *
 kic_resolver_themes (const KicResolver *resolver)
 {

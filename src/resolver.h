@@ -90,9 +90,6 @@ gboolean kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const c
 /* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none. */
 void kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay);
 
-/* transfer none */
-const KicProfile *kic_resolver_profile (const KicResolver *resolver);
-
 /* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);

@@ -10,12 +10,13 @@
 #include "keyfile.h"
 #include "kic.h"
 #include "paths.h"
+#include "util.h"
 
 #include <string.h>
 
 /* A theme list longer than this is cut: KDE 3 may list hicolor again and
  * again when a broken hicolor inherits itself (it would loop forever). */
-#define KIC_MAX_LINKS 64
+#define KIC_MAX_THEMES 64
 
 void
 kic_system_free (KicSystem *system)
@@ -52,6 +53,7 @@ load_kdeglobals (KicFsIndex *index, const KicProfileTable *profile, char **confi
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);
+      g_autofree char *host = kic_fs_index_host_path (index, path);
       g_autofree char *data = NULL;
       g_autoptr (GError) error = NULL;
       GKeyFile *kf;
@@ -61,10 +63,10 @@ load_kdeglobals (KicFsIndex *index, const KicProfileTable *profile, char **confi
         continue;
       if (!kic_fs_index_read_file (index, path, &data, &length, &error))
         {
-          kic_warning ("cannot read '%s': %s", path, error->message);
+          kic_warning ("%s", error->message);
           continue;
         }
-      kf = kic_keyfile_load (data, length, path, &error);
+      kf = kic_keyfile_load (data, length, host, &error);
       if (kf == NULL)
         {
           kic_warning ("%s", error->message);
@@ -193,6 +195,7 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
         {
           g_autofree char *path = g_build_filename (g_ptr_array_index (disk_bases, b),
                                                     profile->index_files[k], NULL);
+          g_autofree char *host = kic_fs_index_host_path (loader->index, path);
           g_autofree char *data = NULL;
           g_autoptr (GError) error = NULL;
           KicThemeDesc *desc;
@@ -202,10 +205,10 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
             continue;
           if (!kic_fs_index_read_file (loader->index, path, &data, &length, &error))
             {
-              kic_warning ("cannot read '%s': %s", path, error->message);
+              kic_warning ("%s", error->message);
               return NULL;
             }
-          desc = kic_theme_desc_parse (profile, name, path, data, length, profile->index_sections[k], &error);
+          desc = kic_theme_desc_parse (profile, name, host, data, length, profile->index_sections[k], &error);
           if (desc == NULL)
             kic_warning ("%s", error->message);
           return desc;
@@ -290,10 +293,11 @@ load_theme (ThemeLoader *loader, const char *name)
   return kic_theme_new (desc, bases, &resource, profile->dedup_theme_dirs, loader->index);
 }
 
-/* The theme list ("links") being built, with KDE's de-duplication key. */
+/* The theme list being built (KIconLoaderPrivate's "links"; here "links"
+ * are only ever symbolic links), with KDE's de-duplication key. */
 typedef struct {
   ThemeLoader *loader;
-  GPtrArray *links;    /* KicTheme*, owned */
+  GPtrArray *themes;   /* KicTheme*, owned */
   GPtrArray *in_tree;  /* mThemesInTree: the keys already added */
 } Chain;
 
@@ -312,7 +316,7 @@ add_theme_by_name (Chain *chain, const char *name)
                                                          : g_strconcat (name, chain->loader->app_name, NULL);
   KicTheme *theme;
 
-  if (chain->links->len >= KIC_MAX_LINKS)
+  if (chain->themes->len >= KIC_MAX_THEMES)
     return;
   if (g_ptr_array_find_with_equal_func (chain->in_tree, key, g_str_equal, NULL)
       && !(profile->inherits_keep_hicolor && strcmp (name, "hicolor") == 0))
@@ -324,7 +328,7 @@ add_theme_by_name (Chain *chain, const char *name)
       return;
     }
   g_ptr_array_add (chain->in_tree, g_steal_pointer (&key));
-  g_ptr_array_add (chain->links, theme);
+  g_ptr_array_add (chain->themes, theme);
   add_inherited_themes (chain, theme);
 }
 
@@ -351,18 +355,18 @@ chain_from_root (ThemeLoader *loader, KicTheme *root)
                   g_ptr_array_new_with_free_func (g_free) };
 
   g_ptr_array_add (chain.in_tree, g_strdup (root->desc->name));
-  g_ptr_array_add (chain.links, root);
+  g_ptr_array_add (chain.themes, root);
   add_inherited_themes (&chain, root);
   if (profile->base_theme != NULL)
     add_theme_by_name (&chain, profile->base_theme);
   if (profile->hicolor_last)
     add_theme_by_name (&chain, "hicolor");
   g_ptr_array_unref (chain.in_tree);
-  return chain.links;
+  return chain.themes;
 }
 
 static GPtrArray *
-build_links (ThemeLoader *loader, const char *current, char **used_theme)
+build_theme_list (ThemeLoader *loader, const char *current, char **used_theme)
 {
   KicTheme *root = load_theme (loader, current);
 
@@ -381,6 +385,22 @@ build_links (ThemeLoader *loader, const char *current, char **used_theme)
   return chain_from_root (loader, root);
 }
 
+/* The text of the shared-mime-info file PATH, or NULL when there is none;
+ * one that is there but cannot be read is warned about: the generic icon
+ * fallback KDE makes from it may then differ from ours. */
+static char *
+read_mime_file (KicFsIndex *index, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *data = NULL;
+
+  if (kic_fs_index_stat (index, path) != KIC_FS_FILE)
+    return NULL;
+  if (!kic_fs_index_read_file (index, path, &data, NULL, &error))
+    kic_warning ("%s; generic icons for media types may be modelled wrongly", error->message);
+  return data;
+}
+
 /* The "type/subtype:value" lines of "<datadir>/mime/FILE" for every data
  * directory, a later file winning, into MAP (type -> value). */
 static void
@@ -389,11 +409,10 @@ read_mime_table (KicFsIndex *index, char **data_dirs, const char *file, GHashTab
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {
       g_autofree char *path = g_build_filename (data_dirs[i], "mime", file, NULL);
-      g_autofree char *data = NULL;
+      g_autofree char *data = read_mime_file (index, path);
       g_auto (GStrv) lines = NULL;
 
-      if (kic_fs_index_stat (index, path) != KIC_FS_FILE
-          || !kic_fs_index_read_file (index, path, &data, NULL, NULL))
+      if (data == NULL)
         continue;
       lines = g_strsplit (data, "\n", -1);
       for (guint l = 0; lines[l] != NULL; l++)
@@ -467,8 +486,7 @@ load_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char **da
       g_autofree char *data = NULL;
       g_auto (GStrv) lines = NULL;
 
-      if (kic_fs_index_stat (index, cache) != KIC_FS_FILE || kic_fs_index_stat (index, path) != KIC_FS_FILE
-          || !kic_fs_index_read_file (index, path, &data, NULL, NULL))
+      if (kic_fs_index_stat (index, cache) != KIC_FS_FILE || (data = read_mime_file (index, path)) == NULL)
         continue;
       lines = g_strsplit (data, "\n", -1);
       for (guint l = 0; lines[l] != NULL; l++)
@@ -502,11 +520,13 @@ load_group_sizes (KicResolverSetup *setup, const KicProfileTable *profile, GPtrA
   for (int g = 0; g < KIC_GROUP_LAST; g++)
     {
       g_autofree char *value = profile->kdeglobals_sizes ? kdeglobals_get (kdeglobals, groups[g], "Size") : NULL;
-      int size = value ? atoi (value) : 0;
+      gint64 size;
 
-      if (size < 1 || size > 4096)
+      /* KConfigGroup::readEntry(key, 0): "48px" is no number, so 0, and
+       * 0 means the theme's default (kiconloader.cpp:410-414) */
+      if (value == NULL || !kic_parse_int (value, 1, 4096, &size))
         size = root != NULL ? root->desc->group_default[g] : profile->builtin_group_size[g];
-      setup->group_size[g] = size;
+      setup->group_size[g] = (int) size;
     }
 }
 
@@ -581,7 +601,7 @@ kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboole
       used = g_strdup ("@void@");
     }
   else
-    setup.themes = build_links (&loader, current, &used);
+    setup.themes = build_theme_list (&loader, current, &used);
   load_group_sizes (&setup, profile, system->kdeglobals,
                     setup.themes->len > 0 ? g_ptr_array_index (setup.themes, 0) : NULL);
   setup.profile = system->profile;
@@ -605,7 +625,7 @@ kic_system_load (const KicSystemOptions *options, GError **error)
   g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
   g_autofree char *root = NULL;
 
-  root = g_canonicalize_filename (options->root ? options->root : "/", NULL);
+  root = kic_path_clean (options->root ? options->root : "/");
   if (!g_file_test (root, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR, "root '%s' is not a directory", root);

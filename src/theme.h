@@ -1,4 +1,6 @@
-/* theme.h - the index.theme model, as KDE Frameworks 5 reads it
+/* theme.h - the index.theme model, as each KDE generation reads it (the
+ * differences, such as KDE 3's index.desktop or the Scale= keys KDE 4 does
+ * not read, are profile.h's table)
  *
  * A KicThemeDesc is what one index.theme says (pure data, parsed from
  * text).  A KicTheme is that description laid over the base directories

@@ -1,7 +1,11 @@
-/* util.c - messages and the error domain */
+/* util.c - messages, the error domain and the general helpers of util.h */
 #include "kic.h"
+#include "util.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
 
 gboolean kic_quiet = FALSE;
 gboolean kic_verbose = FALSE;
@@ -51,6 +55,101 @@ kic_note (const char *format, ...)
   va_end (args);
 }
 
+char *
+kic_path_clean (const char *path)
+{
+  g_autofree char *cwd = g_path_is_absolute (path) ? NULL : g_get_current_dir ();
+  g_autofree char *absolute = cwd ? g_build_filename (cwd, path, NULL) : g_strdup (path);
+  g_auto (GStrv) parts = g_strsplit (absolute, "/", -1);
+  g_autoptr (GPtrArray) kept = g_ptr_array_new ();
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
+        continue;
+      if (strcmp (parts[i], "..") == 0)
+        {
+          if (kept->len > 0)
+            g_ptr_array_remove_index (kept, kept->len - 1);
+          continue;
+        }
+      g_ptr_array_add (kept, parts[i]);
+    }
+  for (guint i = 0; i < kept->len; i++)
+    {
+      g_string_append_c (out, '/');
+      g_string_append (out, g_ptr_array_index (kept, i));
+    }
+  if (out->len == 0)
+    g_string_append_c (out, '/');
+  return g_string_free (out, FALSE);
+}
+
+char *
+kic_relative_link (const char *link, const char *target)
+{
+  g_auto (GStrv) from = g_strsplit (link, "/", -1);
+  g_auto (GStrv) to = g_strsplit (target, "/", -1);
+  guint n_from = g_strv_length (from);
+  guint common = 0;
+  GString *out = g_string_new (NULL);
+
+  /* the last component of LINK is the link itself, not a directory */
+  while (common + 1 < n_from && to[common] != NULL && strcmp (from[common], to[common]) == 0)
+    common++;
+  for (guint i = common; i + 1 < n_from; i++)
+    g_string_append (out, "../");
+  for (guint i = common; to[i] != NULL; i++)
+    {
+      g_string_append (out, to[i]);
+      if (to[i + 1] != NULL)
+        g_string_append_c (out, '/');
+    }
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error)
+{
+  return kic_read_fd_max (fd, what, KIC_MAX_FILE, contents, length, error);
+}
+
+gboolean
+kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error)
+{
+  GString *data = g_string_new (NULL);
+  char buf[65536];
+  ssize_t n;
+
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    {
+      /* nothing we read is legitimately that big: a bounded read keeps a
+       * hostile file from exhausting memory */
+      if (data->len + n > max)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %" G_GSIZE_FORMAT " MiB",
+                       what, max >> 20);
+          g_string_free (data, TRUE);
+          return FALSE;
+        }
+      g_string_append_len (data, buf, n);
+    }
+  if (n < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot read '%s': %s",
+                   what, g_strerror (errsv));
+      g_string_free (data, TRUE);
+      return FALSE;
+    }
+  if (length != NULL)
+    *length = data->len;
+  *contents = g_string_free (data, FALSE);
+  return TRUE;
+}
+
 gboolean
 kic_read_uint (const guchar *data, gsize length, guint64 offset, guint size, gboolean big_endian,
                guint64 *value)
@@ -63,4 +162,12 @@ kic_read_uint (const guchar *data, gsize length, guint64 offset, guint size, gbo
     v = (v << 8) | data[offset + (big_endian ? i : size - 1 - i)];
   *value = v;
   return TRUE;
+}
+
+gboolean
+kic_parse_int (const char *text, gint64 min, gint64 max, gint64 *value)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+
+  return g_ascii_string_to_signed (stripped, 10, min, max, value, NULL);
 }

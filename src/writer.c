@@ -536,7 +536,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
   if (strcmp (sum, entry->sha256) != 0)
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", entry->target);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
       return FALSE;
     }
   return write_file_at (handle, name, data, length, &st.st_mtim, entry->path, error);
@@ -563,7 +563,7 @@ put_link (Writer *w, const KicManifestEntry *entry, const KicManifest *old, KicM
     }
   if (have != NULL && (was == NULL || was->kind != KIC_ENTRY_LINK || strcmp (have, was->target) != 0))
     {
-      kic_warning ("'%s' exists and is not a link of ours: left alone", entry->path);
+      kic_warning ("'%s%s' exists and is not a link of ours: left alone", w->prefix, entry->path);
       kic_manifest_add (refused, KIC_ENTRY_LINK, entry->path, entry->target, NULL);
       w->stats->refused++;
       return TRUE;
@@ -596,7 +596,7 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
         return TRUE;
       if (strcmp (have, entry->target) != 0)
         {
-          kic_warning ("'%s' is no longer a link of ours: left alone", entry->path);
+          kic_warning ("'%s%s' is no longer a link of ours: left alone", w->prefix, entry->path);
           return TRUE;
         }
       w->stats->removed++;
@@ -609,7 +609,7 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
         return TRUE;
       if (!S_ISREG (st.st_mode))
         {
-          kic_warning ("'%s' is no longer a file of ours: left alone", entry->path);
+          kic_warning ("'%s%s' is no longer a file of ours: left alone", w->prefix, entry->path);
           return TRUE;
         }
       w->stats->files_removed++;

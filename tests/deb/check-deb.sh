@@ -303,7 +303,8 @@ ok $? "the timer is enabled (deb-systemd-helper)"
 # The periodic jobs, run as cron and systemd would (no systemd here), on a
 # system where nothing changed: exit 0, no output, nothing written.
 cron_cmd=$(sed -n '/^[0-9*]/s/^\([^[:blank:]]*[[:blank:]]*\)\{5\}root[[:blank:]]*//p' "$R/etc/cron.d/kde-icon-cache")
-svc_cmd=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" "$R/lib/systemd/system/kde-icon-cache.service")
+svc_cmd=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" "$R/lib/systemd/system/kde-icon-cache.service" |
+  sed 's/\$\$/$/g')   # systemd's escape for $
 [ -n "$cron_cmd" ] && [ -n "$svc_cmd" ]
 ok $? "the cron.d line and the service's ExecStart are there"
 ( cd "$R" && find .$STORE -printf '%p %T@ %s\n' | sort ) > "$WORK/store-before"

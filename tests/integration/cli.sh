@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 25
+plan 34
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -14,11 +14,12 @@ ok $? "--version prints the version"
 
 "$BIN" --help > "$WORK/help" 2>&1
 ok $? "--help exits 0"
+missing=
 for opt in --rebuild --check --clean --resolve --list --explain --size --dry-run --output --wait --problems \
-           --json --root --theme --verbose --quiet --version; do
-  grep -q -- "$opt" "$WORK/help" || { echo "# --help lacks $opt"; false; } || break
+           --json --root --theme --kde --kde-version --verbose --quiet --version; do
+  grep -q -- "^ *\(-[a-z], \)\?$opt[ =]" "$WORK/help" || missing="$missing $opt"
 done
-ok $? "--help names every option"
+is "$missing" "" "--help names every option"
 
 "$BIN" --root "$R" foo > /dev/null 2> "$WORK/err"; is $? 2 "a NAME without --resolve or --explain is a usage error (2)"
 grep -q "Try 'kde-icon-cache --help'" "$WORK/err"
@@ -32,9 +33,27 @@ ok $? "a usage error points at --help"
 "$BIN" --output relative/dir --list > /dev/null 2>&1; is $? 2 "a relative --output is a usage error"
 "$BIN" --rebuild --size 48:0 > /dev/null 2>&1; is $? 2 "a weight of 0 is a usage error"
 
-"$BIN" --root "$WORK/no-such-dir" --list > /dev/null 2> "$WORK/err"; is $? 1 "a missing root is a runtime error (1)"
+"$BIN" --root "$WORK/no-such-dir" --list > /dev/null 2> "$WORK/err"; is $? 3 "a missing root is a runtime error (3)"
 grep -q "no-such-dir" "$WORK/err"
 ok $? "the error names the root"
+"$BIN" --root "$WORK/no-such-dir" --check > /dev/null 2>&1; is $? 3 "--check that cannot tell exits 3, not 1 (out of date)"
+
+# a usage error found at run time is still a usage error, with one wording
+"$BIN" --root "$R" --kde-version 4.8 --resolve kate > /dev/null 2> "$WORK/err-auto"
+is $? 2 "--kde-version with a detected KDE that is not KDE 4 is a usage error (2)"
+"$BIN" --root "$R" --kde=kf5 --kde-version 4.8 --resolve kate > /dev/null 2> "$WORK/err-kf5"
+is $? 2 "--kde-version with --kde=kf5 is a usage error (2)"
+is "$(sed -n '1s/ (.*//p' "$WORK/err-auto")" "$(sed -n '1p' "$WORK/err-kf5")" "... and both say so in the same words"
+
+# under --root, messages name files by their host path (as update-alternatives
+# --root does); a mime file that is there but cannot be read is warned about
+cp -a "$R" "$WORK/big"
+truncate -s 17M "$WORK/big/usr/share/mime/generic-icons"
+"$BIN" --root "$WORK/big" --list > /dev/null 2> "$WORK/err"
+grep -q "^kde-icon-cache: warning: $WORK/big/usr/share/applications/broken\.desktop: " "$WORK/err"
+ok $? "a warning about a .desktop file names its host path"
+grep -q "^kde-icon-cache: warning: '$WORK/big/usr/share/mime/generic-icons' is larger than" "$WORK/err"
+ok $? "a mime file that cannot be read is warned about, by its host path"
 
 # --resolve: arguments and standard input give the same lines
 "$BIN" --root "$R" --resolve kate kicnothere > "$WORK/args"
@@ -42,7 +61,21 @@ printf 'kate\nkicnothere\n' | "$BIN" --root "$R" --resolve > "$WORK/stdin"
 cmp -s "$WORK/args" "$WORK/stdin"
 ok $? "--resolve reads names from stdin when none are given"
 is "$(cut -f2 "$WORK/args" | tail -n 1)" "-" "a name KDE cannot find prints '-'"
+long=$(printf '%010000d' 0)
+printf '%s\nkate\n' "$long" | "$BIN" --root "$R" --resolve | cut -f1 | awk '{ print length($0) }' > "$WORK/lengths"
+is "$(tr '\n' ' ' < "$WORK/lengths")" "10000 4 " "a name of 10000 bytes on stdin is one name, not split"
 is "$(cut -f1 "$WORK/args" | head -n 1)" "kate" "the first column is the name as given"
+
+# kdeglobals [DesktopIcons] Size= is read as KConfig's readEntry(key, 0)
+# reads it (checked with KF5 5.103): "22px" is no number, so 0, and KDE
+# takes the theme's DesktopDefault (48 in the fixture's breeze)
+cp -a "$R" "$WORK/kg"
+printf '\n[DesktopIcons]\nSize=22px\n' >> "$WORK/kg/etc/xdg/kdeglobals"
+is "$("$BIN" -q --root "$WORK/kg" --explain kate | sed -n '1s/.* at \([0-9]*\) px.*/\1/p')" 48 \
+  "kdeglobals Size=22px is no size: the theme's default counts"
+sed -i 's/^Size=22px$/Size= 22 /' "$WORK/kg/etc/xdg/kdeglobals"
+is "$("$BIN" -q --root "$WORK/kg" --explain kate | sed -n '1s/.* at \([0-9]*\) px.*/\1/p')" 22 \
+  "kdeglobals Size= 22 is 22"
 
 # --resolve prints paths inside the root
 case $(cut -f2 "$WORK/args" | head -n 1) in

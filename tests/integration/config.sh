@@ -22,9 +22,9 @@ grep -q ' sizes=16:1,48:5$' "$R$S/manifest"
 ok $? "--size N:WEIGHT overrides Sizes="
 
 printf '[kde-icon-cache]\nSizes=22,big\n' > "$R/etc/kde-icon-cache.conf"
-"$BIN" -q --root "$R" 2> "$WORK/err"; is $? 1 "a bad Sizes= is a runtime error (1)"
-grep -q "kde-icon-cache.conf: key 'Sizes'" "$WORK/err"
-ok $? "the error names the file and the key"
+"$BIN" -q --root "$R" 2> "$WORK/err"; is $? 3 "a bad Sizes= is a runtime error (3)"
+grep -q "error: $R/etc/kde-icon-cache.conf: key 'Sizes'" "$WORK/err"
+ok $? "the error names the file (its host path) and the key"
 grep -q "16:1,48:5" "$R$S/manifest"
 ok $? "the previous state is left as it was"
 finish

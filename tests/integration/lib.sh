@@ -17,10 +17,27 @@ skip_all () { echo "1..0 # SKIP $1"; exit 0; }
 
 diag () { printf '# %s\n' "$@"; }
 
-# The fixture roots, built once per test run (make-fixtures.sh is quick
-# but each test wants its own copy to be free to change it).
+# The fixture roots: each case is built once per version of
+# make-fixtures.sh into $KIC_FIXTURE_CACHE (make check: under the build
+# directory) and copied with cp -a, times included, for every test, which
+# is free to change its copy.  The lock keeps parallel tests (make -j
+# check check-asan) from building the same case twice at once.
 fixtures () { # fixtures DEST [CASE...]
-  "$TOP/tests/fixtures/make-fixtures.sh" "$@" >/dev/null
+  _fx_dest=$1; shift
+  _fx_script=$TOP/tests/fixtures/make-fixtures.sh
+  _fx_cache=${KIC_FIXTURE_CACHE:-$TMP_TOP/fixtures}/$(cksum < "$_fx_script" | cut -d' ' -f1)
+  [ $# -gt 0 ] || set -- $(sed -n 's/^ALL_CASES="\(.*\)"$/\1/p' "$_fx_script")
+  mkdir -p "$_fx_cache" "$_fx_dest" || return 1
+  for _fx_case in "$@"; do
+    (
+      flock 9 || exit 1
+      [ -d "$_fx_cache/$_fx_case" ] && exit 0
+      "$_fx_script" "$_fx_cache/new" "$_fx_case" > /dev/null &&
+        mv "$_fx_cache/new/$_fx_case" "$_fx_cache/$_fx_case"
+    ) 9> "$_fx_cache/lock" || return 1
+    rm -rf "${_fx_dest:?}/$_fx_case"
+    cp -a "$_fx_cache/$_fx_case" "$_fx_dest/$_fx_case" || return 1
+  done
 }
 
 # Icon= values of every .desktop file under ROOT (raw, deduplicated).
@@ -96,6 +113,39 @@ same_answers () { # same_answers THEIRS OURS
   fi
   diff "$1.sorted" "$2.sorted" | grep -a '^[<>]' | head -n 20 | sed 's/^/#   /'
   return 1
+}
+
+# NAME<TAB>SIZE<TAB>PATH[<TAB>MORE] lines on stdin with PATH replaced by
+# the SHA-256 of the file at PREFIX+PATH: '-' stays '-' (nothing found),
+# 'missing' for a path that is not a file.  One sha256sum for all the
+# distinct files, not a process per line (thousands on the realistic tree).
+with_content () { # with_content PREFIX < lines
+  _wc=$(mktemp -d "$WORK/content.XXXXXX")   # (callers may run side by side)
+  cat > "$_wc/in"
+  cut -f3 "$_wc/in" | LC_ALL=C sort -u |
+    while IFS= read -r _p; do
+      [ "$_p" != "-" ] && [ -f "$1$_p" ] && printf '%s\0' "$1$_p"
+    done | xargs -0 -r sha256sum > "$_wc/sums"
+  # sha256sum escapes a name holding a backslash: a leading '\', '\\'
+  LC_ALL=C awk -F '\t' -v prefix="$1" -v OFS='\t' '
+    FILENAME == ARGV[1] {
+      esc = substr($0, 1, 1) == "\\"; line = esc ? substr($0, 2) : $0
+      p = substr(line, 67); if (esc) gsub(/\\\\/, "\\\\", p)
+      sum[p] = substr(line, 1, 64); next
+    }
+    { p = prefix $3; $3 = $3 == "-" ? "-" : (p in sum) ? sum[p] : "missing"; print }
+  ' "$_wc/sums" "$_wc/in"
+  rm -rf "$_wc"
+}
+
+# What KDE loads (as our model says) for every name on stdin at the menu
+# sizes, by content: NAME<TAB>SIZE<TAB>SHA-256 (with_content).
+loaded_content () { # loaded_content ROOT < names
+  cat > "$WORK/loaded.names"
+  for _s in 16 22 32 48; do
+    "$BIN" -q --root "$1" --resolve --size "$_s" < "$WORK/loaded.names" |
+      awk -F '\t' -v s="$_s" '{ print $1 "\t" s "\t" $2 }'
+  done | with_content "$1"
 }
 
 # Our call counts: NAME<TAB>SIZE<TAB>CALLS, from --explain's result lines.

@@ -12,6 +12,9 @@
 #     postinst would), which writes mime/generic-icons.
 # Idempotent: TREE_DIR is rebuilt only when the set of .debs changed (stamp file
 # TREE_DIR/.kic-tree-stamp).  Prints one summary line.
+# Locked: two runs at once (make -j check check-asan, or two worktrees
+# sharing CACHE_DIR) wait for each other instead of downloading into the
+# same cache or unpacking into the same tree together.
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: make-tree.sh CACHE_DIR TREE_DIR [PACKAGES_LIST]" >&2; exit 2; }
@@ -21,6 +24,10 @@ mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 
 pkgs=$(sed 's/#.*//' "$list" | awk 'NF { print $1 }')
+
+mkdir -p "$(dirname "$tree")"
+exec 8> "$cache/.lock" 9> "$tree.lock"
+flock 8
 
 deb_of() { # newest cached .deb of package $1, or nothing
     ls "$cache/$1"_*.deb 2>/dev/null | sort -V | tail -n 1
@@ -46,6 +53,8 @@ if [ -n "$missing" ]; then
 fi
 
 debs=$(for p in $pkgs; do deb_of "$p"; done)
+flock 9
+flock -u 8
 stamp=$(printf '%s\n' "$debs" | sed 's|.*/||' | sort | md5sum | cut -d' ' -f1)
 
 if [ -f "$tree/.kic-tree-stamp" ] && [ "$(cat "$tree/.kic-tree-stamp")" = "$stamp" ]; then

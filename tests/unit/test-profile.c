@@ -1,5 +1,6 @@
 /* test-profile.c - the generation table, KDE 4 versions, DT_NEEDED and
  * detection from the libraries in a (virtual) root */
+#include "detect.h"
 #include "profile.h"
 
 #include "kic.h"

@@ -92,7 +92,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 }
 
 static void
-fixture_tear_down (Fixture *f, gconstpointer data)
+fixture_tear_down (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   kic_resolver_free (f->resolver);
   kic_fs_index_free (f->index);
@@ -110,7 +110,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 static const char *const exact_files[] = { "/usr/share/icons/breeze/actions/32/doc.svg", NULL };
 
 static void
-test_exact_hit (Fixture *f, gconstpointer data)
+test_exact_hit (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) r48 = kic_resolve (f->resolver, "doc", 48, TRUE);
   g_autoptr (KicResult) r16 = kic_resolve (f->resolver, "doc", 16, FALSE);
@@ -139,7 +139,7 @@ static const char *const continue_files[] = {
 };
 
 static void
-test_scan_continues (Fixture *f, gconstpointer data)
+test_scan_continues (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) r = kic_resolve (f->resolver, "pick", 16, FALSE);
 
@@ -150,7 +150,7 @@ test_scan_continues (Fixture *f, gconstpointer data)
 }
 
 static void
-test_miss (Fixture *f, gconstpointer data)
+test_miss (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) plain = kic_resolve (f->resolver, "nothing", 48, FALSE);
   g_autoptr (KicResult) dashed = kic_resolve (f->resolver, "no-thing", 48, FALSE);
@@ -170,7 +170,7 @@ static const char *const hicolor_files[] = {
 };
 
 static void
-test_hicolor_sizes (Fixture *f, gconstpointer data)
+test_hicolor_sizes (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) r48 = kic_resolve (f->resolver, "app", 48, FALSE);
   g_autoptr (KicResult) r16 = kic_resolve (f->resolver, "app", 16, FALSE);
@@ -197,7 +197,7 @@ static const char *const truncation_files[] = {
 };
 
 static void
-test_truncation_per_theme (Fixture *f, gconstpointer data)
+test_truncation_per_theme (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) r = kic_resolve (f->resolver, "org.example.tool-beta", 48, FALSE);
 
@@ -216,7 +216,7 @@ static const char *const cut_in_first_files[] = {
 };
 
 static void
-test_cut_beats_later_theme (Fixture *f, gconstpointer data)
+test_cut_beats_later_theme (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) r = kic_resolve (f->resolver, "org.example-tool", 48, FALSE);
 
@@ -229,7 +229,7 @@ test_cut_beats_later_theme (Fixture *f, gconstpointer data)
 static const char *const cut_files[] = { "/usr/share/icons/breeze/apps/48/foo-bar.svg", NULL };
 
 static void
-test_truncation_hit (Fixture *f, gconstpointer data)
+test_truncation_hit (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) r = kic_resolve (f->resolver, "foo-bar-baz-x-qux", 48, FALSE);
 
@@ -245,7 +245,7 @@ static const char *const generic_files[] = {
 };
 
 static void
-test_generic_flag_carries_over (Fixture *f, gconstpointer data)
+test_generic_flag_carries_over (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) r = kic_resolve (f->resolver, "text-foo", 48, FALSE);
   g_autoptr (KicResult) g = kic_resolve (f->resolver, "application-x-thing", 48, FALSE);
@@ -270,7 +270,7 @@ static const char *const user_files[] = {
 };
 
 static void
-test_user_group (Fixture *f, gconstpointer data)
+test_user_group (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) old = kic_resolve (f->resolver, "old", 48, TRUE);
   g_autoptr (KicResult) only = kic_resolve (f->resolver, "only.xpm", 48, FALSE);
@@ -287,7 +287,7 @@ test_user_group (Fixture *f, gconstpointer data)
 }
 
 static void
-test_names (Fixture *f, gconstpointer data)
+test_names (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   g_autoptr (KicResult) abs = kic_resolve (f->resolver, "/opt/app/icon.png", 48, FALSE);
   g_autoptr (KicResult) empty = kic_resolve (f->resolver, "", 48, FALSE);
@@ -309,7 +309,7 @@ test_names (Fixture *f, gconstpointer data)
  * and kic_resolve_sizes_uncounted() the same files from the same
  * directories */
 static void
-test_sizes_shortcut (Fixture *f, gconstpointer data)
+test_sizes_shortcut (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
   const char *names[] = { "app", "doc", "pick", "nothing", "org.example.tool-beta", "text-foo",
                           "application-x-thing", "old", "only.xpm", "/abs.png", NULL };

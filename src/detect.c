@@ -1,0 +1,293 @@
+/* detect.c - which KDE a root runs, from the libraries installed in it
+ *
+ * An ELF reader (DT_NEEDED only), the dynamic linker's directories, and
+ * the breeze resource KF6's kiconthemes may carry (rcc.c).  All reads go
+ * through the KicFsIndex.
+ */
+#include "detect.h"
+
+#include "kic.h"
+#include "rcc.h"
+#include "util.h"
+
+#include <string.h>
+
+/* Fixed-width reads of an ELF file in its own byte order. */
+typedef struct {
+  const guchar *data;
+  gsize length;
+  gboolean is64;
+  gboolean big;
+} Elf;
+
+static gboolean
+elf_uint (const Elf *elf, guint64 offset, guint size, guint64 *value)
+{
+  return kic_read_uint (elf->data, elf->length, offset, size, elf->big, value);
+}
+
+/* An address-sized field (4 or 8 bytes). */
+static gboolean
+elf_word (const Elf *elf, guint64 offset, guint64 *value)
+{
+  return elf_uint (elf, offset, elf->is64 ? 8 : 4, value);
+}
+
+/* The section headers' sh_type, sh_offset, sh_size, sh_link, sh_entsize. */
+typedef struct {
+  guint64 type, offset, size, link, entsize;
+} ElfSection;
+
+static gboolean
+elf_section (const Elf *elf, guint64 shoff, guint64 shentsize, guint64 i, ElfSection *s)
+{
+  guint64 at = shoff + i * shentsize;
+
+  if (elf->is64)
+    return elf_uint (elf, at + 4, 4, &s->type) && elf_uint (elf, at + 24, 8, &s->offset)
+           && elf_uint (elf, at + 32, 8, &s->size) && elf_uint (elf, at + 40, 4, &s->link)
+           && elf_uint (elf, at + 56, 8, &s->entsize);
+  return elf_uint (elf, at + 4, 4, &s->type) && elf_uint (elf, at + 16, 4, &s->offset)
+         && elf_uint (elf, at + 20, 4, &s->size) && elf_uint (elf, at + 24, 4, &s->link)
+         && elf_uint (elf, at + 36, 4, &s->entsize);
+}
+
+/* The SHT_DYNAMIC section's DT_NEEDED strings, from its linked string
+ * table.  Stripped libraries keep their section headers. */
+char **
+kic_elf_needed (const char *data, gsize length)
+{
+  enum { SHT_DYNAMIC = 6, DT_NULL = 0, DT_NEEDED = 1, MAX_SECTIONS = 4096 };
+  Elf elf = { (const guchar *) data, length, FALSE, FALSE };
+  g_autoptr (GPtrArray) needed = g_ptr_array_new_with_free_func (g_free);
+  guint64 shoff, shentsize, shnum;
+
+  if (length < 52 || memcmp (data, "\177ELF", 4) != 0 || (data[4] != 1 && data[4] != 2)
+      || (data[5] != 1 && data[5] != 2))
+    return NULL;
+  elf.is64 = data[4] == 2;
+  elf.big = data[5] == 2;
+  if (!elf_word (&elf, elf.is64 ? 40 : 32, &shoff)
+      || !elf_uint (&elf, elf.is64 ? 58 : 46, 2, &shentsize)
+      || !elf_uint (&elf, elf.is64 ? 60 : 48, 2, &shnum)
+      || shentsize < (elf.is64 ? 64u : 40u) || shnum > MAX_SECTIONS || shoff >= length)
+    return NULL;
+  for (guint64 i = 0; i < shnum; i++)
+    {
+      ElfSection dyn, str;
+      guint64 entsize;
+
+      if (!elf_section (&elf, shoff, shentsize, i, &dyn) || dyn.type != SHT_DYNAMIC)
+        continue;
+      if (dyn.link >= shnum || !elf_section (&elf, shoff, shentsize, dyn.link, &str))
+        return NULL;
+      entsize = dyn.entsize ? dyn.entsize : (elf.is64 ? 16 : 8);
+      /* every bound is checked by subtraction: the offsets come from the
+       * file and may be anything */
+      for (guint64 at = dyn.offset; at < length && length - at >= entsize && at - dyn.offset + entsize <= dyn.size;
+           at += entsize)
+        {
+          guint64 tag, value;
+
+          if (!elf_word (&elf, at, &tag) || !elf_word (&elf, at + (elf.is64 ? 8 : 4), &value)
+              || tag == DT_NULL)
+            break;
+          if (tag == DT_NEEDED && value < str.size && str.offset < length && value < length - str.offset)
+            {
+              const char *s = data + str.offset + value;
+              gsize max = MIN (str.size - value, length - str.offset - value);
+
+              g_ptr_array_add (needed, g_strndup (s, strnlen (s, max)));
+            }
+        }
+      break;
+    }
+  g_ptr_array_add (needed, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&needed), FALSE);
+}
+
+/* The directories a dynamic linker looks in, inside the root: /usr/lib,
+ * /lib and their multiarch subdirectories. */
+static GPtrArray *
+library_dirs (KicFsIndex *index)
+{
+  static const char *const tops[] = { "/usr/lib", "/lib", "/usr/lib64", "/lib64" };
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint t = 0; t < G_N_ELEMENTS (tops); t++)
+    {
+      g_autoptr (GPtrArray) names = kic_fs_index_list (index, tops[t]);
+
+      if (names == NULL)
+        continue;
+      g_ptr_array_add (dirs, g_strdup (tops[t]));
+      for (guint i = 0; i < names->len; i++)
+        {
+          const char *name = g_ptr_array_index (names, i);
+          g_autofree char *path = g_build_filename (tops[t], name, NULL);
+
+          if (strstr (name, "-linux-") != NULL && kic_fs_index_stat (index, path) == KIC_FS_DIR)
+            g_ptr_array_add (dirs, g_steal_pointer (&path));
+        }
+    }
+  return dirs;
+}
+
+/* The first LIBRARY in DIRS (inside the root), or NULL.  transfer full */
+static char *
+find_library (KicFsIndex *index, GPtrArray *dirs, const char *library)
+{
+  for (guint i = 0; i < dirs->len; i++)
+    if (kic_fs_index_stat_at (index, g_ptr_array_index (dirs, i), library) == KIC_FS_FILE)
+      return g_build_filename (g_ptr_array_index (dirs, i), library, NULL);
+  return NULL;
+}
+
+/* KDE 4's libraries are named after the release: libkdeui.so.5.X.Y is
+ * KDE 4.X.Y. */
+static void
+kde4_version_of (KicFsIndex *index, const char *library, int version[3])
+{
+  g_autofree char *real = kic_fs_index_realpath (index, library);
+  g_autofree char *base = real ? g_path_get_basename (real) : NULL;
+  g_autofree char *text = NULL;
+
+  if (base == NULL || !g_str_has_prefix (base, "libkdeui.so.5."))
+    return;
+  text = g_strconcat ("4.", base + strlen ("libkdeui.so.5."), NULL);
+  if (!kic_profile_parse_version (text, version))
+    memset (version, 0, 3 * sizeof (int));
+}
+
+/* §2.2: kiconthemes built with USE_BreezeIcons links libKF6BreezeIcons,
+ * which puts breeze into :/icons/breeze. */
+static gboolean
+links_breeze_icons (KicFsIndex *index, const char *library)
+{
+  g_autofree char *data = NULL;
+  g_auto (GStrv) needed = NULL;
+  gsize length;
+
+  if (!kic_fs_index_read_file (index, library, &data, &length, NULL))
+    return FALSE;
+  needed = kic_elf_needed (data, length);
+  return needed != NULL && g_strv_contains ((const char *const *) needed, "libKF6BreezeIcons.so.6");
+}
+
+void
+kic_detect_generation (KicProfile *profile, KicFsIndex *index)
+{
+  g_autoptr (GPtrArray) dirs = library_dirs (index);
+  static const struct {
+    const char *library;
+    const char *profile;
+  } libraries[] = {
+    { "libKF6IconThemes.so.6", "kf6" },
+    { "libKF5IconThemes.so.5", "kf5" },
+    { "libkdeui.so.5", "kde4" },
+    { "libkdecore.so.4", "kde3" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (libraries); i++)
+    {
+      profile->found = find_library (index, dirs, libraries[i].library);
+      if (profile->found != NULL)
+        {
+          profile->table = kic_profile_table (libraries[i].profile);
+          return;
+        }
+    }
+  profile->table = kic_profile_table ("kf5");
+}
+
+/* Libraries bigger than this are not read (libKF6BreezeIcons of Debian 13
+ * is 19 MB). */
+#define KIC_MAX_LIBRARY (128 << 20)
+
+/* §2.2: what the :/icons/breeze resource of libKF6BreezeIcons.so.6 holds,
+ * read from the library itself (rcc.c); on failure breeze_problem says
+ * why and the model takes the disk's breeze instead. */
+static void
+read_embedded_breeze (KicProfile *profile, KicFsIndex *index, GPtrArray *dirs)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KicRccBreeze) breeze = NULL;
+  gsize length;
+
+  profile->breeze_library = find_library (index, dirs, "libKF6BreezeIcons.so.6");
+  if (profile->breeze_library == NULL)
+    {
+      profile->breeze_problem = g_strdup ("libKF6BreezeIcons.so.6 is not installed");
+      return;
+    }
+  if (!kic_fs_index_read_file_max (index, profile->breeze_library, KIC_MAX_LIBRARY, &data, &length, &error)
+      || (breeze = kic_rcc_read_breeze ((const guchar *) data, length, &error)) == NULL)
+    {
+      profile->breeze_problem = g_strdup_printf ("%s: %s", profile->breeze_library, error->message);
+      return;
+    }
+  if (breeze->index_theme == NULL)
+    {
+      profile->breeze_problem = g_strdup_printf ("%s: its breeze index.theme cannot be read", profile->breeze_library);
+      return;
+    }
+  profile->breeze_resource_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         (GDestroyNotify) g_hash_table_unref);
+  for (guint i = 0; i < breeze->files->len; i++)
+    {
+      const char *path = g_ptr_array_index (breeze->files, i);
+      const char *slash = strrchr (path, '/');
+      g_autofree char *dir = g_strndup (path, (gsize) (slash - path));
+      GHashTable *files = g_hash_table_lookup (profile->breeze_resource_dirs, dir);
+
+      if (files == NULL)
+        {
+          files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          g_hash_table_insert (profile->breeze_resource_dirs, g_strdup (dir), files);
+        }
+      g_hash_table_add (files, g_strdup (slash + 1));
+    }
+  profile->breeze_resource_index = g_steal_pointer (&breeze->index_theme);
+  profile->breeze_resource_index_length = breeze->index_theme_length;
+}
+
+/* The library LIBRARY detection found, else where it is installed, else
+ * NULL.  transfer full */
+static char *
+installed_library (const KicProfile *profile, KicFsIndex *index, GPtrArray *dirs, const char *library)
+{
+  if (profile->found != NULL && g_str_has_suffix (profile->found, library))
+    return g_strdup (profile->found);
+  return find_library (index, dirs, library);
+}
+
+void
+kic_detect_kde4_version (KicProfile *profile, KicFsIndex *index, const char *version)
+{
+  if (version == NULL || !kic_profile_parse_version (version, profile->version))
+    {
+      g_autoptr (GPtrArray) dirs = library_dirs (index);
+      g_autofree char *library = installed_library (profile, index, dirs, "libkdeui.so.5");
+
+      if (library != NULL)
+        kde4_version_of (index, library, profile->version);
+      if (profile->version[0] == 0)
+        memcpy (profile->version, (int[3]) { 4, 14, 2 }, sizeof profile->version);
+    }
+  /* §3.2: commit 23863e3cd1, first in v4.10.1 */
+  profile->apps_first_pass = profile->version[1] > 10
+                             || (profile->version[1] == 10 && profile->version[2] >= 1);
+}
+
+void
+kic_detect_embedded_breeze (KicProfile *profile, KicFsIndex *index)
+{
+  g_autoptr (GPtrArray) dirs = library_dirs (index);
+  g_autofree char *library = installed_library (profile, index, dirs, "libKF6IconThemes.so.6");
+
+  /* without the library, take upstream's default (USE_BreezeIcons=ON) */
+  profile->breeze_embedded = library == NULL || links_breeze_icons (index, library);
+  if (profile->breeze_embedded)
+    read_embedded_breeze (profile, index, dirs);
+}

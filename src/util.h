@@ -1,0 +1,41 @@
+/* util.h - general helpers: paths, bounded reads, integers
+ *
+ * Nothing here knows about icons or KDE; each function is pure or reads
+ * only the descriptor it is given.
+ */
+#ifndef KIC_UTIL_H
+#define KIC_UTIL_H
+
+#include <glib.h>
+
+/* Lexically clean PATH ("//", "/./", "/../"; ".." stops at "/"), the way
+ * Qt's QDir::cleanPath does; a relative PATH is first taken from the
+ * current directory.  The one normalisation of paths (--root, --output,
+ * the XDG directories, paths built while resolving).  transfer full */
+char *kic_path_clean (const char *path);
+
+/* The relative target of a link at LINK pointing to TARGET (both clean
+ * and absolute): "../../…/var/lib/kde-icon-cache/…".  transfer full */
+char *kic_relative_link (const char *link, const char *target);
+
+/* Files bigger than this are refused (icons, .desktop and index.theme
+ * files are a few KiB to a few hundred). */
+#define KIC_MAX_FILE (16 << 20)
+
+/* Read all of FD (at most KIC_MAX_FILE, or MAX); WHAT names it in errors. */
+gboolean kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error);
+gboolean kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error);
+
+/* The unsigned SIZE-byte integer at OFFSET of DATA (LENGTH bytes), in
+ * big- or little-endian order; FALSE when it does not lie inside DATA,
+ * whatever OFFSET is (it usually comes from the file being read). */
+gboolean kic_read_uint (const guchar *data, gsize length, guint64 offset, guint size, gboolean big_endian,
+                        guint64 *value);
+
+/* TEXT as a decimal integer from MIN to MAX, the way KConfig's
+ * readEntry(key, int) and QString::toInt() take it: an optional sign and
+ * digits, surrounding blanks allowed, nothing else ("48px" is no number).
+ * The one integer parser of every option, configuration and theme value. */
+gboolean kic_parse_int (const char *text, gint64 min, gint64 max, gint64 *value);
+
+#endif /* KIC_UTIL_H */

@@ -1,0 +1,153 @@
+/* test-config.c - the size syntax and /etc/kde-icon-cache.conf */
+#include "config.h"
+
+#include "kic.h"
+
+#include <glib/gstdio.h>
+
+static void
+test_parse_size (void)
+{
+  static const struct {
+    const char *text;
+    gboolean ok;
+    int size;
+    double weight;
+  } cases[] = {
+    { "48", TRUE, 48, 1.0 },     { "48:2", TRUE, 48, 2.0 },  { "16:0.5", TRUE, 16, 0.5 },
+    { "1", TRUE, 1, 1.0 },       { "4096", TRUE, 4096, 1.0 }, { "0", FALSE, 0, 0 },
+    { "4097", FALSE, 0, 0 },     { "-48", FALSE, 0, 0 },     { "48px", FALSE, 0, 0 },
+    { "12px", FALSE, 0, 0 },     { "48:0", FALSE, 0, 0 },    { "48:-1", FALSE, 0, 0 },
+    { "48:x", FALSE, 0, 0 },     { "48:", FALSE, 0, 0 },     { ":2", FALSE, 0, 0 },
+    { "", FALSE, 0, 0 },         { "48:2:3", FALSE, 0, 0 },  { "48:1e7", FALSE, 0, 0 },
+    { "48:nan", FALSE, 0, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GArray) targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
+      g_autoptr (GError) error = NULL;
+      gboolean ok = kic_config_parse_size (cases[i].text, targets, &error);
+
+      g_test_message ("'%s'", cases[i].text);
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (!ok)
+        {
+          g_assert_error (error, KIC_ERROR, KIC_ERROR_USAGE);
+          g_assert_cmpuint (targets->len, ==, 0);
+          continue;
+        }
+      g_assert_cmpuint (targets->len, ==, 1);
+      g_assert_cmpint (g_array_index (targets, KicTarget, 0).size, ==, cases[i].size);
+      g_assert_cmpfloat (g_array_index (targets, KicTarget, 0).weight, ==, cases[i].weight);
+    }
+}
+
+/* a size given again keeps its place and takes the new weight */
+static void
+test_parse_size_again (void)
+{
+  g_autoptr (GArray) targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
+
+  g_assert_true (kic_config_parse_size ("16", targets, NULL));
+  g_assert_true (kic_config_parse_size ("48:2", targets, NULL));
+  g_assert_true (kic_config_parse_size ("16:5", targets, NULL));
+  g_assert_cmpuint (targets->len, ==, 2);
+  g_assert_cmpint (g_array_index (targets, KicTarget, 0).size, ==, 16);
+  g_assert_cmpfloat (g_array_index (targets, KicTarget, 0).weight, ==, 5.0);
+  g_assert_cmpint (g_array_index (targets, KicTarget, 1).size, ==, 48);
+}
+
+/* A root holding /etc/kde-icon-cache.conf with TEXT (none when NULL). */
+static char *
+make_root (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  char *root = g_dir_make_tmp ("kic-config-XXXXXX", &error);
+  g_autofree char *etc = g_build_filename (root, "etc", NULL);
+  g_autofree char *file = g_build_filename (etc, "kde-icon-cache.conf", NULL);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir (etc, 0755), ==, 0);
+  if (text != NULL)
+    g_assert_true (g_file_set_contents (file, text, -1, NULL));
+  return root;
+}
+
+static void
+remove_root (const char *root)
+{
+  g_autofree char *etc = g_build_filename (root, "etc", NULL);
+  g_autofree char *file = g_build_filename (etc, "kde-icon-cache.conf", NULL);
+
+  g_remove (file);
+  g_rmdir (etc);
+  g_rmdir (root);
+}
+
+static gboolean
+load (const char *text, KicConfig *config, GError **error)
+{
+  g_autofree char *root = make_root (text);
+  g_autoptr (KicFsIndex) index = kic_fs_index_new (root);
+  gboolean ok = kic_config_load (index, config, error);
+
+  remove_root (root);
+  return ok;
+}
+
+static void
+test_load_missing (void)
+{
+  KicConfig config = { 0 };
+
+  g_assert_true (load (NULL, &config, NULL));
+  g_assert_cmpuint (config.targets->len, ==, 0);
+  g_assert_null (config.themes);
+  kic_config_clear (&config);
+}
+
+static void
+test_load (void)
+{
+  KicConfig config = { 0 };
+
+  g_assert_true (load ("[kde-icon-cache]\nSizes=16:1, 22 ,,48:4\nThemes= breeze , oxygen\n", &config, NULL));
+  g_assert_cmpuint (config.targets->len, ==, 3);
+  g_assert_cmpint (g_array_index (config.targets, KicTarget, 1).size, ==, 22);
+  g_assert_cmpfloat (g_array_index (config.targets, KicTarget, 2).weight, ==, 4.0);
+  g_assert_cmpuint (g_strv_length (config.themes), ==, 2);
+  g_assert_cmpstr (config.themes[0], ==, "breeze");
+  g_assert_cmpstr (config.themes[1], ==, "oxygen");
+  kic_config_clear (&config);
+}
+
+/* a bad value is the file's fault, not the command line's: a runtime
+ * error (KIC_ERROR_CONFIG) naming the file by its host path and the key */
+static void
+test_load_bad (void)
+{
+  g_autofree char *root = make_root ("[kde-icon-cache]\nSizes=22,big\n");
+  g_autoptr (KicFsIndex) index = kic_fs_index_new (root);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *want = g_strdup_printf ("%s/etc/kde-icon-cache.conf: key 'Sizes': ", root);
+  KicConfig config = { 0 };
+
+  g_assert_false (kic_config_load (index, &config, &error));
+  g_assert_error (error, KIC_ERROR, KIC_ERROR_CONFIG);
+  g_assert_true (g_str_has_prefix (error->message, want));
+  kic_config_clear (&config);
+  remove_root (root);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/config/parse-size", test_parse_size);
+  g_test_add_func ("/config/parse-size-again", test_parse_size_again);
+  g_test_add_func ("/config/load-missing", test_load_missing);
+  g_test_add_func ("/config/load", test_load);
+  g_test_add_func ("/config/load-bad", test_load_bad);
+  return g_test_run ();
+}

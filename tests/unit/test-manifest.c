@@ -1,0 +1,131 @@
+/* test-manifest.c - the manifest's text form */
+#include "manifest.h"
+
+#include "kic.h"
+
+#include <string.h>
+
+static KicManifest *
+parse (const char *text)
+{
+  return kic_manifest_parse (text, strlen (text), "test-manifest");
+}
+
+static const KicManifestEntry *
+entry (const KicManifest *m, const char *path)
+{
+  return g_hash_table_lookup (m->entries, path);
+}
+
+static void
+test_parse (void)
+{
+  g_autoptr (KicManifest) m = parse ("# kde-icon-cache manifest 1\n"
+                                     "# settings: profile=kf5 themes=breeze sizes=48:1\n"
+                                     "file\t/var/lib/kic/files/a.png\t/usr/share/pixmaps/a.png\tabc123\n"
+                                     "link\t/usr/share/icons/breeze/apps/48/a.png\t../../x/a.png\n");
+
+  g_assert_cmpuint (g_hash_table_size (m->entries), ==, 2);
+  g_assert_cmpstr (m->settings, ==, "profile=kf5 themes=breeze sizes=48:1");
+  g_assert_false (m->journal);
+  g_assert_cmpint (entry (m, "/var/lib/kic/files/a.png")->kind, ==, KIC_ENTRY_FILE);
+  g_assert_cmpstr (entry (m, "/var/lib/kic/files/a.png")->target, ==, "/usr/share/pixmaps/a.png");
+  g_assert_cmpstr (entry (m, "/var/lib/kic/files/a.png")->sha256, ==, "abc123");
+  g_assert_cmpint (entry (m, "/usr/share/icons/breeze/apps/48/a.png")->kind, ==, KIC_ENTRY_LINK);
+  g_assert_cmpstr (entry (m, "/usr/share/icons/breeze/apps/48/a.png")->target, ==, "../../x/a.png");
+  g_assert_null (entry (m, "/usr/share/icons/breeze/apps/48/a.png")->sha256);
+}
+
+static void
+test_journal (void)
+{
+  g_autoptr (KicManifest) m = parse ("# kde-icon-cache manifest 1\n# journal: a run was under way\n");
+
+  g_assert_true (m->journal);
+  g_assert_cmpuint (g_hash_table_size (m->entries), ==, 0);
+}
+
+/* each bad line is skipped with a warning naming the origin and line;
+ * the good ones around it are kept */
+static void
+test_bad_lines (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (KicManifest) m = parse ("link\trelative/path\tt\n"        /* 1: not absolute */
+                                         "link\t/a\n"                      /* 2: no target */
+                                         "file\t/s\t/src\n"                /* 3: no checksum */
+                                         "junk\t/a\tb\n"                   /* 4: unknown kind */
+                                         "link\t/ok\tt\n"                  /* 5: good */
+                                         "link\t/a\tt\textra\n"            /* 6: a field too many */
+                                         "link\t/b\t\n");                  /* 7: empty target */
+
+      g_assert_cmpuint (g_hash_table_size (m->entries), ==, 1);
+      g_assert_nonnull (entry (m, "/ok"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  for (guint line = 1; line <= 7; line++)
+    {
+      g_autofree char *want = g_strdup_printf ("*test-manifest:%u: ignoring a line*", line);
+
+      if (line != 5)
+        g_test_trap_assert_stderr (want);
+    }
+  g_test_trap_assert_stderr_unmatched ("*test-manifest:5:*");
+}
+
+static void
+test_path_ok (void)
+{
+  g_assert_true (kic_manifest_path_ok ("/usr/share/icons/a b.png"));
+  g_assert_false (kic_manifest_path_ok ("usr/share"));
+  g_assert_false (kic_manifest_path_ok ("/a\tb"));
+  g_assert_false (kic_manifest_path_ok ("/a\nb"));
+  g_assert_false (kic_manifest_path_ok ("/a\x7f"));
+  g_assert_false (kic_manifest_path_ok ("/caf\xe9"));
+  g_assert_false (kic_manifest_path_ok (NULL));
+}
+
+/* to_string sorts (files first, then links, each by path), writes the
+ * header, journal and settings lines, and parses back to the same */
+static void
+test_round_trip (void)
+{
+  g_autoptr (KicManifest) m = kic_manifest_new ();
+  g_autoptr (KicManifest) back = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *again = NULL;
+
+  kic_manifest_add (m, KIC_ENTRY_LINK, "/z/link", "../t", NULL);
+  kic_manifest_add (m, KIC_ENTRY_LINK, "/a/link", "../u", NULL);
+  kic_manifest_add (m, KIC_ENTRY_FILE, "/s/f", "/src/f", "00ff");
+  kic_manifest_add (m, KIC_ENTRY_LINK, "/a/link", "../v", NULL); /* replaces */
+  m->settings = g_strdup ("profile=kf5");
+  m->journal = TRUE;
+  text = kic_manifest_to_string (m);
+  g_assert_cmpstr (text, ==,
+                   "# kde-icon-cache manifest 1\n"
+                   "# journal: a run was under way; it may have left more than this\n"
+                   "# settings: profile=kf5\n"
+                   "file\t/s/f\t/src/f\t00ff\n"
+                   "link\t/a/link\t../v\n"
+                   "link\t/z/link\t../t\n");
+  back = parse (text);
+  g_assert_true (back->journal);
+  again = kic_manifest_to_string (back);
+  g_assert_cmpstr (again, ==, text);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/manifest/parse", test_parse);
+  g_test_add_func ("/manifest/journal", test_journal);
+  g_test_add_func ("/manifest/bad-lines", test_bad_lines);
+  g_test_add_func ("/manifest/path-ok", test_path_ok);
+  g_test_add_func ("/manifest/round-trip", test_round_trip);
+  return g_test_run ();
+}

@@ -1,0 +1,131 @@
+/* test-util.c - path cleaning, relative link targets, the integer parser */
+#include "util.h"
+
+#include <string.h>
+
+static void
+test_path_clean (void)
+{
+  static const char *const cases[][2] = {
+    { "/", "/" },
+    { "//usr//share/", "/usr/share" },
+    { "/usr/./share/../lib", "/usr/lib" },
+    { "/../../etc", "/etc" },
+    { "/a/b/../../..", "/" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *clean = kic_path_clean (cases[i][0]);
+
+      g_assert_cmpstr (clean, ==, cases[i][1]);
+    }
+}
+
+/* a relative path is taken from the current directory, as --root's is */
+static void
+test_path_clean_relative (void)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *parent = g_path_get_dirname (cwd);
+  g_autofree char *clean = kic_path_clean ("x/../../y/.");
+  g_autofree char *want = g_build_filename (parent, "y", NULL);
+
+  g_assert_cmpstr (clean, ==, strcmp (parent, "/") == 0 ? "/y" : want);
+}
+
+/* worked out by hand: the link's directory has N components, so N "../"
+ * reach "/" unless a prefix is shared */
+static void
+test_relative_link (void)
+{
+  static const char *const cases[][3] = {
+    { "/usr/share/icons/breeze/apps/48/foo.svg", "/var/lib/kde-icon-cache/files/foo.svg",
+      "../../../../../../var/lib/kde-icon-cache/files/foo.svg" },
+    { "/var/lib/x/link", "/var/lib/y/target", "../y/target" },
+    { "/a/b/link", "/a/b/target", "target" },
+    { "/link", "/var/t", "var/t" },
+    { "/a/b/c/link", "/a/t", "../../t" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *rel = kic_relative_link (cases[i][0], cases[i][1]);
+
+      g_assert_cmpstr (rel, ==, cases[i][2]);
+    }
+}
+
+/* the relative target, followed from the link's directory, is the target */
+static void
+test_relative_link_resolves (void)
+{
+  static const char *const links[] = { "/usr/share/icons/hicolor/48x48/apps/a.png", "/b", "/var/lib/kde-icon-cache/l" };
+  static const char *const targets[] = { "/var/lib/kde-icon-cache/files/usr/share/pixmaps/a.png", "/var/lib/b",
+                                         "/usr/share/icons/hicolor/48x48/apps/a.png" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (links); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (targets); j++)
+      {
+        g_autofree char *rel = kic_relative_link (links[i], targets[j]);
+        g_autofree char *dir = g_path_get_dirname (links[i]);
+        g_autofree char *joined = g_build_filename (dir, rel, NULL);
+        g_autofree char *clean = kic_path_clean (joined);
+
+        g_assert_false (g_path_is_absolute (rel));
+        g_assert_cmpstr (clean, ==, targets[j]);
+      }
+}
+
+static void
+test_parse_int (void)
+{
+  static const struct {
+    const char *text;
+    gboolean ok;
+    gint64 value;
+  } cases[] = {
+    { "48", TRUE, 48 },     { " 48 ", TRUE, 48 },   { "+7", TRUE, 7 },     { "-3", TRUE, -3 },
+    { "48px", FALSE, 0 },   { "", FALSE, 0 },       { " ", FALSE, 0 },     { "4 8", FALSE, 0 },
+    { "0x10", FALSE, 0 },   { "1.5", FALSE, 0 },    { "4096", TRUE, 4096 }, { "4097", FALSE, 0 },
+    { "-4097", FALSE, 0 },  { "99999999999999999999", FALSE, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gint64 value = -12345;
+      gboolean ok = kic_parse_int (cases[i].text, -4096, 4096, &value);
+
+      g_test_message ("'%s'", cases[i].text);
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (ok)
+        g_assert_cmpint (value, ==, cases[i].value);
+    }
+}
+
+static void
+test_read_uint (void)
+{
+  static const guchar data[] = { 0x01, 0x02, 0x03, 0x04 };
+  guint64 v = 0;
+
+  g_assert_true (kic_read_uint (data, sizeof data, 0, 4, TRUE, &v));
+  g_assert_cmphex (v, ==, 0x01020304);
+  g_assert_true (kic_read_uint (data, sizeof data, 2, 2, FALSE, &v));
+  g_assert_cmphex (v, ==, 0x0403);
+  g_assert_false (kic_read_uint (data, sizeof data, 3, 2, TRUE, &v));
+  g_assert_false (kic_read_uint (data, sizeof data, G_MAXUINT64, 1, TRUE, &v));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/util/path-clean", test_path_clean);
+  g_test_add_func ("/util/path-clean-relative", test_path_clean_relative);
+  g_test_add_func ("/util/relative-link", test_relative_link);
+  g_test_add_func ("/util/relative-link-resolves", test_relative_link_resolves);
+  g_test_add_func ("/util/parse-int", test_parse_int);
+  g_test_add_func ("/util/read-uint", test_read_uint);
+  return g_test_run ();
+}
