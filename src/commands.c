@@ -471,34 +471,42 @@ print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run
     }
 }
 
+/* The writer of the store for OPTIONS: a dry run takes no lock. */
+static KicWriter *
+open_writer (const KicCommandOptions *options, KicSystem *system, gboolean dry_run,
+             KicWriterOptions *wopts, GError **error)
+{
+  wopts->index = system->index;
+  wopts->store = options->store;
+  wopts->link_dirs = system->icon_bases;
+  wopts->dry_run = dry_run;
+  wopts->print_changes = options->dry_run && !options->json;
+  wopts->wait_seconds = options->wait_seconds;
+  return kic_writer_open (wopts, error);
+}
+
 /* Plan and apply; with CHECK_ONLY count the changes and write nothing. */
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
-  g_autoptr (KicManifest) old = NULL;
+  g_autoptr (KicWriter) writer = NULL;
   g_autoptr (KicPlan) plan = NULL;
   g_autoptr (GPtrArray) owned = NULL;
   g_autofree char *settings = NULL;
+  g_auto (KicConfig) config = { 0 };
   KicWriterOptions wopts = { 0 };
   KicPlanOptions popts = { 0 };
-  KicConfig config = { 0 };
   KicWriteStats stats;
-  int lock = -1;
-  gboolean ok = FALSE;
+  const KicManifest *old;
 
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
-  wopts.index = system->index;
-  wopts.store = options->store;
-  wopts.dry_run = options->dry_run || check_only;
-  wopts.print_changes = options->dry_run && !options->json;
-  if (!wopts.dry_run && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
-    goto out;
-  old = kic_writer_read_manifest (&wopts, error);
-  if (old == NULL)
-    goto out;
-  owned = kic_writer_owned_links (&wopts, old);
+  writer = open_writer (options, system, options->dry_run || check_only, &wopts, error);
+  if (writer == NULL)
+    return FALSE;
+  old = kic_writer_manifest (writer);
+  owned = kic_writer_owned_links (writer);
   if (options->sizes->len == 0 && config.targets->len == 0)
     {
       g_array_unref (config.targets);
@@ -510,31 +518,26 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.previous = owned;
   plan = kic_plan_build (system, &popts, error);
   if (plan == NULL)
-    goto out;
+    return FALSE;
   settings = settings_string (system, popts.targets, config.themes);
+  if (!kic_writer_apply (writer, plan, settings, &stats, error))
+    return FALSE;
   if (check_only)
     {
-      ok = kic_writer_apply (&wopts, plan, old, settings, &stats, error);
-      if (ok && (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
-                 || g_strcmp0 (old->settings, settings) != 0))
+      if (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
+          || g_strcmp0 (old->settings, settings) != 0)
         {
           g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
                        "the cache is out of date: %u links to add, %u to replace, %u to remove",
                        stats.added, stats.replaced, stats.removed);
-          ok = FALSE;
+          return FALSE;
         }
-      goto out;
+      return TRUE;
     }
-  ok = kic_writer_apply (&wopts, plan, old, settings, &stats, error);
-  if (ok && options->json)
+  if (options->json)
     print_json_report (system, plan, &stats);
-  if (ok)
-    print_summary (plan, &stats, wopts.dry_run);
-out:
-  if (lock >= 0)
-    close (lock);
-  kic_config_clear (&config);
-  return ok;
+  print_summary (plan, &stats, wopts.dry_run);
+  return TRUE;
 }
 
 gboolean
@@ -553,26 +556,17 @@ gboolean
 kic_command_clean (const KicCommandOptions *options, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
-  g_autoptr (KicManifest) old = NULL;
+  g_autoptr (KicWriter) writer = NULL;
   KicWriterOptions wopts = { 0 };
   KicWriteStats stats;
-  int lock = -1;
-  gboolean ok;
 
   if (system == NULL)
     return FALSE;
-  wopts.index = system->index;
-  wopts.store = options->store;
-  wopts.dry_run = options->dry_run;
-  wopts.print_changes = options->dry_run;
-  if (!wopts.dry_run && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
+  writer = open_writer (options, system, options->dry_run, &wopts, error);
+  if (writer == NULL || !kic_writer_clean (writer, &stats, error))
     return FALSE;
-  old = kic_writer_read_manifest (&wopts, error);
-  ok = old != NULL && kic_writer_clean (&wopts, old, &stats, error);
-  if (ok && !kic_quiet)
+  if (!kic_quiet)
     g_printerr ("kde-icon-cache: removed %u links and %u copies%s\n", stats.removed, stats.files_removed,
                 wopts.dry_run ? " (dry run)" : "");
-  if (lock >= 0)
-    close (lock);
-  return ok;
+  return TRUE;
 }
