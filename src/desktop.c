@@ -65,12 +65,22 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
 
 static void
 scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *seen,
-          GPtrArray *entries, guint depth)
+          GHashTable *visited, GPtrArray *entries, guint depth)
 {
-  g_autoptr (GPtrArray) names = kic_fs_index_list (index, dir);
+  g_autoptr (GPtrArray) names = NULL;
+  char *real = kic_fs_index_realpath (index, dir);
 
-  /* a loop of directory links ends here, as the spec's recursion must */
-  if (names == NULL || depth > 16)
+  /* each directory once, by its real path: links to a directory already
+   * read (two "ln -s . l" make the tree grow by powers of two) and loops
+   * of links end here, as the spec's recursion must */
+  if (real == NULL || g_hash_table_contains (visited, real) || depth > 16)
+    {
+      g_free (real);
+      return;
+    }
+  g_hash_table_add (visited, real);
+  names = kic_fs_index_list (index, dir);
+  if (names == NULL)
     return;
   for (guint i = 0; i < names->len; i++)
     {
@@ -85,7 +95,7 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, GHashTable *se
         {
           g_autofree char *sub = g_strconcat (prefix, name, "-", NULL);
 
-          scan_dir (index, path, sub, seen, entries, depth + 1);
+          scan_dir (index, path, sub, seen, visited, entries, depth + 1);
         }
       else if (type == KIC_FS_FILE && g_str_has_suffix (name, ".desktop"))
         {
@@ -131,12 +141,13 @@ kic_desktop_scan (KicFsIndex *index, char **data_dirs)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {
       g_autofree char *apps = g_build_filename (data_dirs[i], "applications", NULL);
 
-      scan_dir (index, apps, "", seen, entries, 0);
+      scan_dir (index, apps, "", seen, visited, entries, 0);
     }
   g_ptr_array_sort (entries, compare_entries);
   return entries;
