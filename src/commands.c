@@ -471,6 +471,25 @@ print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run
     }
 }
 
+/* Where a run may have planted links: the theme bases, and the
+ * application's own icon directories, "<datadir>/<app>/icons" (the
+ * writer looks there when the manifest lost them).  transfer full */
+static char **
+link_dirs (const KicSystem *system)
+{
+  const char *kde_data = system->profile->table->kde_data;
+  char *const data_dirs[] = { (char *) kde_data, NULL };
+  char *const *app_dirs = kde_data != NULL ? data_dirs : system->data_dirs;
+  GPtrArray *dirs = g_ptr_array_new ();
+
+  for (guint i = 0; system->icon_bases[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_strdup (system->icon_bases[i]));
+  for (guint i = 0; system->app_name != NULL && system->app_name[0] != '\0' && app_dirs[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_build_filename (app_dirs[i], system->app_name, "icons", NULL));
+  g_ptr_array_add (dirs, NULL);
+  return (char **) g_ptr_array_free (dirs, FALSE);
+}
+
 /* The writer of the store for OPTIONS: a dry run takes no lock. */
 static KicWriter *
 open_writer (const KicCommandOptions *options, KicSystem *system, gboolean dry_run,
@@ -478,7 +497,7 @@ open_writer (const KicCommandOptions *options, KicSystem *system, gboolean dry_r
 {
   wopts->index = system->index;
   wopts->store = options->store;
-  wopts->link_dirs = system->icon_bases;
+  wopts->link_dirs = link_dirs (system);
   wopts->dry_run = dry_run;
   wopts->print_changes = options->dry_run && !options->json;
   wopts->wait_seconds = options->wait_seconds;
@@ -491,6 +510,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (KicWriter) writer = NULL;
+  g_auto (GStrv) dirs = NULL;
   g_autoptr (KicPlan) plan = NULL;
   g_autoptr (GPtrArray) owned = NULL;
   g_autofree char *settings = NULL;
@@ -503,6 +523,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
   writer = open_writer (options, system, options->dry_run || check_only, &wopts, error);
+  dirs = (GStrv) wopts.link_dirs;
   if (writer == NULL)
     return FALSE;
   old = kic_writer_manifest (writer);
@@ -557,12 +578,14 @@ kic_command_clean (const KicCommandOptions *options, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (KicWriter) writer = NULL;
+  g_auto (GStrv) dirs = NULL;
   KicWriterOptions wopts = { 0 };
   KicWriteStats stats;
 
   if (system == NULL)
     return FALSE;
   writer = open_writer (options, system, options->dry_run, &wopts, error);
+  dirs = (GStrv) wopts.link_dirs;
   if (writer == NULL || !kic_writer_clean (writer, &stats, error))
     return FALSE;
   if (!kic_quiet)
