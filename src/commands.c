@@ -545,8 +545,9 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     return FALSE;
   if (check_only)
     {
+      /* a damaged manifest is rewritten by a rebuild: a change too */
       if (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
-          || g_strcmp0 (old->settings, settings) != 0)
+          || g_strcmp0 (old->settings, settings) != 0 || old->damaged)
         {
           g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
                        "the cache is out of date: %u links to add, %u to replace, %u to remove",

@@ -1417,6 +1417,7 @@ remove_store (Writer *w)
 
       unlinkat (fd, files_name, AT_REMOVEDIR);
       unlinkat (fd, "manifest", 0);
+      unlinkat (fd, TEMP_PREFIX "manifest" TEMP_SUFFIX, 0); /* a killed run's */
       close (fd);
     }
   if (pfd < 0)

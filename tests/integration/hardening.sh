@@ -9,7 +9,7 @@
 
 command -v strace >/dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (store under /var/lib of a root, flock, mknod)"
-plan 40
+plan 42
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # a fresh copy of the basic fixture (it has no /var: the store's parents
@@ -151,6 +151,8 @@ for damage in cut nul; do
   else
     printf '\000' | dd of="$R$S/manifest" bs=1 seek=$((size / 3)) conv=notrunc 2> /dev/null
   fi
+  kic --root "$R" --check 2> /dev/null
+  is $? 1 "10: --check says a damaged manifest ($damage) is out of date"
   kic --root "$R" 2> /dev/null
   [ "$(dangling_links "$R" | wc -l)" = 0 ] && manifest_consistent "$R" > /dev/null && state_consistent "$R" > /dev/null
   ok $? "10: a manifest $([ $damage = cut ] && echo "cut short" || echo "with a NUL byte"): no link dangles after a rebuild"
