@@ -446,9 +446,15 @@ take_lock (Writer *w, GError **error)
   g_autofree char *host = host_path (w, lock);
   gint64 deadline = g_get_monotonic_time () + (gint64) w->options.wait_seconds * G_USEC_PER_SEC;
 
-  for (;;)
+  for (guint attempt = 0;; attempt++)
     {
       int fd;
+
+      if (attempt == 100)
+        {
+          g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' keeps being removed: cannot lock the store", host);
+          return FALSE;
+        }
 
       if (!make_dirs (w, w->options.store, w->made, error))
         return FALSE;
@@ -931,7 +937,8 @@ replace_link (DirHandle *dir, const char *name, const char *target, const char *
     }
   /* not our old link: give it its name back */
   renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE);
-  got = (g_free (got), read_link (dir->fd, tmp));
+  g_free (got);
+  got = read_link (dir->fd, tmp);
   if (got != NULL && strcmp (got, target) == 0)
     unlinkat (dir->fd, tmp, 0);
   *refused = TRUE;
@@ -1477,6 +1484,8 @@ kic_writer_clean (KicWriter *w, KicWriteStats *stats, GError **error)
 {
   memset (stats, 0, sizeof *stats);
   w->stats = stats;
+  if (w->old->journal && !w->options.dry_run)
+    recover_killed_run (w);
   if (!remove_stale (w, NULL, error))
     return FALSE;
   if (!w->options.dry_run)

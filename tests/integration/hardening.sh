@@ -9,7 +9,7 @@
 
 command -v strace >/dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (store under /var/lib of a root, flock, mknod)"
-plan 42
+plan 43
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # a fresh copy of the basic fixture (it has no /var: the store's parents
@@ -175,6 +175,13 @@ kic --root "$R"
 dir_times > "$WORK/times-after"
 cmp -s "$WORK/times-before" "$WORK/times-after"
 ok $? "also: the next run puts the times of the directories the killed run changed back"
+R=$(fresh ra2)
+dir_times > "$WORK/times-before"
+strace -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:signal=KILL:when=2 "$BIN" -q --root "$R" 2> /dev/null
+kic --root "$R" --clean
+dir_times > "$WORK/times-after"
+cmp -s "$WORK/times-before" "$WORK/times-after"
+ok $? "also: ... and so does a --clean after a killed run"
 
 # --clean removes the var/ and var/lib/ a run made, and nothing else
 R=$(fresh rb)
