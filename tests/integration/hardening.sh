@@ -16,6 +16,9 @@ fixtures "$WORK/fx" basic
 # are made by the run)
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
 kic () { "$BIN" -q "$@"; }
+# strace, and LeakSanitizer off in the sanitizer build: it cannot run
+# under ptrace (the runs without strace still check for leaks)
+traced () { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
 # a run that must not hang: 124 when it did
 bounded () { timeout 20 "$BIN" "$@"; }
 # the store copies and links a rebuild of ROOT would make (dry run)
@@ -25,10 +28,10 @@ planned () { "$BIN" -q --root "$1" --dry-run | awk -F '\t' -v k="$2" '$1 == k { 
 R=$(fresh r1)
 mkdir -p "$R/var/lib" "$WORK/outside"
 echo secret > "$WORK/outside/victim"; chmod 600 "$WORK/outside/victim"
-strace -qq -o /dev/null -e trace=mkdirat -e inject=mkdirat:delay_exit=700000 \
+traced -qq -o /dev/null -e trace=mkdirat -e inject=mkdirat:delay_exit=1500000 \
   "$BIN" -q --root "$R" 2> "$WORK/err1" &
 pid=$!
-i=0; while [ ! -d "$R$S" ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+i=0; while [ ! -d "$R$S" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 rmdir "$R$S" && ln -s "$WORK/outside/victim" "$R$S"
 wait $pid
 is "$(stat -c %a "$WORK/outside/victim")" 600 "1: a store directory swapped for a link to a host file: its mode is not changed"
@@ -53,12 +56,16 @@ is "$(find "$R" -lname '*kde-icon-cache*' | wc -l)" 0 "2: ... while --clean remo
 # -- 3: a file a package creates at a planted path during the run -------
 R=$(fresh r3)
 planned "$R" link > "$WORK/links3"
-strace -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:delay_enter=1500000:when=1 \
+copies=$(planned "$R" copy | wc -l)
+traced -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:delay_enter=3000000:when=1 \
   "$BIN" -q --root "$R" 2> /dev/null &
 pid=$!
-i=0; while [ ! -f "$R$S/manifest" ] && [ $i -lt 300 ]; do sleep 0.02; i=$((i + 1)); done
-sleep 0.3
-while read -r l; do echo "dpkg's file" > "$R$l"; done < "$WORK/links3"
+# the copies are written before the first link: then the run is paused
+i=0; while [ "$(find "$R$S/files" -type f 2> /dev/null | wc -l)" -lt "$copies" ] && [ $i -lt 1000 ]; do
+  sleep 0.02; i=$((i + 1)); done
+sleep 0.2
+# (set -C: created only where nothing is, as dpkg unpacks a new file)
+while read -r l; do ( set -C; echo "dpkg's file" > "$R$l" ); done < "$WORK/links3"
 wait $pid
 is "$(while read -r l; do cat "$R$l"; done < "$WORK/links3" | sort -u)" "dpkg's file" \
   "3: files a package put at planted paths during the run are all still there"
@@ -115,15 +122,16 @@ R=$(fresh r8)
 kic --root "$R"
 # --clean holds the lock 2 s (paused at its first unlinkat); a --wait run
 # queues behind it, and pauses again at its first link
-strace -qq -o /dev/null -e trace=unlinkat -e inject=unlinkat:delay_enter=2000000:when=1 \
+traced -qq -o /dev/null -e trace=unlinkat -e inject=unlinkat:delay_enter=2000000:when=1 \
   "$BIN" -q --root "$R" --clean 2> /dev/null &
 clean=$!
-sleep 0.5
-strace -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:delay_enter=3000000:when=1 \
+# (until --clean holds the lock)
+i=0; while flock -n "$R$S/lock" true && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
+traced -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:delay_enter=3000000:when=1 \
   "$BIN" -q --root "$R" --wait 30 2> "$WORK/err8" &
 waiter=$!
 wait $clean
-i=0; while [ ! -f "$R$S/manifest" ] && [ $i -lt 300 ]; do sleep 0.02; i=$((i + 1)); done
+i=0; while [ ! -f "$R$S/manifest" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 flock -n -E 99 "$R$S/lock" true; is $? 99 "8: after a --clean, the run that waited holds the store's lock (no second writer)"
 wait $waiter; is $? 0 "8: ... and finishes its rebuild"
 manifest_consistent "$R"
@@ -167,7 +175,7 @@ done
 R=$(fresh ra)
 dir_times () { find "$R/usr" -type d -printf '%p %T@\n' | sort; }
 dir_times > "$WORK/times-before"
-strace -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:signal=KILL:when=2 "$BIN" -q --root "$R" 2> /dev/null
+traced -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:signal=KILL:when=2 "$BIN" -q --root "$R" 2> /dev/null
 dir_times > "$WORK/times-killed"
 ! cmp -s "$WORK/times-before" "$WORK/times-killed"
 ok $? "also: a killed run left a directory's time changed (the test can see it)"
@@ -177,7 +185,7 @@ cmp -s "$WORK/times-before" "$WORK/times-after"
 ok $? "also: the next run puts the times of the directories the killed run changed back"
 R=$(fresh ra2)
 dir_times > "$WORK/times-before"
-strace -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:signal=KILL:when=2 "$BIN" -q --root "$R" 2> /dev/null
+traced -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:signal=KILL:when=2 "$BIN" -q --root "$R" 2> /dev/null
 kic --root "$R" --clean
 dir_times > "$WORK/times-after"
 cmp -s "$WORK/times-before" "$WORK/times-after"
@@ -232,7 +240,7 @@ ok $? "also: ... saying so, not 'Not a directory'"
 
 # issue 14: a flock error that is not contention says what it is
 R=$(fresh rf)
-strace -qq -o /dev/null -e trace=flock -e inject=flock:error=ENOLCK "$BIN" -q --root "$R" 2> "$WORK/errf"
+traced -qq -o /dev/null -e trace=flock -e inject=flock:error=ENOLCK "$BIN" -q --root "$R" 2> "$WORK/errf"
 grep -q "No locks available" "$WORK/errf" && ! grep -q "another kde-icon-cache" "$WORK/errf"
 ok $? "a flock error other than contention is reported as itself"
 finish
