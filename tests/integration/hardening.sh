@@ -9,7 +9,7 @@
 
 command -v strace >/dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (store under /var/lib of a root, flock, mknod)"
-plan 43
+plan 44
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # a fresh copy of the basic fixture (it has no /var: the store's parents
@@ -52,6 +52,13 @@ kic --root "$R" --clean 2> /dev/null
 [ -f "$R/etc/precious.conf" ] && [ -L "$H/48x48/apps/pkglink.svg" ]
 ok $? "2: a manifest naming a file outside the store or a package's link removes neither"
 is "$(find "$R" -lname '*kde-icon-cache*' | wc -l)" 0 "2: ... while --clean removes our own links"
+R=$(fresh r2b)
+kic --root "$R"
+ln -s ../../scalable/apps/hiscalable.svg "$R/usr/share/icons/hicolor/48x48/apps/pkglink.svg"
+printf 'link\t/usr/share/icons/hicolor/48x48/apps/pkglink.svg\t../../scalable/apps/hiscalable.svg\n' >> "$R$S/manifest"
+DPKG_ROOT=$R sh "$TOP/debian/kde-icon-cache.postrm" remove
+[ -L "$R/usr/share/icons/hicolor/48x48/apps/pkglink.svg" ] && [ "$(find "$R" -lname '*kde-icon-cache*' | wc -l)" = 0 ]
+ok $? "2: the package's postrm, too, removes our links and not a package's link the manifest names"
 
 # -- 3: a file a package creates at a planted path during the run -------
 R=$(fresh r3)
