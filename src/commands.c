@@ -490,14 +490,15 @@ link_dirs (const KicSystem *system)
   return (char **) g_ptr_array_free (dirs, FALSE);
 }
 
-/* The writer of the store for OPTIONS: a dry run takes no lock. */
+/* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS
+ * and LINK_DIRS must outlive it. */
 static KicWriter *
-open_writer (const KicCommandOptions *options, KicSystem *system, gboolean dry_run,
+open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run,
              KicWriterOptions *wopts, GError **error)
 {
   wopts->index = system->index;
   wopts->store = options->store;
-  wopts->link_dirs = link_dirs (system);
+  wopts->link_dirs = link_dirs;
   wopts->dry_run = dry_run;
   wopts->print_changes = options->dry_run && !options->json;
   wopts->wait_seconds = options->wait_seconds;
@@ -509,8 +510,8 @@ static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
-  g_autoptr (KicWriter) writer = NULL;
   g_auto (GStrv) dirs = NULL;
+  g_autoptr (KicWriter) writer = NULL;
   g_autoptr (KicPlan) plan = NULL;
   g_autoptr (GPtrArray) owned = NULL;
   g_autofree char *settings = NULL;
@@ -522,8 +523,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
-  writer = open_writer (options, system, options->dry_run || check_only, &wopts, error);
-  dirs = (GStrv) wopts.link_dirs;
+  dirs = link_dirs (system);
+  writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, error);
   if (writer == NULL)
     return FALSE;
   old = kic_writer_manifest (writer);
@@ -578,15 +579,15 @@ gboolean
 kic_command_clean (const KicCommandOptions *options, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
-  g_autoptr (KicWriter) writer = NULL;
   g_auto (GStrv) dirs = NULL;
+  g_autoptr (KicWriter) writer = NULL;
   KicWriterOptions wopts = { 0 };
   KicWriteStats stats;
 
   if (system == NULL)
     return FALSE;
-  writer = open_writer (options, system, options->dry_run, &wopts, error);
-  dirs = (GStrv) wopts.link_dirs;
+  dirs = link_dirs (system);
+  writer = open_writer (options, system, dirs, options->dry_run, &wopts, error);
   if (writer == NULL || !kic_writer_clean (writer, &stats, error))
     return FALSE;
   if (!kic_quiet)
