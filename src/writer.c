@@ -510,7 +510,8 @@ find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifes
       g_autofree char *child = NULL;
       struct stat st;
 
-      if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0
+      /* icon files are most of a theme: no stat for what readdir says is one */
+      if (de->d_type == DT_REG || strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0
           || fstatat (fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         continue;
       child = g_strconcat (strcmp (path, "/") == 0 ? "" : path, "/", de->d_name, NULL);
