@@ -507,64 +507,108 @@ fingerprint_settings (const KicCommandOptions *options)
   return g_string_free (s, FALSE);
 }
 
+/* Where a run may have planted links: the theme bases, and the
+ * application's own icon directories, "<datadir>/<app>/icons" (the
+ * writer looks there when the manifest lost them).  transfer full */
+static char **
+link_dirs (const KicSystem *system)
+{
+  const char *kde_data = system->profile->table->kde_data;
+  char *const data_dirs[] = { (char *) kde_data, NULL };
+  char *const *app_dirs = kde_data != NULL ? data_dirs : system->data_dirs;
+  GPtrArray *dirs = g_ptr_array_new ();
+
+  for (guint i = 0; system->icon_bases[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_strdup (system->icon_bases[i]));
+  for (guint i = 0; system->app_name != NULL && system->app_name[0] != '\0' && app_dirs[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_build_filename (app_dirs[i], system->app_name, "icons", NULL));
+  g_ptr_array_add (dirs, NULL);
+  return (char **) g_ptr_array_free (dirs, FALSE);
+}
+
+/* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS
+ * and LINK_DIRS must outlive it. */
+static KicWriter *
+open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run,
+             KicWriterOptions *wopts, GError **error)
+{
+  wopts->index = system->index;
+  wopts->store = options->store;
+  wopts->link_dirs = link_dirs;
+  wopts->dry_run = dry_run;
+  wopts->print_changes = options->dry_run && !options->json;
+  wopts->wait_seconds = options->wait_seconds;
+  return kic_writer_open (wopts, error);
+}
+
+/* Whether the fingerprint still matches with the store's lock held: a
+ * --clean or a rebuild that holds the lock may be changing the store
+ * after an unlocked look found no change.  The lock is only held for the
+ * look: a run that gets in after it changes the inputs, which the plan
+ * then reads. */
+static gboolean
+unchanged_when_locked (const KicCommandOptions *options, const char *root, const char *setup,
+                       gboolean *unchanged, GError **error)
+{
+  g_autoptr (KicFsIndex) bare_root = kic_fs_index_new (root);
+  g_autoptr (KicWriter) writer = NULL;
+  KicWriterOptions wopts = { 0 };
+
+  wopts.index = bare_root;
+  wopts.store = options->store;
+  wopts.wait_seconds = options->wait_seconds;
+  writer = kic_writer_open (&wopts, error);
+  if (writer == NULL)
+    return FALSE;
+  *unchanged = kic_fingerprint_unchanged (root, options->store, setup);
+  return TRUE;
+}
+
 /* Plan and apply; with CHECK_ONLY count the changes and write nothing.
  * When no input changed since the last rebuild (its fingerprint), the
- * plan would be the same and the disk is as it left it: stop there. */
+ * plan would be the same and the disk is as it left it: stop there.  A
+ * first look takes no lock, so that a no-op run or --check never waits;
+ * a run that would write looks again with the lock held. */
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
   g_autofree char *fingerprint_setup = fingerprint_settings (options);
-  g_autofree char *root = NULL;
-  g_autoptr (KicFsIndex) bare_root = NULL;
+  g_autofree char *root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
+  KicCommandOptions stamped = *options;
   g_autoptr (KicSystem) system = NULL;
-  g_autoptr (KicManifest) old = NULL;
+  g_auto (GStrv) dirs = NULL;
+  g_autoptr (KicWriter) writer = NULL;
   g_autoptr (KicPlan) plan = NULL;
   g_autoptr (GPtrArray) owned = NULL;
   g_autofree char *settings = NULL;
+  g_auto (KicConfig) config = { 0 };
   KicWriterOptions wopts = { 0 };
   KicPlanOptions popts = { 0 };
-  KicConfig config = { 0 };
   KicWriteStats stats;
-  int lock = -1;
-  gboolean ok = FALSE;
-
-  wopts.store = options->store;
-  wopts.dry_run = options->dry_run || check_only;
-  wopts.print_changes = options->dry_run && !options->json;
-  /* the lock before the fingerprint: a run that holds it may be changing
-   * what the fingerprint lists */
-  root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
-  if (!wopts.dry_run && g_file_test (root, G_FILE_TEST_IS_DIR))
-    {
-      bare_root = kic_fs_index_new (root);
-      wopts.index = bare_root;
-      if ((lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
-        goto out;
-    }
+  const KicManifest *old;
   /* --json reports every name: that needs the plan */
-  if (!options->json && kic_fingerprint_unchanged (root, options->store, fingerprint_setup))
+  gboolean unchanged = !options->json && kic_fingerprint_unchanged (root, options->store, fingerprint_setup);
+
+  if (unchanged && !(options->dry_run || check_only)
+      && !unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
+    return FALSE;
+  if (unchanged)
     {
       if (!kic_quiet)
         g_printerr ("kde-icon-cache: no input changed since the last rebuild: nothing to do\n");
-      ok = TRUE;
-      goto out;
+      return TRUE;
     }
-  {
-    /* the fingerprint needs what each input was as it was read */
-    KicCommandOptions stamped = *options;
-
-    stamped.system.keep_stamps = TRUE;
-    system = load_system (&stamped, error);
-  }
+  /* the fingerprint needs what each input was as it was read */
+  stamped.system.keep_stamps = TRUE;
+  system = load_system (&stamped, error);
   if (system == NULL || !kic_config_load (system->index, &config, error))
-    goto out;
-  wopts.index = system->index;
-  if (!wopts.dry_run && lock < 0 && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
-    goto out;
-  old = kic_writer_read_manifest (&wopts, error);
-  if (old == NULL)
-    goto out;
-  owned = kic_writer_owned_links (&wopts, old);
+    return FALSE;
+  dirs = link_dirs (system);
+  writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, error);
+  if (writer == NULL)
+    return FALSE;
+  old = kic_writer_manifest (writer);
+  owned = kic_writer_owned_links (writer);
   if (options->sizes->len == 0 && config.targets->len == 0)
     {
       g_array_unref (config.targets);
@@ -577,38 +621,34 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.previous = owned;
   plan = kic_plan_build (system, &popts);
   settings = settings_string (system, popts.targets, config.themes);
+  if (!kic_writer_apply (writer, plan, settings, &stats, error))
+    return FALSE;
   if (check_only)
     {
-      ok = kic_writer_apply (&wopts, plan, old, settings, &stats, error);
-      if (ok && (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
-                 || g_strcmp0 (old->settings, settings) != 0))
+      /* a damaged manifest is rewritten by a rebuild: a change too */
+      if (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
+          || g_strcmp0 (old->settings, settings) != 0 || old->damaged)
         {
           g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
                        "the cache is out of date: %u links to add, %u to replace, %u to remove",
                        stats.added, stats.replaced, stats.removed);
-          ok = FALSE;
+          return FALSE;
         }
-      goto out;
+      return TRUE;
     }
-  ok = kic_writer_apply (&wopts, plan, old, settings, &stats, error);
-  if (ok && !wopts.dry_run)
+  if (!wopts.dry_run)
     {
       g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
       g_autoptr (GError) local = NULL;
 
       /* without it the next run plans in full: nothing worse */
-      if (!kic_writer_put_fingerprint (&wopts, fingerprint, &local))
+      if (!kic_writer_put_fingerprint (writer, fingerprint, &local))
         kic_warning ("%s", local->message);
     }
-  if (ok && options->json)
+  if (options->json)
     print_json_report (system, plan, &stats);
-  if (ok)
-    print_summary (plan, &stats, wopts.dry_run);
-out:
-  if (lock >= 0)
-    close (lock);
-  kic_config_clear (&config);
-  return ok;
+  print_summary (plan, &stats, wopts.dry_run);
+  return TRUE;
 }
 
 gboolean
@@ -627,26 +667,19 @@ gboolean
 kic_command_clean (const KicCommandOptions *options, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
-  g_autoptr (KicManifest) old = NULL;
+  g_auto (GStrv) dirs = NULL;
+  g_autoptr (KicWriter) writer = NULL;
   KicWriterOptions wopts = { 0 };
   KicWriteStats stats;
-  int lock = -1;
-  gboolean ok;
 
   if (system == NULL)
     return FALSE;
-  wopts.index = system->index;
-  wopts.store = options->store;
-  wopts.dry_run = options->dry_run;
-  wopts.print_changes = options->dry_run;
-  if (!wopts.dry_run && (lock = kic_writer_lock (&wopts, options->wait_seconds, error)) < 0)
+  dirs = link_dirs (system);
+  writer = open_writer (options, system, dirs, options->dry_run, &wopts, error);
+  if (writer == NULL || !kic_writer_clean (writer, &stats, error))
     return FALSE;
-  old = kic_writer_read_manifest (&wopts, error);
-  ok = old != NULL && kic_writer_clean (&wopts, old, &stats, error);
-  if (ok && !kic_quiet)
+  if (!kic_quiet)
     g_printerr ("kde-icon-cache: removed %u links and %u copies%s\n", stats.removed, stats.files_removed,
                 wopts.dry_run ? " (dry run)" : "");
-  if (lock >= 0)
-    close (lock);
-  return ok;
+  return TRUE;
 }

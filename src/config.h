@@ -32,6 +32,7 @@ typedef struct {
  * configuration, a bad one an error naming the file and key. */
 gboolean kic_config_load (KicFsIndex *index, KicConfig *config, GError **error);
 void kic_config_clear (KicConfig *config);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (KicConfig, kic_config_clear)
 
 /* Parse "N" or "N:WEIGHT" (N 1-4096, WEIGHT > 0) into TARGETS. */
 gboolean kic_config_parse_size (const char *text, GArray *targets, GError **error);

@@ -74,12 +74,22 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
  * path below DIR with SEPARATOR between the components. */
 static void
 scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *suffix, const char *separator,
-          GHashTable *seen, GPtrArray *entries, guint depth)
+          GHashTable *seen, GHashTable *visited, GPtrArray *entries, guint depth)
 {
-  g_autoptr (GPtrArray) names = kic_fs_index_list (index, dir);
+  g_autoptr (GPtrArray) names = NULL;
+  char *real = kic_fs_index_realpath (index, dir);
 
-  /* a loop of directory links ends here, as the spec's recursion must */
-  if (names == NULL || depth > 16)
+  /* each directory once, by its real path: links to a directory already
+   * read (two "ln -s . l" make the tree grow by powers of two) and loops
+   * of links end here, as the spec's recursion must */
+  if (real == NULL || g_hash_table_contains (visited, real) || depth > 16)
+    {
+      g_free (real);
+      return;
+    }
+  g_hash_table_add (visited, real);
+  names = kic_fs_index_list (index, dir);
+  if (names == NULL)
     return;
   for (guint i = 0; i < names->len; i++)
     {
@@ -94,7 +104,7 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *su
         {
           g_autofree char *sub = g_strconcat (prefix, name, separator, NULL);
 
-          scan_dir (index, path, sub, suffix, separator, seen, entries, depth + 1);
+          scan_dir (index, path, sub, suffix, separator, seen, visited, entries, depth + 1);
         }
       else if (type == KIC_FS_FILE && g_str_has_suffix (name, suffix))
         {
@@ -146,12 +156,13 @@ kic_desktop_scan (KicFsIndex *index, char **data_dirs)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {
       g_autofree char *apps = g_build_filename (data_dirs[i], "applications", NULL);
 
-      scan_dir (index, apps, "", ".desktop", "-", seen, entries, 0);
+      scan_dir (index, apps, "", ".desktop", "-", seen, visited, entries, 0);
     }
   g_ptr_array_sort (entries, compare_entries);
   return entries;
@@ -249,6 +260,7 @@ kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint n_default = g_strv_length (data_dirs);
 
   for (guint i = 0; data_dirs[i] != NULL; i++)
@@ -267,8 +279,8 @@ kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config
        * read even when a default directory has one of that name */
       g_autoptr (GHashTable) dir_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-      scan_dir (index, g_ptr_array_index (dirs, i), "", ".directory", "/", i < n_default ? seen : dir_seen, entries,
-                0);
+      scan_dir (index, g_ptr_array_index (dirs, i), "", ".directory", "/", i < n_default ? seen : dir_seen, visited,
+                entries, 0);
     }
   g_ptr_array_sort (entries, compare_entries);
   return entries;

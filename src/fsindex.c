@@ -608,7 +608,8 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
       return FALSE;
     }
   real = kic_fs_index_realpath (index, path);
-  fd = kic_open_in_root (index->rootfd, real, O_RDONLY, TRUE);
+  /* O_NONBLOCK: a FIFO put there since the listing cannot hang the run */
+  fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
   keep_stamp (index, KIC_FS_FILE, real, fd);
   if (fd < 0)
     {

@@ -104,6 +104,11 @@ check_modes (GError **error)
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--wait takes a number of seconds");
       return FALSE;
     }
+  if (opt_root != NULL && opt_root[0] == '\0')
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--root needs a directory (give --root / for this system)");
+      return FALSE;
+    }
   if (opt_output != NULL && !g_path_is_absolute (opt_output))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--output must be an absolute path ('%s')", opt_output);

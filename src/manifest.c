@@ -3,9 +3,11 @@
 
 #include "kic.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define KIC_MANIFEST_HEADER "# kde-icon-cache manifest 1"
+#define KIC_MANIFEST_END "# end"
 
 static void
 entry_free (gpointer data)
@@ -24,6 +26,8 @@ kic_manifest_new (void)
   KicManifest *manifest = g_new0 (KicManifest, 1);
 
   manifest->entries = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, entry_free);
+  manifest->made = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  manifest->mtimes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return manifest;
 }
 
@@ -33,6 +37,8 @@ kic_manifest_free (KicManifest *manifest)
   if (manifest == NULL)
     return;
   g_hash_table_unref (manifest->entries);
+  g_hash_table_unref (manifest->made);
+  g_hash_table_unref (manifest->mtimes);
   g_free (manifest->settings);
   g_free (manifest);
 }
@@ -61,43 +67,139 @@ kic_manifest_add (KicManifest *manifest, KicEntryKind kind, const char *path,
   g_hash_table_replace (manifest->entries, entry->path, entry);
 }
 
+void
+kic_manifest_set_mtime (KicManifest *manifest, const char *dir, gint64 sec, glong nsec)
+{
+  g_hash_table_replace (manifest->mtimes, g_strdup (dir),
+                        g_strdup_printf ("%" G_GINT64_FORMAT ".%09ld", sec, nsec));
+}
+
+/* "<seconds>.<nine digits>", both parts plain decimal digits */
+static gboolean
+parse_mtime (const char *text, gint64 *sec, glong *nsec)
+{
+  const char *dot = strchr (text, '.');
+  guint64 s, ns;
+
+  if (dot == NULL || dot == text || strlen (dot + 1) != 9 || dot - text > 18)
+    return FALSE;
+  for (const char *p = text; *p; p++)
+    if (p != dot && !g_ascii_isdigit (*p))
+      return FALSE;
+  s = g_ascii_strtoull (text, NULL, 10);
+  ns = g_ascii_strtoull (dot + 1, NULL, 10);
+  if (sec != NULL)
+    *sec = (gint64) s;
+  if (nsec != NULL)
+    *nsec = (glong) ns;
+  return TRUE;
+}
+
+gboolean
+kic_manifest_get_mtime (const KicManifest *manifest, const char *dir, gint64 *sec, glong *nsec)
+{
+  const char *text = g_hash_table_lookup (manifest->mtimes, dir);
+
+  return text != NULL && parse_mtime (text, sec, nsec);
+}
+
+/* One line, without its newline; FALSE when it is not one of ours. */
+static gboolean
+parse_line (KicManifest *manifest, const char *line)
+{
+  g_auto (GStrv) fields = NULL;
+  guint n;
+
+  if (line[0] == '#')
+    {
+      if (g_str_has_prefix (line, "# journal"))
+        manifest->journal = TRUE;
+      else if (g_str_has_prefix (line, "# settings: "))
+        {
+          g_free (manifest->settings);
+          manifest->settings = g_strdup (line + strlen ("# settings: "));
+        }
+      else if (g_str_has_prefix (line, "# made\t") || g_str_has_prefix (line, "# mtime\t"))
+        {
+          fields = g_strsplit (line, "\t", -1);
+          n = g_strv_length (fields);
+          if (n == 2 && strcmp (fields[0], "# made") == 0 && kic_manifest_path_ok (fields[1]))
+            g_hash_table_add (manifest->made, g_strdup (fields[1]));
+          else if (n == 3 && strcmp (fields[0], "# mtime") == 0 && kic_manifest_path_ok (fields[1])
+                   && parse_mtime (fields[2], NULL, NULL))
+            g_hash_table_replace (manifest->mtimes, g_strdup (fields[1]), g_strdup (fields[2]));
+          else
+            return FALSE;
+        }
+      return TRUE;
+    }
+  fields = g_strsplit (line, "\t", -1);
+  n = g_strv_length (fields);
+  if (n == 4 && strcmp (fields[0], "file") == 0 && kic_manifest_path_ok (fields[1])
+      && kic_manifest_path_ok (fields[2]))
+    kic_manifest_add (manifest, KIC_ENTRY_FILE, fields[1], fields[2], fields[3]);
+  else if (n == 3 && strcmp (fields[0], "link") == 0 && kic_manifest_path_ok (fields[1])
+           && fields[2][0] != '\0')
+    kic_manifest_add (manifest, KIC_ENTRY_LINK, fields[1], fields[2], NULL);
+  else
+    return FALSE;
+  return TRUE;
+}
+
 KicManifest *
 kic_manifest_parse (const char *data, gsize length, const char *origin)
 {
   KicManifest *manifest = kic_manifest_new ();
-  g_autofree char *copy = g_strndup (data, length);
-  g_auto (GStrv) lines = g_strsplit (copy, "\n", -1);
+  const char *p = data, *end = data + length;
+  gboolean ended = FALSE;
+  guint number = 0;
 
-  for (guint i = 0; lines[i] != NULL; i++)
+  /* line by line over all LENGTH bytes: a NUL byte ends no line early */
+  while (p < end)
     {
-      g_auto (GStrv) fields = NULL;
-      guint n;
+      const char *nl = memchr (p, '\n', end - p);
+      const char *stop = nl != NULL ? nl : end;
+      g_autofree char *line = NULL;
 
-      if (lines[i][0] == '\0')
-        continue;
-      if (lines[i][0] == '#')
+      number++;
+      if (stop == p)
         {
-          if (g_str_has_prefix (lines[i], "# journal"))
-            manifest->journal = TRUE;
-          if (g_str_has_prefix (lines[i], "# settings: "))
-            {
-              g_free (manifest->settings);
-              manifest->settings = g_strdup (lines[i] + strlen ("# settings: "));
-            }
+          p = stop + 1;
           continue;
         }
-      fields = g_strsplit (lines[i], "\t", -1);
-      n = g_strv_length (fields);
-      if (n == 4 && strcmp (fields[0], "file") == 0 && kic_manifest_path_ok (fields[1])
-          && kic_manifest_path_ok (fields[2]))
-        kic_manifest_add (manifest, KIC_ENTRY_FILE, fields[1], fields[2], fields[3]);
-      else if (n == 3 && strcmp (fields[0], "link") == 0 && kic_manifest_path_ok (fields[1])
-               && fields[2][0] != '\0')
-        kic_manifest_add (manifest, KIC_ENTRY_LINK, fields[1], fields[2], NULL);
+      ended = FALSE;
+      if (memchr (p, '\0', stop - p) != NULL)
+        {
+          kic_warning ("%s:%u: ignoring a line with a NUL byte", origin, number);
+          manifest->damaged = TRUE;
+        }
+      else if (nl == NULL)
+        {
+          kic_warning ("%s:%u: ignoring a line cut short", origin, number);
+          manifest->damaged = TRUE;
+        }
       else
-        kic_warning ("%s:%u: ignoring a line that is not a manifest entry", origin, i + 1);
+        {
+          line = g_strndup (p, stop - p);
+          if (strcmp (line, KIC_MANIFEST_END) == 0)
+            ended = TRUE;
+          else if (!parse_line (manifest, line))
+            {
+              kic_warning ("%s:%u: ignoring a line that is not a manifest entry", origin, number);
+              manifest->damaged = TRUE;
+            }
+        }
+      p = stop + 1;
     }
+  if (!ended)
+    manifest->damaged = TRUE;
   return manifest;
+}
+
+static int
+compare_strings (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
 static int
@@ -109,6 +211,24 @@ compare_entries (gconstpointer a, gconstpointer b)
   if (ea->kind != eb->kind)
     return ea->kind == KIC_ENTRY_FILE ? -1 : 1;
   return strcmp (ea->path, eb->path);
+}
+
+/* One "PREFIX<key>" line per key of TABLE, sorted; WITH_VALUE adds
+ * "<TAB><value>". */
+static void
+append_sorted_keys (GString *out, GHashTable *table, const char *prefix, gboolean with_value)
+{
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (table, NULL);
+  guint n = g_hash_table_size (table);
+
+  qsort (keys, n, sizeof *keys, compare_strings);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (out, "%s%s", prefix, (const char *) keys[i]);
+      if (with_value)
+        g_string_append_printf (out, "\t%s", (const char *) g_hash_table_lookup (table, keys[i]));
+      g_string_append_c (out, '\n');
+    }
 }
 
 char *
@@ -123,6 +243,8 @@ kic_manifest_to_string (const KicManifest *manifest)
     g_string_append (out, "# journal: a run was under way; it may have left more than this\n");
   if (manifest->settings != NULL)
     g_string_append_printf (out, "# settings: %s\n", manifest->settings);
+  append_sorted_keys (out, manifest->made, "# made\t", FALSE);
+  append_sorted_keys (out, manifest->mtimes, "# mtime\t", TRUE);
   g_hash_table_iter_init (&iter, manifest->entries);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (sorted, value);
@@ -136,5 +258,6 @@ kic_manifest_to_string (const KicManifest *manifest)
       else
         g_string_append_printf (out, "link\t%s\t%s\n", entry->path, entry->target);
     }
+  g_string_append (out, KIC_MANIFEST_END "\n");
   return g_string_free (out, FALSE);
 }

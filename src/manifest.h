@@ -10,6 +10,15 @@
  * "# journal" line says a run was under way and may have left more).  All
  * paths are as seen inside the root.  A path holding a tab, a newline or a
  * control character is never planted, so a line always splits cleanly.
+ * Three comments carry state:
+ *
+ *   # made<TAB><directory>          a parent of the store a run created
+ *                                   (--clean removes it again when empty)
+ *   # mtime<TAB><directory><TAB><seconds>.<nanoseconds>
+ *                                   journal only: the modification time a
+ *                                   theme directory had before the run
+ *   # end                           the last line: a manifest without it
+ *                                   was cut short
  */
 #ifndef KIC_MANIFEST_H
 #define KIC_MANIFEST_H
@@ -32,14 +41,18 @@ typedef struct {
   GHashTable *entries; /* path -> KicManifestEntry* */
   char *settings;      /* the "# settings:" line, or NULL */
   gboolean journal;    /* written before a run's changes, not after */
+  GHashTable *made;    /* directory path (a set): "# made" lines */
+  GHashTable *mtimes;  /* directory path -> "<seconds>.<nanoseconds>" */
+  gboolean damaged;    /* parsed text: a bad line, a NUL byte, or no "# end" */
 } KicManifest;
 
 KicManifest *kic_manifest_new (void);
 void kic_manifest_free (KicManifest *manifest);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicManifest, kic_manifest_free)
 
-/* Parse manifest text; a bad line is a warning naming ORIGIN and line,
- * and is skipped.  transfer full */
+/* Parse manifest text; a bad line (also one holding a NUL byte) is a
+ * warning naming ORIGIN and line, and is skipped; a bad line or a missing
+ * "# end" marks the manifest damaged.  transfer full */
 KicManifest *kic_manifest_parse (const char *data, gsize length, const char *origin);
 
 /* The sorted text of MANIFEST.  transfer full */
@@ -47,6 +60,11 @@ char *kic_manifest_to_string (const KicManifest *manifest);
 
 void kic_manifest_add (KicManifest *manifest, KicEntryKind kind, const char *path,
                        const char *target, const char *sha256);
+
+/* Record that directory DIR had modification time MTIME before a run. */
+void kic_manifest_set_mtime (KicManifest *manifest, const char *dir, gint64 sec, glong nsec);
+/* The time recorded for DIR; FALSE when none is. */
+gboolean kic_manifest_get_mtime (const KicManifest *manifest, const char *dir, gint64 *sec, glong *nsec);
 
 /* TRUE when PATH is safe to record: absolute, no control characters. */
 gboolean kic_manifest_path_ok (const char *path);

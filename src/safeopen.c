@@ -71,14 +71,55 @@ kic_open_in_root (int rootfd, const char *path, int flags, gboolean no_links)
   return walk (rootfd, path, flags);
 }
 
-int
-kic_mkdirs_in_root (int rootfd, const char *dir)
+/* Say which component of DIR (inside the root) is in the way: a link or
+ * something not a directory.  NULL when none is (the error was another). */
+char *
+kic_mkdirs_obstacle (int rootfd, const char *dir)
 {
   g_auto (GStrv) parts = g_strsplit (dir, "/", -1);
+  g_autoptr (GString) path = g_string_new (NULL);
   int fd = dup (rootfd);
 
   for (guint i = 0; fd >= 0 && parts[i] != NULL; i++)
     {
+      struct stat st;
+      int next;
+
+      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
+        continue;
+      g_string_append_printf (path, "/%s", parts[i]);
+      if (fstatat (fd, parts[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+        break;
+      if (S_ISLNK (st.st_mode))
+        {
+          close (fd);
+          return g_strdup_printf ("'%s' is a symbolic link", path->str);
+        }
+      if (!S_ISDIR (st.st_mode))
+        {
+          close (fd);
+          return g_strdup_printf ("'%s' is not a directory", path->str);
+        }
+      next = openat (fd, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      close (fd);
+      fd = next;
+    }
+  if (fd >= 0)
+    close (fd);
+  return NULL;
+}
+
+int
+kic_mkdirs_in_root (int rootfd, const char *dir, GPtrArray *made)
+{
+  g_auto (GStrv) parts = g_strsplit (dir, "/", -1);
+  g_autoptr (GString) path = g_string_new (NULL);
+  int fd = dup (rootfd);
+
+  for (guint i = 0; fd >= 0 && parts[i] != NULL; i++)
+    {
+      gboolean created = FALSE;
+      struct stat st;
       int next;
 
       if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
@@ -89,23 +130,34 @@ kic_mkdirs_in_root (int rootfd, const char *dir)
           errno = EACCES;
           return -1;
         }
-      /* a new directory gets 0755 whatever the umask */
+      g_string_append_printf (path, "/%s", parts[i]);
       if (mkdirat (fd, parts[i], 0755) == 0)
-        {
-          if (fchmodat (fd, parts[i], 0755, 0) < 0)
-            {
-              close (fd);
-              return -1;
-            }
-        }
+        created = TRUE;
       else if (errno != EEXIST)
         {
           close (fd);
           return -1;
         }
+      /* whoever owns the parent may have put a link there since mkdirat:
+       * the directory is opened without following one, and only that
+       * descriptor is changed */
       next = openat (fd, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       close (fd);
       fd = next;
+      if (fd >= 0 && created)
+        {
+          /* a new directory gets 0755 whatever the umask */
+          if (fstat (fd, &st) < 0 || !S_ISDIR (st.st_mode) || fchmod (fd, 0755) < 0)
+            {
+              int errsv = errno;
+
+              close (fd);
+              errno = errsv;
+              return -1;
+            }
+          if (made != NULL)
+            g_ptr_array_add (made, g_strdup (path->str));
+        }
     }
   if (fd >= 0)
     close (fd);

@@ -22,7 +22,13 @@ int kic_root_open (const char *root);
 int kic_open_in_root (int rootfd, const char *path, int flags, gboolean no_links);
 
 /* mkdir -p of DIR inside the root, new directories mode 0755 whatever the
- * umask; no component may be a link.  -1 and errno on failure. */
-int kic_mkdirs_in_root (int rootfd, const char *dir);
+ * umask; no component may be a link (one swapped in after mkdirat is
+ * refused, never followed).  The directories created are appended to MADE
+ * (may be NULL), parents first.  -1 and errno on failure. */
+int kic_mkdirs_in_root (int rootfd, const char *dir, GPtrArray *made);
+
+/* After kic_mkdirs_in_root() failed: which component of DIR is a link or
+ * not a directory, in words; NULL when none is.  transfer full */
+char *kic_mkdirs_obstacle (int rootfd, const char *dir);
 
 #endif /* KIC_SAFEOPEN_H */

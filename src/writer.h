@@ -1,20 +1,35 @@
 /* writer.h - the only module that changes the disk
  *
- * Applies a plan against the previous manifest, in an order that keeps
- * every intermediate state readable by KDE and repairable by the next run:
+ * A KicWriter is one run's hold on the store: kic_writer_open() takes the
+ * store's lock and reads its manifest; kic_writer_free() puts back the
+ * times of the directories it changed and releases the lock.  Between the
+ * two, one kic_writer_apply() or kic_writer_clean() changes the disk, in
+ * an order that keeps every intermediate state readable by KDE and
+ * repairable by the next run:
  *
- *   1. the manifest is rewritten listing old and new entries together
- *      (a journal: whatever this run may create is recorded first);
+ *   1. the manifest is rewritten listing old and new entries together,
+ *      with the times of the directories about to change (a journal:
+ *      whatever this run may create is recorded first);
  *   2. store copies are written (temporary file, fsync, rename);
- *   3. links are created or replaced (temporary link, rename) -- only over
- *      a link the manifest says is ours and that still points where we
- *      put it; anything else at a planned path is left alone and reported;
- *   4. links no longer wanted are removed, then their store copies;
+ *   3. links are created (symlinkat, which never replaces anything) or
+ *      replaced (exchanged with a new one, then the old one checked) --
+ *      only over a link the manifest says is ours and that still points
+ *      into the store where we put it; anything else at a planned path is
+ *      left alone and reported;
+ *   4. links no longer wanted are moved aside, checked and removed, then
+ *      their store copies, when they still have the recorded content;
  *   5. the manifest is written as it now is (the commit point).
  *
  * A run with nothing to change writes nothing.  Directories that get a
  * link keep their modification time, so GTK's icon-theme.cache files stay
- * valid and nothing else notices (README, "Other consumers").
+ * valid and nothing else notices (README, "Other consumers"); a killed run
+ * left the times in its journal, and the next run puts them back.
+ *
+ * The manifest is not trusted: a link is ours only while it points into
+ * the store, a store copy only while it has the recorded content.  When
+ * the manifest is damaged (cut short, a NUL byte, a bad line) or missing
+ * beside a store, the links into the store found under LINK_DIRS are taken
+ * as ours, with the copies they point to.
  */
 #ifndef KIC_WRITER_H
 #define KIC_WRITER_H
@@ -28,8 +43,14 @@
 typedef struct {
   KicFsIndex *index; /* the root, and the real paths of theme directories */
   const char *store; /* the store directory, inside the root */
-  gboolean dry_run;  /* write nothing */
+  char **link_dirs;  /* where links may have been planted (the icon theme bases) */
+  gboolean dry_run;  /* write nothing, take no lock */
   gboolean print_changes; /* print each change on standard output */
+  int wait_seconds;  /* how long to wait for another run's lock */
+  /* for the tests: called with a link's path just before it is created,
+   * replaced or moved aside, where a racing package install could be */
+  void (*before_link) (const char *link, gpointer data);
+  gpointer before_link_data;
 } KicWriterOptions;
 
 typedef struct {
@@ -37,28 +58,37 @@ typedef struct {
   guint files_written, files_removed;
 } KicWriteStats;
 
-/* The store's lock (flock on "<store>/lock"): waits up to WAIT_SECONDS for
- * another run to finish.  Returns the file descriptor to close, or -1. */
-int kic_writer_lock (const KicWriterOptions *options, int wait_seconds, GError **error);
+typedef struct _KicWriter KicWriter;
 
-/* The manifest of the store (empty when there is none).  transfer full */
-KicManifest *kic_writer_read_manifest (const KicWriterOptions *options, GError **error);
+/* Take the lock of OPTIONS->store (creating the store; not for a dry run),
+ * waiting up to OPTIONS->wait_seconds for another run, and read the
+ * manifest.  OPTIONS and the strings it points to must outlive the
+ * writer.  transfer full */
+KicWriter *kic_writer_open (const KicWriterOptions *options, GError **error);
+/* Restore directory times, release the lock. */
+void kic_writer_free (KicWriter *writer);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicWriter, kic_writer_free)
 
-/* The links of MANIFEST that are still our links on disk. transfer full */
-GPtrArray *kic_writer_owned_links (const KicWriterOptions *options, const KicManifest *manifest);
+/* The manifest as read (with what a damaged one lost, found on disk).
+ * transfer none */
+const KicManifest *kic_writer_manifest (const KicWriter *writer);
+
+/* The links of the manifest that are still our links on disk.
+ * transfer full */
+GPtrArray *kic_writer_owned_links (KicWriter *writer);
 
 /* Make the disk match PLAN.  SETTINGS is recorded in the manifest (a
- * change of settings alone is a change). */
-gboolean kic_writer_apply (const KicWriterOptions *options, const KicPlan *plan,
-                           const KicManifest *old, const char *settings,
+ * change of settings alone is a change).  Once per writer. */
+gboolean kic_writer_apply (KicWriter *writer, const KicPlan *plan, const char *settings,
                            KicWriteStats *stats, GError **error);
 
 /* Record TEXT as the store's fingerprint (fingerprint.h): atomically, and
- * only when it differs from the one there; nothing when there is no store. */
-gboolean kic_writer_put_fingerprint (const KicWriterOptions *options, const char *text, GError **error);
+ * only when it differs from the one there; nothing for a dry run or when
+ * there is no store. */
+gboolean kic_writer_put_fingerprint (KicWriter *writer, const char *text, GError **error);
 
-/* Remove everything MANIFEST lists that is still ours, then the store. */
-gboolean kic_writer_clean (const KicWriterOptions *options, const KicManifest *old,
-                           KicWriteStats *stats, GError **error);
+/* Remove everything of ours the manifest lists, then the store and the
+ * parents of it that a run created. */
+gboolean kic_writer_clean (KicWriter *writer, KicWriteStats *stats, GError **error);
 
 #endif /* KIC_WRITER_H */

@@ -111,7 +111,8 @@ test_round_trip (void)
                    "# settings: profile=kf5\n"
                    "file\t/s/f\t/src/f\t00ff\n"
                    "link\t/a/link\t../v\n"
-                   "link\t/z/link\t../t\n");
+                   "link\t/z/link\t../t\n"
+                   "# end\n");
   back = parse (text);
   g_assert_true (back->journal);
   again = kic_manifest_to_string (back);

@@ -1,0 +1,394 @@
+/* test-writer.c - the KicWriter: lock, manifest, links and copies, and a
+ * package racing it (the before_link hook acts where dpkg could) */
+#include "kic.h"
+#include "writer.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STORE "/var/lib/kic"
+#define LINK "/usr/share/icons/t/apps/app.png"
+
+typedef struct {
+  char *root;
+  GPtrArray *indexes; /* one per writer, as one per run */
+  char **link_dirs;
+  KicWriterOptions options;
+} Fixture;
+
+static char *
+at (const Fixture *f, const char *path)
+{
+  return g_build_filename (f->root, path, NULL);
+}
+
+static void
+write_at (const Fixture *f, const char *path, const char *text, gsize length)
+{
+  g_autofree char *host = at (f, path);
+  g_autofree char *dir = g_path_get_dirname (host);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (host, text, length, NULL));
+  g_assert_cmpint (chmod (host, 0644), ==, 0);
+}
+
+static char *
+read_at (const Fixture *f, const char *path)
+{
+  g_autofree char *host = at (f, path);
+  char *text = NULL;
+
+  if (!g_file_get_contents (host, &text, NULL, NULL))
+    return NULL;
+  return text;
+}
+
+static char *
+link_at (const Fixture *f, const char *path)
+{
+  g_autofree char *host = at (f, path);
+
+  return g_file_read_link (host, NULL);
+}
+
+static void
+setup (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  f->root = g_dir_make_tmp ("kic-writer-XXXXXX", &error);
+  g_assert_no_error (error);
+  write_at (f, "/usr/share/src/a.png", "\x89PNG\r\n\x1a\nA", 9);
+  write_at (f, "/usr/share/src/b.png", "\x89PNG\r\n\x1a\nB", 9);
+  write_at (f, "/usr/share/icons/t/apps/.keep", "", 0);
+  f->indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_fs_index_free);
+  f->link_dirs = g_strsplit ("/usr/share/icons", ",", -1);
+  f->options.store = STORE;
+  f->options.link_dirs = f->link_dirs;
+}
+
+static void
+teardown (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->root);
+
+  g_ptr_array_unref (f->indexes);
+  g_strfreev (f->link_dirs);
+  g_assert_cmpint (system (cmd), ==, 0);
+  g_free (f->root);
+}
+
+static KicWriter *
+open_writer (Fixture *f, GError **error)
+{
+  KicFsIndex *index = kic_fs_index_new (f->root);
+
+  g_ptr_array_add (f->indexes, index);
+  f->options.index = index;
+  return kic_writer_open (&f->options, error);
+}
+
+static void
+plant_free (gpointer data)
+{
+  KicPlant *plant = data;
+
+  g_free (plant->link);
+  g_free (plant->source);
+  g_free (plant->store);
+  g_free (plant->theme);
+  g_free (plant);
+}
+
+/* A plan of one link at LINK for SOURCE's copy; none when SOURCE is NULL. */
+static KicPlan *
+plan_of (const char *source)
+{
+  KicPlan *plan = g_new0 (KicPlan, 1);
+
+  plan->names = g_ptr_array_new ();
+  plan->links = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, plant_free);
+  plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (source != NULL)
+    {
+      KicPlant *plant = g_new0 (KicPlant, 1);
+
+      plant->link = g_strdup (LINK);
+      plant->source = g_strdup (source);
+      plant->store = g_strconcat (STORE, "/files", source, NULL);
+      plant->theme = g_strdup ("t");
+      g_hash_table_insert (plan->links, plant->link, plant);
+      g_hash_table_insert (plan->files, g_strdup (plant->store), g_strdup (source));
+    }
+  return plan;
+}
+
+static void
+plan_free (KicPlan *plan)
+{
+  g_ptr_array_unref (plan->names);
+  g_hash_table_unref (plan->links);
+  g_hash_table_unref (plan->files);
+  g_free (plan);
+}
+
+/* One run: open, apply the plan of SOURCE, free. */
+static void
+run (Fixture *f, const char *source, KicWriteStats *stats)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KicWriter) writer = open_writer (f, &error);
+  KicPlan *plan = plan_of (source);
+
+  g_assert_no_error (error);
+  g_assert_true (kic_writer_apply (writer, plan, "test", stats, &error));
+  g_assert_no_error (error);
+  plan_free (plan);
+}
+
+static void
+test_apply_then_noop (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *manifest = at (f, STORE "/manifest");
+  KicWriteStats stats;
+  struct stat before, after;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  g_assert_cmpuint (stats.added, ==, 1);
+  g_assert_cmpuint (stats.files_written, ==, 1);
+  target = link_at (f, LINK);
+  g_assert_cmpstr (target, ==, "../../../../../var/lib/kic/files/usr/share/src/a.png");
+  copy = read_at (f, STORE "/files/usr/share/src/a.png");
+  g_assert_cmpstr (copy, ==, "\x89PNG\r\n\x1a\nA");
+  g_assert_cmpint (stat (manifest, &before), ==, 0);
+  run (f, "/usr/share/src/a.png", &stats);
+  g_assert_cmpuint (stats.unchanged, ==, 1);
+  g_assert_cmpuint (stats.added + stats.replaced + stats.removed + stats.files_written, ==, 0);
+  g_assert_cmpint (stat (manifest, &after), ==, 0);
+  g_assert_cmpuint (before.st_ino, ==, after.st_ino);
+  g_assert_cmpint (before.st_mtim.tv_nsec, ==, after.st_mtim.tv_nsec);
+  /* a different source: the link is replaced */
+  run (f, "/usr/share/src/b.png", &stats);
+  g_assert_cmpuint (stats.replaced, ==, 1);
+  g_assert_cmpuint (stats.files_removed, ==, 1);
+  g_free (target);
+  target = link_at (f, LINK);
+  g_assert_true (g_str_has_suffix (target, "/files/usr/share/src/b.png"));
+}
+
+/* before_link: a package puts its own file at the link's path */
+static void
+dpkg_writes (const char *link, gpointer data)
+{
+  Fixture *f = data;
+  g_autofree char *host = at (f, link);
+
+  unlink (host);
+  write_at (f, link, "dpkg's file", strlen ("dpkg's file"));
+}
+
+static void
+race (Fixture *f, const char *source, KicWriteStats *stats)
+{
+  f->options.before_link = dpkg_writes;
+  f->options.before_link_data = f;
+  run (f, source, stats);
+  f->options.before_link = NULL;
+}
+
+static void
+test_race_new_link (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *manifest = NULL;
+  KicWriteStats stats;
+
+  race (f, "/usr/share/src/a.png", &stats);
+  text = read_at (f, LINK);
+  g_assert_cmpstr (text, ==, "dpkg's file");
+  g_assert_cmpuint (stats.added, ==, 0);
+  g_assert_cmpuint (stats.refused, ==, 1);
+  manifest = read_at (f, STORE "/manifest");
+  g_assert_null (strstr (manifest, "link\t"));
+}
+
+static void
+test_race_replace (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *text = NULL;
+  KicWriteStats stats;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  race (f, "/usr/share/src/b.png", &stats);
+  text = read_at (f, LINK);
+  g_assert_cmpstr (text, ==, "dpkg's file");
+  g_assert_cmpuint (stats.replaced, ==, 0);
+  g_assert_cmpuint (stats.refused, ==, 1);
+}
+
+static void
+test_race_remove (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *text = NULL;
+  KicWriteStats stats;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  race (f, NULL, &stats);
+  text = read_at (f, LINK);
+  g_assert_cmpstr (text, ==, "dpkg's file");
+  g_assert_cmpuint (stats.removed, ==, 0);
+}
+
+/* A manifest naming a file outside the store, a store path with other
+ * content, and a link that does not point into the store: --clean
+ * removes none of them, and everything of ours. */
+static void
+test_hostile_manifest (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KicWriter) writer = NULL;
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "precious\n", -1);
+  g_autofree char *lines = NULL;
+  g_autofree char *manifest = at (f, STORE "/manifest");
+  g_autofree char *pkg = at (f, "/usr/share/icons/t/apps/pkg.png");
+  g_autofree char *etc = at (f, "/etc/precious.conf");
+  g_autofree char *other = at (f, STORE "/files/other.png");
+  g_autofree char *our_link = at (f, LINK);
+  KicWriteStats stats;
+  FILE *out;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  write_at (f, "/etc/precious.conf", "precious\n", -1);
+  write_at (f, STORE "/files/other.png", "someone's\n", -1);
+  g_assert_cmpint (symlink ("../../../src/a.png", pkg), ==, 0);
+  lines = g_strdup_printf ("file\t/etc/precious.conf\t/etc/precious.conf\t%s\n"
+                           "file\t" STORE "/files/other.png\t/other.png\t%s\n"
+                           "link\t/usr/share/icons/t/apps/pkg.png\t../../../src/a.png\n", sum, sum);
+  out = fopen (manifest, "a");
+  g_assert_nonnull (out);
+  fputs (lines, out);
+  fclose (out);
+  writer = open_writer (f, &error);
+  g_assert_no_error (error);
+  g_assert_true (kic_writer_clean (writer, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (etc, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (other, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (pkg, G_FILE_TEST_IS_SYMLINK));
+  g_assert_false (g_file_test (our_link, G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpuint (stats.removed, ==, 1);
+  g_assert_cmpuint (stats.files_removed, ==, 1);
+}
+
+static void
+test_lock (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *shadow = at (f, "/etc/shadow");
+  g_autofree char *lock = at (f, STORE "/lock");
+  KicWriter *first = open_writer (f, &error);
+  KicWriter *second;
+  struct stat st;
+
+  g_assert_no_error (error);
+  second = open_writer (f, &error);
+  g_assert_null (second);
+  g_assert_error (error, KIC_ERROR, KIC_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "another kde-icon-cache holds"));
+  g_clear_error (&error);
+  kic_writer_free (first);
+  second = open_writer (f, &error);
+  g_assert_no_error (error);
+  kic_writer_free (second);
+  /* a lock that is a hard link to another file: refused, mode kept */
+  write_at (f, "/etc/shadow", "root:x\n", -1);
+  g_assert_cmpint (chmod (shadow, 0600), ==, 0);
+  g_assert_cmpint (unlink (lock), ==, 0);
+  g_assert_cmpint (link (shadow, lock), ==, 0);
+  g_assert_null (open_writer (f, &error));
+  g_assert_error (error, KIC_ERROR, KIC_ERROR_IO);
+  g_assert_cmpint (stat (shadow, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+}
+
+static void
+test_fifo_manifest (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *manifest = at (f, STORE "/manifest");
+  KicWriteStats stats;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  g_assert_cmpint (unlink (manifest), ==, 0);
+  g_assert_cmpint (mkfifo (manifest, 0644), ==, 0);
+  alarm (20); /* a hang fails the test */
+  g_assert_null (open_writer (f, &error));
+  alarm (0);
+  g_assert_error (error, KIC_ERROR, KIC_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "is not a regular file"));
+}
+
+/* A manifest cut short: the link on disk into the store is ours still. */
+static void
+test_damaged_manifest (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KicWriter) writer = NULL;
+  g_autoptr (GPtrArray) owned = NULL;
+  g_autofree char *manifest = at (f, STORE "/manifest");
+  g_autofree char *text = NULL;
+  KicWriteStats stats;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  text = read_at (f, STORE "/manifest");
+  *strstr (text, "link\t") = '\0';
+  g_assert_true (g_file_set_contents (manifest, text, -1, NULL));
+  writer = open_writer (f, &error);
+  g_assert_no_error (error);
+  g_assert_true (kic_writer_manifest (writer)->damaged);
+  owned = kic_writer_owned_links (writer);
+  g_assert_cmpuint (owned->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (owned, 0), ==, LINK);
+}
+
+/* --clean removes the store and the parents a run made, no more. */
+static void
+test_clean_made_dirs (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (KicWriter) writer = NULL;
+  g_autofree char *var = at (f, "/var");
+  g_autofree char *usr = at (f, "/usr/share/icons/t/apps");
+  KicWriteStats stats;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  writer = open_writer (f, &error);
+  g_assert_no_error (error);
+  g_assert_true (kic_writer_clean (writer, &stats, &error));
+  g_assert_false (g_file_test (var, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (usr, G_FILE_TEST_IS_DIR));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  kic_quiet = TRUE;
+  g_test_add ("/writer/apply-then-noop", Fixture, NULL, setup, test_apply_then_noop, teardown);
+  g_test_add ("/writer/race-new-link", Fixture, NULL, setup, test_race_new_link, teardown);
+  g_test_add ("/writer/race-replace", Fixture, NULL, setup, test_race_replace, teardown);
+  g_test_add ("/writer/race-remove", Fixture, NULL, setup, test_race_remove, teardown);
+  g_test_add ("/writer/hostile-manifest", Fixture, NULL, setup, test_hostile_manifest, teardown);
+  g_test_add ("/writer/lock", Fixture, NULL, setup, test_lock, teardown);
+  g_test_add ("/writer/fifo-manifest", Fixture, NULL, setup, test_fifo_manifest, teardown);
+  g_test_add ("/writer/damaged-manifest", Fixture, NULL, setup, test_damaged_manifest, teardown);
+  g_test_add ("/writer/clean-made-dirs", Fixture, NULL, setup, test_clean_made_dirs, teardown);
+  return g_test_run ();
+}
