@@ -42,6 +42,7 @@ typedef struct {
   GHashTable *plant_name; /* link path -> KicNamePlan* */
   GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
   GPtrArray *theme_names; /* char*: the theme each resolver stands for */
+  GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
 } Planner;
 
 const char *
@@ -109,6 +110,7 @@ name_plan_free (gpointer data)
   g_ptr_array_unref (np->plants);
   g_ptr_array_unref (np->sizes);
   g_ptr_array_unref (np->banned);
+  g_free (np->closure_theme);
   g_free (np);
 }
 
@@ -120,6 +122,8 @@ kic_plan_free (KicPlan *plan)
   g_hash_table_unref (plan->links);
   g_hash_table_unref (plan->files);
   g_ptr_array_unref (plan->names);
+  if (plan->closure != NULL)
+    g_ptr_array_unref (plan->closure);
   g_free (plan);
 }
 
@@ -343,6 +347,9 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
            * we think, and then the lookup never reaches them. */
           || theme->guessed_resource
           || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL)
+          /* a name of the closure must stop its own lookup in the theme
+           * whose links its dash cut would otherwise reach */
+          || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
           || !theme_agrees (p, theme, name, content))
         continue;
       for (guint d = 0; d < theme->dirs->len; d++)
@@ -375,13 +382,41 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
 }
 
 /* Greedy: add the candidate that lowers the cost most, while one does;
- * then drop any link whose removal does not raise it.  The chosen links
- * are left in p->after; returns the final cost. */
+ * then drop any link whose removal does not raise it.  With KEEP_ONE at
+ * least one link is chosen (the cheapest) when any keeps the content: a
+ * name of the closure needs its own link even where KDE already finds it
+ * fast.  The chosen links are left in p->after; returns the final cost. */
 static double
 choose_links (Planner *p, KicResolver *resolver, const char *name, const char *content,
-              const char *source, GPtrArray *candidates, GPtrArray *chosen)
+              const char *source, GPtrArray *candidates, GPtrArray *chosen, gboolean keep_one)
 {
   double cost = weighted_cost (p, resolver, name, content, source);
+
+  if (keep_one)
+    {
+      Candidate *best = NULL;
+      double best_cost = G_MAXDOUBLE;
+
+      for (guint i = 0; i < candidates->len; i++)
+        {
+          Candidate *c = g_ptr_array_index (candidates, i);
+          double trial;
+
+          kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
+          trial = weighted_cost (p, resolver, name, content, source);
+          overlay_restore (p, c->dir->path, c->file);
+          if (trial < best_cost)
+            {
+              best = c;
+              best_cost = trial;
+            }
+        }
+      if (best == NULL)
+        return G_MAXDOUBLE;
+      kic_overlay_set (p->after, best->dir->path, best->file, TRUE);
+      g_ptr_array_add (chosen, best);
+      cost = best_cost;
+    }
 
   for (;;)
     {
@@ -415,6 +450,8 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const char *c
       Candidate *c = g_ptr_array_index (chosen, i);
       double trial;
 
+      if (keep_one && chosen->len == 1)
+        break;
       overlay_restore (p, c->dir->path, c->file);
       trial = weighted_cost (p, resolver, name, content, source);
       if (trial <= cost)
@@ -508,8 +545,10 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
       return;
     }
-  after = choose_links (p, resolver, np->name, content, source, candidates, chosen);
-  if (chosen->len == 0 || after >= before)
+  after = choose_links (p, resolver, np->name, content, source, candidates, chosen, np->closure_theme != NULL);
+  /* a name of the closure is planted for the other name's sake, even
+   * where it costs KDE no less itself */
+  if (chosen->len == 0 || after == G_MAXDOUBLE || (after >= before && np->closure_theme == NULL))
     {
       for (guint i = 0; i < chosen->len; i++)
         {
@@ -535,9 +574,35 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   set_status (np, KIC_NAME_PLANTED, NULL);
 }
 
+static void drop_plants (Planner *p, KicNamePlan *np, const char *reason);
+
+/* The names planted for NP's links lose theirs with them (and so on down:
+ * each was only wanted because of the links above it). */
+static void
+drop_closure_of (Planner *p, KicNamePlan *np, const char *reason)
+{
+  g_autoptr (GPtrArray) members = g_ptr_array_new ();
+
+  for (guint i = 0; i < p->closure->len; i++)
+    {
+      KicNamePlan *m = g_ptr_array_index (p->closure, i);
+
+      if (m->closure_for == np)
+        g_ptr_array_add (members, m);
+    }
+  for (guint i = 0; i < members->len; i++)
+    {
+      KicNamePlan *m = g_ptr_array_index (members, i);
+
+      drop_plants (p, m, reason);
+      g_ptr_array_remove (p->closure, m);
+    }
+}
+
 static void
 drop_plants (Planner *p, KicNamePlan *np, const char *reason)
 {
+  drop_closure_of (p, np, reason);
   for (guint i = 0; i < np->plants->len; i++)
     {
       KicPlant *plant = g_ptr_array_index (np->plants, i);
@@ -662,8 +727,57 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
   return NULL;
 }
 
-/* One pass of the proof; on the first lookup that changes, the links of
- * the name responsible are dropped and FALSE returned (run it again). */
+static gboolean
+is_menu_name (GPtrArray *names, const char *name)
+{
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (((KicNamePlan *) g_ptr_array_index (names, i))->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The links of OWNER in THEME change the lookup of NAME: KDE cuts NAME
+ * at its last dash in each theme before it moves to the next
+ * (findMatchingIcon, KF5 kiconloader.cpp:832-911; kde-lookup.md §3.1), so "X-symbolic" or
+ * "X-beta" meets a link "X.svg" in a theme that comes before its own file.
+ * A link for NAME itself in THEME, to its own content, ends its lookup at
+ * its own name before any cut.  Plan that link (the closure); the proof
+ * then checks the set again.  FALSE when NAME cannot have one: a menu name
+ * (planned on its own), one already tried there, one KDE loads with
+ * different content at different sizes, or a theme with no place for it. */
+static gboolean
+plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *theme, const char *name)
+{
+  KicNamePlan *m;
+
+  if (strcmp (owner->name, name) == 0 || is_menu_name (names, name))
+    return FALSE;
+  for (guint i = 0; i < p->closure->len; i++)
+    {
+      m = g_ptr_array_index (p->closure, i);
+      if (strcmp (m->name, name) == 0 && strcmp (m->closure_theme, theme) == 0)
+        return FALSE;
+    }
+  m = g_new0 (KicNamePlan, 1);
+  m->name = g_strdup (name);
+  m->plants = g_ptr_array_new_with_free_func (plant_free);
+  m->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  m->banned = g_ptr_array_new_with_free_func (g_free);
+  m->closure_for = owner;
+  m->closure_theme = g_strdup (theme);
+  g_ptr_array_add (p->closure, m);
+  /* the last resolver is the "any other theme" user: proof only */
+  for (guint r = 0; r + 1 < p->resolvers->len; r++)
+    plan_name (p, g_ptr_array_index (p->resolvers, r), m);
+  kic_debug ("closure: '%s' in %s for the links of '%s': %s", name, theme, owner->name,
+             m->plants->len > 0 ? "planted" : m->reason);
+  return m->plants->len > 0;
+}
+
+/* One pass of the proof; on the first lookup that changes, the name whose
+ * own lookup it is gets a link of its own beside the one it meets (the
+ * closure), or else the links of the name responsible are dropped; FALSE
+ * is returned (run it again). */
 static gboolean
 prove_once (Planner *p, GPtrArray *names, guint *n_verified)
 {
@@ -721,8 +835,10 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                     drop_plants (p, g_ptr_array_index (names, n), reason);
                   return FALSE;
                 }
-              /* plan the name again, without that theme */
               owner = g_hash_table_lookup (p->plant_name, culprit->link);
+              if (plant_closure (p, names, owner, culprit->theme, name))
+                return FALSE;
+              /* plan the name again, without that theme */
               g_ptr_array_add (owner->banned, g_strdup (culprit->theme));
               owner->replan = TRUE;
               drop_plants (p, owner, reason);
@@ -815,6 +931,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
+  p->closure = g_ptr_array_new_with_free_func (name_plan_free);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -850,6 +967,29 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->plant_name);
   g_ptr_array_unref (p->resolvers);
   g_ptr_array_unref (p->theme_names);
+  if (p->closure != NULL)
+    g_ptr_array_unref (p->closure);
+}
+
+/* Plan the names of NAMES that the proof took links from again, without
+ * the themes they were in. */
+static void
+replan_banned (Planner *p, GPtrArray *names, guint n_themes)
+{
+  for (guint i = 0; i < names->len; i++)
+    {
+      KicNamePlan *np = g_ptr_array_index (names, i);
+      g_autofree char *reason = NULL;
+
+      if (!np->replan)
+        continue;
+      np->replan = FALSE;
+      reason = g_strdup (np->reason);
+      for (guint r = 0; r < n_themes; r++)
+        plan_name (p, g_ptr_array_index (p->resolvers, r), np);
+      if (np->plants->len == 0)
+        set_status (np, KIC_NAME_SKIPPED, reason);
+    }
 }
 
 KicPlan *
@@ -876,26 +1016,19 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, GError **error
   /* prove; a name whose links change a lookup is planned again without
    * the theme they were in, until the proof holds */
   while (!prove_once (&p, plan->names, &plan->n_verified))
-    for (guint i = 0; i < plan->names->len; i++)
-      {
-        KicNamePlan *np = g_ptr_array_index (plan->names, i);
-        g_autofree char *reason = NULL;
-
-        if (!np->replan)
-          continue;
-        np->replan = FALSE;
-        reason = g_strdup (np->reason);
-        for (guint r = 0; r < n_themes; r++)
-          plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
-        if (np->plants->len == 0)
-          set_status (np, KIC_NAME_SKIPPED, reason);
-      }
+    {
+      replan_banned (&p, plan->names, n_themes);
+      replan_banned (&p, p.closure, n_themes);
+    }
   report_sizes (&p, plan->names);
+  plan->closure = g_steal_pointer (&p.closure);
+  g_ptr_array_sort (plan->closure, compare_name_plans);
   plan->links = g_hash_table_new (g_str_hash, g_str_equal);
   plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; i < plan->names->len; i++)
+  for (guint i = 0; i < plan->names->len + plan->closure->len; i++)
     {
-      KicNamePlan *np = g_ptr_array_index (plan->names, i);
+      KicNamePlan *np = i < plan->names->len ? g_ptr_array_index (plan->names, i)
+                                             : g_ptr_array_index (plan->closure, i - plan->names->len);
 
       for (guint k = 0; k < np->plants->len; k++)
         {

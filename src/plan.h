@@ -47,7 +47,7 @@ typedef struct {
   guint calls_after;
 } KicSizeReport;
 
-typedef struct {
+typedef struct KicNamePlan_ {
   char *name;          /* the name KDE looks up (Icon= without .png etc.) */
   char *icon;          /* Icon= as written */
   KicNameStatus status;
@@ -56,6 +56,11 @@ typedef struct {
   GPtrArray *sizes;    /* KicSizeReport*, one per target size (current theme) */
   GPtrArray *banned;   /* themes where its links failed the proof */
   gboolean replan;     /* plan it again without them */
+  /* A name of the closure (icon is NULL): not the menu's, planted only
+   * so that the links of CLOSURE_FOR in CLOSURE_THEME do not change its
+   * own lookup (its dash cut or -symbolic sibling would reach them). */
+  struct KicNamePlan_ *closure_for;
+  char *closure_theme;
 } KicNamePlan;
 
 typedef struct {
@@ -67,6 +72,7 @@ typedef struct {
 
 typedef struct {
   GPtrArray *names;    /* KicNamePlan*, sorted by name */
+  GPtrArray *closure;  /* KicNamePlan*: the names planted with them (closure_for set) */
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
   guint n_desktop_files;
