@@ -96,6 +96,7 @@ size_report_free (gpointer data)
   KicSizeReport *report = data;
 
   g_free (report->path);
+  g_free (report->floor_reason);
   g_free (report);
 }
 
@@ -111,6 +112,7 @@ name_plan_free (gpointer data)
   g_ptr_array_unref (np->sizes);
   g_ptr_array_unref (np->banned);
   g_free (np->closure_theme);
+  g_free (np->ban_reason);
   g_free (np);
 }
 
@@ -323,7 +325,7 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
  * previous run did not plant. */
 static GPtrArray *
 plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
-                  const char *content)
+                  const char *content, gboolean for_floor)
 {
   const char *name = np->name;
   const GPtrArray *themes = kic_resolver_themes (resolver);
@@ -346,7 +348,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
            * stay safe: the resource can only answer a lookup earlier than
            * we think, and then the lookup never reaches them. */
           || theme->guessed_resource
-          || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL)
+          || (!for_floor && g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL))
           /* a name of the closure must stop its own lookup in the theme
            * whose links its dash cut would otherwise reach */
           || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
@@ -369,7 +371,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           if (!(kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
               && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
             continue; /* not ours: never replaced */
-          if (kic_overlay_lookup (p->after, dir->path, file, &add) && add)
+          if (!for_floor && kic_overlay_lookup (p->after, dir->path, file, &add) && add)
             continue; /* another name planted there already */
           c = g_new0 (Candidate, 1);
           c->theme = theme;
@@ -539,7 +541,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
       return;
     }
-  candidates = plant_candidates (p, resolver, np, ext, content);
+  candidates = plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)
     {
       set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
@@ -838,6 +840,8 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               owner = g_hash_table_lookup (p->plant_name, culprit->link);
               if (plant_closure (p, names, owner, culprit->theme, name))
                 return FALSE;
+              g_free (owner->ban_reason);
+              owner->ban_reason = g_strdup (reason);
               /* plan the name again, without that theme */
               g_ptr_array_add (owner->banned, g_strdup (culprit->theme));
               owner->replan = TRUE;
@@ -892,8 +896,116 @@ compare_name_plans (gconstpointer a, gconstpointer b)
   return strcmp ((*(KicNamePlan *const *) a)->name, (*(KicNamePlan *const *) b)->name);
 }
 
+/* Put DIR/FILE of the base overlay back as it was (HAD, ADD). */
+static void
+base_restore (Planner *p, const char *dir, const char *file, gboolean had, gboolean add)
+{
+  if (had)
+    kic_overlay_set (p->base, dir, file, add);
+  else
+    kic_overlay_unset (p->base, dir, file);
+}
+
+static gboolean
+is_added (const KicOverlay *overlay, const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *file = g_path_get_basename (path);
+  gboolean add;
+
+  return kic_overlay_lookup (overlay, dir, file, &add) && add;
+}
+
+/* The fewest calls KDE could make for NP at SIZE (BEFORE: its lookup
+ * today) with links of the content it shows at that size, in the places
+ * the promises allow the name (themes that probe the file's type and hold
+ * no other content under the name, no foreign file in the way), chosen
+ * for this size alone: greedily, since a link that is not an exact fit
+ * still prunes the directories the MatchBest scan goes on to (kde-lookup.md
+ * §1.2), so two links can beat one.  Other names are left out: whether the
+ * proof lets the links stand is the planner's question, and the report
+ * says why a name stays above its floor. */
+static guint
+floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult *before, int size)
+{
+  guint best = before->n_calls;
+  const char *content;
+  g_autofree char *source = NULL;
+  const char *ext;
+  g_autoptr (GPtrArray) candidates = NULL;
+  g_autoptr (GArray) chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) had = g_array_new (FALSE, FALSE, sizeof (gboolean) * 2);
+
+  if (before->path == NULL || before->via == KIC_VIA_ABSOLUTE)
+    return best;
+  content = content_of_result (p, before, NULL);
+  if (g_str_has_prefix (content, "resource:"))
+    return best;
+  source = kic_fs_index_realpath (p->system->index, before->path);
+  ext = source ? kic_icon_name_extension (source) : NULL;
+  if (ext == NULL)
+    return best;
+  candidates = plant_candidates (p, resolver, np, ext, content, TRUE);
+  for (;;)
+    {
+      guint best_i = G_MAXUINT;
+
+      for (guint i = 0; i < candidates->len; i++)
+        {
+          Candidate *c = g_ptr_array_index (candidates, i);
+          g_autoptr (KicResult) r = NULL;
+          gboolean was, add = FALSE, ends_at_link;
+
+          was = kic_overlay_lookup (p->base, c->dir->path, c->file, &add);
+          if (was && add)
+            continue; /* chosen already */
+          kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+          r = resolve_with (resolver, p->base, np->name, size);
+          /* the content stays when it ends at one of the links */
+          ends_at_link = r->path != NULL && is_added (p->base, r->path);
+          base_restore (p, c->dir->path, c->file, was, add);
+          if (ends_at_link && r->n_calls < best)
+            {
+              best = r->n_calls;
+              best_i = i;
+            }
+        }
+      if (best_i == G_MAXUINT)
+        break;
+      {
+        Candidate *c = g_ptr_array_index (candidates, best_i);
+        gboolean state[2] = { FALSE, FALSE };
+
+        state[0] = kic_overlay_lookup (p->base, c->dir->path, c->file, &state[1]);
+        g_array_append_val (had, state);
+        g_array_append_val (chosen, best_i);
+        kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+      }
+    }
+  for (guint k = chosen->len; k-- > 0;)
+    {
+      Candidate *c = g_ptr_array_index (candidates, g_array_index (chosen, guint, k));
+      gboolean *state = &g_array_index (had, gboolean, 2 * k);
+
+      base_restore (p, c->dir->path, c->file, state[0], state[1]);
+    }
+  return best;
+}
+
+/* Why NP costs more than its floor after the plan. */
+static char *
+floor_reason (const KicNamePlan *np)
+{
+  if (np->status != KIC_NAME_PLANTED)
+    return g_strdup (np->reason);
+  if (np->ban_reason != NULL)
+    return g_strdup_printf ("the proof kept its links out of %s: %s",
+                            (char *) g_ptr_array_index (np->banned, np->banned->len - 1), np->ban_reason);
+  return g_strdup ("its links serve all target sizes together (weighted cost)");
+}
+
 /* The figures for the report: the current theme's lookups before and
- * after, at the target sizes. */
+ * after, at the target sizes, and the floor. */
 static void
 report_sizes (Planner *p, GPtrArray *names)
 {
@@ -914,6 +1026,11 @@ report_sizes (Planner *p, GPtrArray *names)
           report->path = g_strdup (before->path);
           report->calls_before = before->n_calls;
           report->calls_after = after->n_calls;
+          report->calls_floor = np->status == KIC_NAME_ABSOLUTE || !p->options->floor
+                                  ? before->n_calls
+                                  : floor_calls (p, resolver, np, before, size);
+          if (report->calls_after > report->calls_floor)
+            report->floor_reason = floor_reason (np);
           g_ptr_array_add (np->sizes, report);
         }
     }

@@ -45,6 +45,13 @@ typedef struct {
   char *path;        /* what KDE loads (before; after it is the same content) */
   guint calls_before;
   guint calls_after;
+  /* The fewest calls any link of the name's own content at this size
+   * could give (one link, in the first directory exact for the size of a
+   * theme that probes the file's type and holds no other content under
+   * the name), whatever the proof says of other names; calls_before when
+   * no link can go anywhere, or when KicPlanOptions.floor is not set. */
+  guint calls_floor;
+  char *floor_reason;  /* why calls_after is above calls_floor, or NULL */
 } KicSizeReport;
 
 typedef struct KicNamePlan_ {
@@ -61,6 +68,7 @@ typedef struct KicNamePlan_ {
    * own lookup (its dash cut or -symbolic sibling would reach them). */
   struct KicNamePlan_ *closure_for;
   char *closure_theme;
+  char *ban_reason;    /* why the proof took its links from a theme, the last time */
 } KicNamePlan;
 
 typedef struct {
@@ -68,6 +76,7 @@ typedef struct {
   char **themes;       /* themes to plant for; NULL: the current theme */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
+  gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */
 } KicPlanOptions;
 
 typedef struct {
