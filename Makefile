@@ -29,7 +29,7 @@ CFLAGS ?= -O2 -g
 ifeq ($(CI),true)
 WERROR ?= -Werror
 endif
-PKGS = glib-2.0 libxdg-basedir libzstd
+PKGS = glib-2.0 libxdg-basedir libzstd xpm libpng
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 WARN_CFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -38,7 +38,7 @@ ALL_CFLAGS = -std=c11 $(WARN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
 ALL_CPPFLAGS = -D_GNU_SOURCE -DKIC_VERSION='"$(VERSION)"' -Isrc $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 
-LIB_SRCS = src/commands.c src/config.c src/desktop.c src/dpkg.c src/fsindex.c src/keyfile.c src/manifest.c src/paths.c src/plan.c src/profile.c src/rcc.c \
+LIB_SRCS = src/commands.c src/config.c src/desktop.c src/dpkg.c src/fsindex.c src/keyfile.c src/manifest.c src/paths.c src/plan.c src/profile.c src/raster.c src/rcc.c \
            src/resolver.c src/safeopen.c src/system.c src/theme.c src/util.c src/writer.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 HEADERS = $(wildcard src/*.h)

@@ -25,6 +25,7 @@
 
 #include "desktop.h"
 #include "kic.h"
+#include "raster.h"
 
 #include <string.h>
 
@@ -43,6 +44,7 @@ typedef struct {
   GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
   GPtrArray *theme_names; /* char*: the theme each resolver stands for */
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
+  GHashTable *xpm_as_png; /* real path of an XPM -> "" when it has a PNG twin, else why not */
 } Planner;
 
 const char *
@@ -176,6 +178,39 @@ content_of_path (Planner *p, const char *path)
     id = g_strconcat ("unreadable:", real, NULL);
   g_hash_table_insert (p->content, g_steal_pointer (&real), (char *) id);
   return id;
+}
+
+/* The extension a link for SOURCE gets: its own, but ".png" for an XPM
+ * that raster.c can make a PNG of with the same pixels, so that KDE's
+ * PNG pass, which comes first in every directory, finds it
+ * (kiconloader.cpp:588-599 for the order; kde-lookup.md §3.1).  The
+ * PNG stands for the XPM's content in the proof: it shows its pixels. */
+static const char *
+link_extension (Planner *p, const char *source)
+{
+  const char *ext = kic_icon_name_extension (source);
+  const char *known;
+
+  if (ext == NULL || strcmp (ext, ".xpm") != 0)
+    return ext;
+  known = g_hash_table_lookup (p->xpm_as_png, source);
+  if (known == NULL)
+    {
+      g_autofree char *data = NULL;
+      g_autofree char *why = NULL;
+      g_autoptr (GBytes) png = NULL;
+      gsize length;
+
+      if (kic_fs_index_read_file (p->system->index, source, &data, &length, NULL))
+        png = kic_raster_xpm_to_png (data, length, &why);
+      else
+        why = g_strdup ("unreadable");
+      if (png == NULL)
+        kic_debug ("%s stays an XPM: %s", source, why);
+      known = png != NULL ? "" : "no";
+      g_hash_table_insert (p->xpm_as_png, g_strdup (source), (char *) known);
+    }
+  return known[0] == '\0' ? ".png" : ext;
 }
 
 /* What the user sees for result R: the content of the file KDE loads.  A
@@ -535,7 +570,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
       return;
     }
-  ext = source ? kic_icon_name_extension (source) : NULL;
+  ext = source ? link_extension (p, source) : NULL;
   if (ext == NULL)
     {
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
@@ -567,7 +602,10 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
 
       plant->link = g_strconcat (c->dir->path, "/", c->file, NULL);
       plant->source = g_strdup (source);
-      plant->store = g_strconcat (p->options->store, "/files", source, NULL);
+      /* an XPM's PNG twin is made in the store (raster.h) */
+      plant->store = g_strconcat (p->options->store, "/files", source,
+                                  g_str_has_suffix (source, ext) ? "" : ext,
+                                  NULL);
       plant->theme = g_strdup (c->theme->desc->name);
       g_ptr_array_add (np->plants, plant);
       g_hash_table_insert (p->plants, plant->link, plant);
@@ -942,7 +980,7 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
   if (g_str_has_prefix (content, "resource:"))
     return best;
   source = kic_fs_index_realpath (p->system->index, before->path);
-  ext = source ? kic_icon_name_extension (source) : NULL;
+  ext = source ? link_extension (p, source) : NULL;
   if (ext == NULL)
     return best;
   candidates = plant_candidates (p, resolver, np, ext, content, TRUE);
@@ -1049,6 +1087,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
   p->closure = g_ptr_array_new_with_free_func (name_plan_free);
+  p->xpm_as_png = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -1086,6 +1125,7 @@ planner_clear (Planner *p)
   g_ptr_array_unref (p->theme_names);
   if (p->closure != NULL)
     g_ptr_array_unref (p->closure);
+  g_hash_table_unref (p->xpm_as_png);
 }
 
 /* Plan the names of NAMES that the proof took links from again, without
