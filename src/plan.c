@@ -191,7 +191,10 @@ link_extension (Planner *p, const char *source)
   const char *ext = kic_icon_name_extension (source);
   const char *known;
 
-  if (ext == NULL || strcmp (ext, ".xpm") != 0)
+  if (ext == NULL || strcmp (ext, ".xpm") != 0
+      /* the same pixels are shown for KF5 (Qt 5.15's readers, its
+       * scaling) only: tests/integration/xpm-png.sh */
+      || p->system->profile->table->generation != KIC_KDE_KF5)
     return ext;
   known = g_hash_table_lookup (p->xpm_as_png, source);
   if (known == NULL)

@@ -23,7 +23,7 @@ kde_view () { # kde_view ROOT
     . "$TOP/tests/oracle/oracle-env.sh"
     oracle_run "$1" breeze "$ORACLE" --sizes 16,22,32,48 < "$WORK/names" |
       while IFS="$(printf '\t')" read -r name s path; do
-        if [ "$path" = "-" ]; then sum=-; else sum=$(sha256sum < "$path" | cut -d' ' -f1); fi
+        if [ "$path" = "-" ]; then sum=-; else sum=$(shown_sum "$1" "$path"); fi
         printf '%s\t%s\t%s\n' "$name" "$s" "$sum"
       done
     return
@@ -31,7 +31,7 @@ kde_view () { # kde_view ROOT
   for s in 16 22 32 48; do
     "$BIN" -q --root "$1" --resolve --size "$s" < "$WORK/names" |
       while IFS="$(printf '\t')" read -r name path; do
-        if [ "$path" = "-" ]; then sum=-; else sum=$(sha256sum < "$1$path" | cut -d' ' -f1); fi
+        if [ "$path" = "-" ]; then sum=-; else sum=$(shown_sum "$1" "$path"); fi
         printf '%s\t%s\t%s\n' "$name" "$s" "$sum"
       done
   done

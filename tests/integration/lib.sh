@@ -66,6 +66,19 @@ theirs () { # theirs ROOT THEME SIZES... < names
     { p = $3; if (index(p, r) == 1) p = substr(p, length(r) + 1); print $1 "\t" $2 "\t" p }'
 }
 
+# The SHA-256 of what KDE shows for PATH (inside ROOT, as a path inside
+# it or a host path): the file's bytes, or for the PNG twin of an XPM in
+# the store (<store>/files/<xpm>.png, same pixels) the XPM's.
+shown_sum () { # shown_sum ROOT PATH
+  _r=$(realpath "$1")
+  case $2 in "$1"/*|"$_r"/*) _p=$(realpath "$2") ;; *) _p=$(realpath "$1$2") ;; esac
+  case $_p in
+    "$_r"/var/lib/kde-icon-cache/files/*.xpm.png)
+      _p=$_r${_p#"$_r"/var/lib/kde-icon-cache/files}; _p=${_p%.png} ;;
+  esac
+  sha256sum < "$_p" | cut -d' ' -f1
+}
+
 finish () {
   [ "$_tap_failed" -eq 0 ]
 }

@@ -22,16 +22,8 @@ icon_names "$T" | grep -v '^/' > "$WORK/menu"
 seen_by_kde () { # seen_by_kde ROOT THEME
   oracle_run "$1" "$2" "$ORACLE" --render --sizes 16,22,32,48 < "$WORK/names" |
     while IFS="$(printf '\t')" read -r name size path render; do
-      if [ "$path" = "-" ] || [ ! -e "$path" ]; then sum=-; else
-        # an XPM's PNG twin in the store stands for the XPM (the render
-        # column must still match to the pixel)
-        real=$(realpath "$path")
-        case $real in
-          "$(realpath "$1")"/var/lib/kde-icon-cache/files/*.xpm.png)
-            real=$(realpath "$1")${real#"$(realpath "$1")"/var/lib/kde-icon-cache/files}; real=${real%.png} ;;
-        esac
-        sum=$(sha256sum < "$real" | cut -d' ' -f1)
-      fi
+      # an XPM's PNG twin stands for the XPM (the render column must still match)
+      if [ "$path" = "-" ] || [ ! -e "$path" ]; then sum=-; else sum=$(shown_sum "$1" "$path"); fi
       printf '%s\t%s\t%s\t%s\n' "$name" "$size" "$sum" "$render"
     done
 }
