@@ -443,8 +443,14 @@ print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteS
             json_string (json, r->path);
           else
             g_string_append (json, "null");
-          g_string_append_printf (json, ", \"calls_before\": %u, \"calls_after\": %u}",
-                                  r->calls_before, r->calls_after);
+          g_string_append_printf (json, ", \"calls_before\": %u, \"calls_after\": %u, \"calls_floor\": %u",
+                                  r->calls_before, r->calls_after, r->calls_floor);
+          if (r->floor_reason != NULL)
+            {
+              g_string_append (json, ", \"above_floor\": ");
+              json_string (json, r->floor_reason);
+            }
+          g_string_append_c (json, '}');
         }
       g_string_append (json, "]}");
     }
@@ -619,6 +625,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.extra_names = config.extra_names;
   popts.store = options->store;
   popts.previous = owned;
+  popts.floor = options->json; /* the floor costs a search per size: only for the report */
   plan = kic_plan_build (system, &popts);
   settings = settings_string (system, popts.targets, config.themes);
   if (!kic_writer_apply (writer, plan, settings, &stats, error))

@@ -25,6 +25,7 @@
 
 #include "desktop.h"
 #include "kic.h"
+#include "raster.h"
 
 #include <string.h>
 
@@ -50,6 +51,8 @@ typedef struct {
                            * themes search (path, and mirrored disk path) */
   GHashTable *dirty;      /* links planted or dropped since the proof
                            * last looked: what a round must re-check */
+  GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
+  GHashTable *xpm_as_png; /* real path of an XPM -> "" when it has a PNG twin, else why not */
 } Planner;
 
 const char *
@@ -103,6 +106,7 @@ size_report_free (gpointer data)
   KicSizeReport *report = data;
 
   g_free (report->path);
+  g_free (report->floor_reason);
   g_free (report);
 }
 
@@ -117,6 +121,8 @@ name_plan_free (gpointer data)
   g_ptr_array_unref (np->plants);
   g_ptr_array_unref (np->sizes);
   g_ptr_array_unref (np->banned);
+  g_free (np->closure_theme);
+  g_free (np->ban_reason);
   g_free (np);
 }
 
@@ -128,6 +134,8 @@ kic_plan_free (KicPlan *plan)
   g_hash_table_unref (plan->links);
   g_hash_table_unref (plan->files);
   g_ptr_array_unref (plan->names);
+  if (plan->closure != NULL)
+    g_ptr_array_unref (plan->closure);
   g_free (plan);
 }
 
@@ -155,6 +163,42 @@ content_of_path (Planner *p, const char *path)
     id = g_strconcat ("unreadable:", real, NULL);
   g_hash_table_insert (p->content, g_steal_pointer (&real), (char *) id);
   return id;
+}
+
+/* The extension a link for SOURCE gets: its own, but ".png" for an XPM
+ * that raster.c can make a PNG of with the same pixels, so that KDE's
+ * PNG pass, which comes first in every directory, finds it
+ * (kiconloader.cpp:588-599 for the order; kde-lookup.md §3.1).  The
+ * PNG stands for the XPM's content in the proof: it shows its pixels. */
+static const char *
+link_extension (Planner *p, const char *source)
+{
+  const char *ext = kic_icon_name_extension (source);
+  const char *known;
+
+  if (ext == NULL || strcmp (ext, ".xpm") != 0
+      /* the same pixels are shown for KF5 (Qt 5.15's readers, its
+       * scaling) only: tests/integration/xpm-png.sh */
+      || p->system->profile->table->generation != KIC_KDE_KF5)
+    return ext;
+  known = g_hash_table_lookup (p->xpm_as_png, source);
+  if (known == NULL)
+    {
+      g_autofree char *data = NULL;
+      g_autofree char *why = NULL;
+      g_autoptr (GBytes) png = NULL;
+      gsize length;
+
+      if (kic_fs_index_read_file (p->system->index, source, &data, &length, NULL))
+        png = kic_raster_xpm_to_png (data, length, &why);
+      else
+        why = g_strdup ("unreadable");
+      if (png == NULL)
+        kic_debug ("%s stays an XPM: %s", source, why);
+      known = png != NULL ? "" : "no";
+      g_hash_table_insert (p->xpm_as_png, g_strdup (source), (char *) known);
+    }
+  return known[0] == '\0' ? ".png" : ext;
 }
 
 /* What the user sees for result R: the content of the file KDE loads.  A
@@ -304,7 +348,7 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
  * previous run did not plant. */
 static GPtrArray *
 plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
-                  const char *content)
+                  const char *content, gboolean for_floor)
 {
   const char *name = np->name;
   const GPtrArray *themes = kic_resolver_themes (resolver);
@@ -327,7 +371,10 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
            * stay safe: the resource can only answer a lookup earlier than
            * we think, and then the lookup never reaches them. */
           || theme->guessed_resource
-          || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL)
+          || (!for_floor && g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL))
+          /* a name of the closure must stop its own lookup in the theme
+           * whose links its dash cut would otherwise reach */
+          || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
           || !theme_agrees (p, theme, name, content))
         continue;
       for (guint d = 0; d < theme->dirs->len; d++)
@@ -347,7 +394,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           if (!(kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
               && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
             continue; /* not ours: never replaced */
-          if (kic_overlay_lookup (p->after, dir->path, file, &add) && add)
+          if (!for_floor && kic_overlay_lookup (p->after, dir->path, file, &add) && add)
             continue; /* another name planted there already */
           c = g_new0 (Candidate, 1);
           c->theme = theme;
@@ -360,13 +407,41 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
 }
 
 /* Greedy: add the candidate that lowers the cost most, while one does;
- * then drop any link whose removal does not raise it.  The chosen links
- * are left in p->after; returns the final cost. */
+ * then drop any link whose removal does not raise it.  With KEEP_ONE at
+ * least one link is chosen (the cheapest) when any keeps the content: a
+ * name of the closure needs its own link even where KDE already finds it
+ * fast.  The chosen links are left in p->after; returns the final cost. */
 static double
 choose_links (Planner *p, KicResolver *resolver, const char *name, const char *content,
-              const char *source, GPtrArray *candidates, GPtrArray *chosen)
+              const char *source, GPtrArray *candidates, GPtrArray *chosen, gboolean keep_one)
 {
   double cost = weighted_cost (p, resolver, name, content, source);
+
+  if (keep_one)
+    {
+      Candidate *best = NULL;
+      double best_cost = G_MAXDOUBLE;
+
+      for (guint i = 0; i < candidates->len; i++)
+        {
+          Candidate *c = g_ptr_array_index (candidates, i);
+          double trial;
+
+          kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
+          trial = weighted_cost (p, resolver, name, content, source);
+          overlay_restore (p, c->dir->path, c->file);
+          if (trial < best_cost)
+            {
+              best = c;
+              best_cost = trial;
+            }
+        }
+      if (best == NULL)
+        return G_MAXDOUBLE;
+      kic_overlay_set (p->after, best->dir->path, best->file, TRUE);
+      g_ptr_array_add (chosen, best);
+      cost = best_cost;
+    }
 
   for (;;)
     {
@@ -400,6 +475,8 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const char *c
       Candidate *c = g_ptr_array_index (chosen, i);
       double trial;
 
+      if (keep_one && chosen->len == 1)
+        break;
       overlay_restore (p, c->dir->path, c->file);
       trial = weighted_cost (p, resolver, name, content, source);
       if (trial <= cost)
@@ -481,20 +558,22 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
       return;
     }
-  ext = source ? kic_icon_name_extension (source) : NULL;
+  ext = source ? link_extension (p, source) : NULL;
   if (ext == NULL)
     {
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
       return;
     }
-  candidates = plant_candidates (p, resolver, np, ext, content);
+  candidates = plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)
     {
       set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
       return;
     }
-  after = choose_links (p, resolver, np->name, content, source, candidates, chosen);
-  if (chosen->len == 0 || after >= before)
+  after = choose_links (p, resolver, np->name, content, source, candidates, chosen, np->closure_theme != NULL);
+  /* a name of the closure is planted for the other name's sake, even
+   * where it costs KDE no less itself */
+  if (chosen->len == 0 || after == G_MAXDOUBLE || (after >= before && np->closure_theme == NULL))
     {
       for (guint i = 0; i < chosen->len; i++)
         {
@@ -511,7 +590,10 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
 
       plant->link = g_strconcat (c->dir->path, "/", c->file, NULL);
       plant->source = g_strdup (source);
-      plant->store = g_strconcat (p->options->store, "/files", source, NULL);
+      /* an XPM's PNG twin is made in the store (raster.h) */
+      plant->store = g_strconcat (p->options->store, "/files", source,
+                                  g_str_has_suffix (source, ext) ? "" : ext,
+                                  NULL);
       plant->theme = g_strdup (c->theme->desc->name);
       g_ptr_array_add (np->plants, plant);
       g_hash_table_insert (p->plants, plant->link, plant);
@@ -521,9 +603,35 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   set_status (np, KIC_NAME_PLANTED, NULL);
 }
 
+static void drop_plants (Planner *p, KicNamePlan *np, const char *reason);
+
+/* The names planted for NP's links lose theirs with them (and so on down:
+ * each was only wanted because of the links above it). */
+static void
+drop_closure_of (Planner *p, KicNamePlan *np, const char *reason)
+{
+  g_autoptr (GPtrArray) members = g_ptr_array_new ();
+
+  for (guint i = 0; i < p->closure->len; i++)
+    {
+      KicNamePlan *m = g_ptr_array_index (p->closure, i);
+
+      if (m->closure_for == np)
+        g_ptr_array_add (members, m);
+    }
+  for (guint i = 0; i < members->len; i++)
+    {
+      KicNamePlan *m = g_ptr_array_index (members, i);
+
+      drop_plants (p, m, reason);
+      g_ptr_array_remove (p->closure, m);
+    }
+}
+
 static void
 drop_plants (Planner *p, KicNamePlan *np, const char *reason)
 {
+  drop_closure_of (p, np, reason);
   for (guint i = 0; i < np->plants->len; i++)
     {
       KicPlant *plant = g_ptr_array_index (np->plants, i);
@@ -718,10 +826,59 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
   return NULL;
 }
 
+static gboolean
+is_menu_name (GPtrArray *names, const char *name)
+{
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (((KicNamePlan *) g_ptr_array_index (names, i))->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The links of OWNER in THEME change the lookup of NAME: KDE cuts NAME
+ * at its last dash in each theme before it moves to the next
+ * (findMatchingIcon, KF5 kiconloader.cpp:832-911; kde-lookup.md §3.1), so "X-symbolic" or
+ * "X-beta" meets a link "X.svg" in a theme that comes before its own file.
+ * A link for NAME itself in THEME, to its own content, ends its lookup at
+ * its own name before any cut.  Plan that link (the closure); the proof
+ * then checks the set again.  FALSE when NAME cannot have one: a menu name
+ * (planned on its own), one already tried there, one KDE loads with
+ * different content at different sizes, or a theme with no place for it. */
+static gboolean
+plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *theme, const char *name)
+{
+  KicNamePlan *m;
+
+  if (strcmp (owner->name, name) == 0 || is_menu_name (names, name))
+    return FALSE;
+  for (guint i = 0; i < p->closure->len; i++)
+    {
+      m = g_ptr_array_index (p->closure, i);
+      if (strcmp (m->name, name) == 0 && strcmp (m->closure_theme, theme) == 0)
+        return FALSE;
+    }
+  m = g_new0 (KicNamePlan, 1);
+  m->name = g_strdup (name);
+  m->plants = g_ptr_array_new_with_free_func (plant_free);
+  m->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  m->banned = g_ptr_array_new_with_free_func (g_free);
+  m->closure_for = owner;
+  m->closure_theme = g_strdup (theme);
+  g_ptr_array_add (p->closure, m);
+  /* the last resolver is the "any other theme" user: proof only */
+  for (guint r = 0; r + 1 < p->resolvers->len; r++)
+    plan_name (p, g_ptr_array_index (p->resolvers, r), m);
+  kic_debug ("closure: '%s' in %s for the links of '%s': %s", name, theme, owner->name,
+             m->plants->len > 0 ? "planted" : m->reason);
+  return m->plants->len > 0;
+}
+
 /* One round of the proof over the lookups the links planted or dropped
  * since the last round may change (the first round: all the links).  A
- * lookup that changes drops the links of the name responsible, which is
- * marked to be planned again; FALSE when any did (run another round). */
+ * lookup that changes gets a link of its own beside the one it meets (the
+ * closure), or else the links of the name responsible are dropped and it
+ * is marked to be planned again; FALSE when any did (run another round:
+ * the new and the dropped links are dirty). */
 static gboolean
 prove_once (Planner *p, GPtrArray *names, guint *n_verified)
 {
@@ -773,9 +930,12 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                     drop_plants (p, g_ptr_array_index (names, n), reason);
                   return FALSE;
                 }
-              /* plan the name again, without that theme; this name is
-               * proved again next round (the dropped links are dirty) */
               owner = g_hash_table_lookup (p->plant_name, culprit->link);
+              if (plant_closure (p, names, owner, culprit->theme, name))
+                return FALSE;
+              g_free (owner->ban_reason);
+              owner->ban_reason = g_strdup (reason);
+              /* plan the name again, without that theme */
               g_ptr_array_add (owner->banned, g_strdup (culprit->theme));
               owner->replan = TRUE;
               drop_plants (p, owner, reason);
@@ -844,8 +1004,116 @@ compare_name_plans (gconstpointer a, gconstpointer b)
   return strcmp ((*(KicNamePlan *const *) a)->name, (*(KicNamePlan *const *) b)->name);
 }
 
+/* Put DIR/FILE of the base overlay back as it was (HAD, ADD). */
+static void
+base_restore (Planner *p, const char *dir, const char *file, gboolean had, gboolean add)
+{
+  if (had)
+    kic_overlay_set (p->base, dir, file, add);
+  else
+    kic_overlay_unset (p->base, dir, file);
+}
+
+static gboolean
+is_added (const KicOverlay *overlay, const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *file = g_path_get_basename (path);
+  gboolean add;
+
+  return kic_overlay_lookup (overlay, dir, file, &add) && add;
+}
+
+/* The fewest calls KDE could make for NP at SIZE (BEFORE: its lookup
+ * today) with links of the content it shows at that size, in the places
+ * the promises allow the name (themes that probe the file's type and hold
+ * no other content under the name, no foreign file in the way), chosen
+ * for this size alone: greedily, since a link that is not an exact fit
+ * still prunes the directories the MatchBest scan goes on to (kde-lookup.md
+ * §1.2), so two links can beat one.  Other names are left out: whether the
+ * proof lets the links stand is the planner's question, and the report
+ * says why a name stays above its floor. */
+static guint
+floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult *before, int size)
+{
+  guint best = before->n_calls;
+  const char *content;
+  g_autofree char *source = NULL;
+  const char *ext;
+  g_autoptr (GPtrArray) candidates = NULL;
+  g_autoptr (GArray) chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) had = g_array_new (FALSE, FALSE, sizeof (gboolean) * 2);
+
+  if (before->path == NULL || before->via == KIC_VIA_ABSOLUTE)
+    return best;
+  content = content_of_result (p, before, NULL);
+  if (g_str_has_prefix (content, "resource:"))
+    return best;
+  source = kic_fs_index_realpath (p->system->index, before->path);
+  ext = source ? link_extension (p, source) : NULL;
+  if (ext == NULL)
+    return best;
+  candidates = plant_candidates (p, resolver, np, ext, content, TRUE);
+  for (;;)
+    {
+      guint best_i = G_MAXUINT;
+
+      for (guint i = 0; i < candidates->len; i++)
+        {
+          Candidate *c = g_ptr_array_index (candidates, i);
+          g_autoptr (KicResult) r = NULL;
+          gboolean was, add = FALSE, ends_at_link;
+
+          was = kic_overlay_lookup (p->base, c->dir->path, c->file, &add);
+          if (was && add)
+            continue; /* chosen already */
+          kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+          r = resolve_with (resolver, p->base, np->name, size);
+          /* the content stays when it ends at one of the links */
+          ends_at_link = r->path != NULL && is_added (p->base, r->path);
+          base_restore (p, c->dir->path, c->file, was, add);
+          if (ends_at_link && r->n_calls < best)
+            {
+              best = r->n_calls;
+              best_i = i;
+            }
+        }
+      if (best_i == G_MAXUINT)
+        break;
+      {
+        Candidate *c = g_ptr_array_index (candidates, best_i);
+        gboolean state[2] = { FALSE, FALSE };
+
+        state[0] = kic_overlay_lookup (p->base, c->dir->path, c->file, &state[1]);
+        g_array_append_val (had, state);
+        g_array_append_val (chosen, best_i);
+        kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+      }
+    }
+  for (guint k = chosen->len; k-- > 0;)
+    {
+      Candidate *c = g_ptr_array_index (candidates, g_array_index (chosen, guint, k));
+      gboolean *state = &g_array_index (had, gboolean, 2 * k);
+
+      base_restore (p, c->dir->path, c->file, state[0], state[1]);
+    }
+  return best;
+}
+
+/* Why NP costs more than its floor after the plan. */
+static char *
+floor_reason (const KicNamePlan *np)
+{
+  if (np->status != KIC_NAME_PLANTED)
+    return g_strdup (np->reason);
+  if (np->ban_reason != NULL)
+    return g_strdup_printf ("the proof kept its links out of %s: %s",
+                            (char *) g_ptr_array_index (np->banned, np->banned->len - 1), np->ban_reason);
+  return g_strdup ("its links serve all target sizes together (weighted cost)");
+}
+
 /* The figures for the report: the current theme's lookups before and
- * after, at the target sizes. */
+ * after, at the target sizes, and the floor. */
 static void
 report_sizes (Planner *p, GPtrArray *names)
 {
@@ -866,6 +1134,11 @@ report_sizes (Planner *p, GPtrArray *names)
           report->path = g_strdup (before->path);
           report->calls_before = before->n_calls;
           report->calls_after = after->n_calls;
+          report->calls_floor = np->status == KIC_NAME_ABSOLUTE || !p->options->floor
+                                  ? before->n_calls
+                                  : floor_calls (p, resolver, np, before, size);
+          if (report->calls_after > report->calls_floor)
+            report->floor_reason = floor_reason (np);
           g_ptr_array_add (np->sizes, report);
         }
     }
@@ -884,6 +1157,8 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->closure = g_ptr_array_new_with_free_func (name_plan_free);
+  p->xpm_as_png = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -926,6 +1201,30 @@ planner_clear (Planner *p)
       g_hash_table_unref (p->known);
       g_ptr_array_unref (p->reach);
     }
+  if (p->closure != NULL)
+    g_ptr_array_unref (p->closure);
+  g_hash_table_unref (p->xpm_as_png);
+}
+
+/* Plan the names of NAMES that the proof took links from again, without
+ * the themes they were in. */
+static void
+replan_banned (Planner *p, GPtrArray *names, guint n_themes)
+{
+  for (guint i = 0; i < names->len; i++)
+    {
+      KicNamePlan *np = g_ptr_array_index (names, i);
+      g_autofree char *reason = NULL;
+
+      if (!np->replan)
+        continue;
+      np->replan = FALSE;
+      reason = g_strdup (np->reason);
+      for (guint r = 0; r < n_themes; r++)
+        plan_name (p, g_ptr_array_index (p->resolvers, r), np);
+      if (np->plants->len == 0)
+        set_status (np, KIC_NAME_SKIPPED, reason);
+    }
 }
 
 KicPlan *
@@ -953,26 +1252,19 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options)
    * the theme they were in, until the proof holds */
   plan->n_verified = 0;
   while (!prove_once (&p, plan->names, &plan->n_verified))
-    for (guint i = 0; i < plan->names->len; i++)
-      {
-        KicNamePlan *np = g_ptr_array_index (plan->names, i);
-        g_autofree char *reason = NULL;
-
-        if (!np->replan)
-          continue;
-        np->replan = FALSE;
-        reason = g_strdup (np->reason);
-        for (guint r = 0; r < n_themes; r++)
-          plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
-        if (np->plants->len == 0)
-          set_status (np, KIC_NAME_SKIPPED, reason);
-      }
+    {
+      replan_banned (&p, plan->names, n_themes);
+      replan_banned (&p, p.closure, n_themes);
+    }
   report_sizes (&p, plan->names);
+  plan->closure = g_steal_pointer (&p.closure);
+  g_ptr_array_sort (plan->closure, compare_name_plans);
   plan->links = g_hash_table_new (g_str_hash, g_str_equal);
   plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; i < plan->names->len; i++)
+  for (guint i = 0; i < plan->names->len + plan->closure->len; i++)
     {
-      KicNamePlan *np = g_ptr_array_index (plan->names, i);
+      KicNamePlan *np = i < plan->names->len ? g_ptr_array_index (plan->names, i)
+                                             : g_ptr_array_index (plan->closure, i - plan->names->len);
 
       for (guint k = 0; k < np->plants->len; k++)
         {

@@ -40,9 +40,16 @@ typedef struct {
   char *path;        /* what KDE loads (before; after it is the same content) */
   guint calls_before;
   guint calls_after;
+  /* The fewest calls any link of the name's own content at this size
+   * could give (one link, in the first directory exact for the size of a
+   * theme that probes the file's type and holds no other content under
+   * the name), whatever the proof says of other names; calls_before when
+   * no link can go anywhere, or when KicPlanOptions.floor is not set. */
+  guint calls_floor;
+  char *floor_reason;  /* why calls_after is above calls_floor, or NULL */
 } KicSizeReport;
 
-typedef struct {
+typedef struct KicNamePlan_ {
   char *name;          /* the name KDE looks up (Icon= without .png etc.) */
   char *icon;          /* Icon= as written */
   KicNameStatus status;
@@ -51,6 +58,12 @@ typedef struct {
   GPtrArray *sizes;    /* KicSizeReport*, one per target size (current theme) */
   GPtrArray *banned;   /* themes where its links failed the proof */
   gboolean replan;     /* plan it again without them */
+  /* A name of the closure (icon is NULL): not the menu's, planted only
+   * so that the links of CLOSURE_FOR in CLOSURE_THEME do not change its
+   * own lookup (its dash cut or -symbolic sibling would reach them). */
+  struct KicNamePlan_ *closure_for;
+  char *closure_theme;
+  char *ban_reason;    /* why the proof took its links from a theme, the last time */
 } KicNamePlan;
 
 typedef struct {
@@ -59,10 +72,12 @@ typedef struct {
   char **extra_names;  /* names to plan besides the menu's; may be NULL */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
+  gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */
 } KicPlanOptions;
 
 typedef struct {
   GPtrArray *names;    /* KicNamePlan*, sorted by name */
+  GPtrArray *closure;  /* KicNamePlan*: the names planted with them (closure_for set) */
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
   guint n_desktop_files;   /* .desktop and .directory files read */

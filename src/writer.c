@@ -11,6 +11,7 @@
 
 #include "fingerprint.h"
 #include "kic.h"
+#include "raster.h"
 #include "safeopen.h"
 
 #include <dirent.h>
@@ -789,6 +790,32 @@ store_slot_ok (Writer *w, const char *store, const char *sum)
   return ok;
 }
 
+/* The content of the store file STORE: a copy of SOURCE, or the PNG made
+ * from SOURCE, an XPM (raster.h), as the plan asked by its name. */
+static gboolean
+store_content (Writer *w, const char *store, const char *source, char **data, gsize *length,
+               struct stat *st, GError **error)
+{
+  g_autoptr (GBytes) png = NULL;
+  g_autofree char *why = NULL;
+
+  if (!read_source (w, source, data, length, st, error))
+    return FALSE;
+  if (!kic_raster_is_png_of_xpm (store, source))
+    return TRUE;
+  png = kic_raster_xpm_to_png (*data, *length, &why);
+  g_clear_pointer (data, g_free);
+  if (png == NULL)
+    {
+      g_autofree char *host = host_path (w, source);
+
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' cannot be made a PNG: %s", host, why);
+      return FALSE;
+    }
+  *data = g_bytes_unref_to_data (g_steal_pointer (&png), length);
+  return TRUE;
+}
+
 /* The manifest the plan asks for: store copies (with the content of their
  * source) and links at their real paths. */
 static KicManifest *
@@ -812,7 +839,7 @@ desired_manifest (Writer *w, const KicPlan *plan, const char *settings)
 
       if (!kic_manifest_path_ok (store) || !kic_manifest_path_ok (source) || !name_fits (w, store))
         continue;
-      if (!read_source (w, source, &data, &length, &st, &local))
+      if (!store_content (w, store, source, &data, &length, &st, &local))
         {
           kic_warning ("%s; its links are left out", local->message);
           continue;
@@ -873,7 +900,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   if (w->options.dry_run)
     return TRUE;
   handle = open_dir (w, dir, TRUE, error);
-  if (handle == NULL || !read_source (w, entry->target, &data, &length, &st, error))
+  if (handle == NULL || !store_content (w, entry->path, entry->target, &data, &length, &st, error))
     return FALSE;
   sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
   if (strcmp (sum, entry->sha256) != 0)

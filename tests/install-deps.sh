@@ -12,7 +12,7 @@ set -eu
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-  make gcc libc6-dev pkgconf libglib2.0-dev libxdg-basedir-dev libzstd-dev \
+  make gcc libc6-dev pkgconf libglib2.0-dev libxdg-basedir-dev libzstd-dev libxpm-dev libpng-dev \
   perl strace python3 time ca-certificates valgrind \
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt \
   gtk-update-icon-cache gnuplot-nox \

@@ -80,6 +80,9 @@ s=$(date +%s%N)
 /usr/bin/time -f %M -o "$W/noop-kb" "$BIN" -q --root "$VIEW" --theme breeze
 e=$(date +%s%N); noop_ms=$(((e - s) / 1000000))
 touch "$W/stamp"
+# the report with each name's floor (a dry run: it writes nothing, and
+# plans as the rebuild did, its own links set aside)
+"$BIN" -q --root "$VIEW" --theme breeze --dry-run --json > "$W/report"
 links=$(grep -c '^link' "$VIEW/var/lib/kde-icon-cache/manifest")
 "$TOP/tests/oracle/probe-count.sh" "$VIEW" breeze 16,22,32,48 < "$W/names" > "$W/kde-after" 2>/dev/null
 gtk_ms=- gtk_kb=-
@@ -117,24 +120,53 @@ printf 'sum over the menu at 16-48 px: %s calls before, %s after (%s)\n' \
   "$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde-after")" \
   "$(ratio "$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde-before")" "$(awk -F '\t' '{ s += $3 } END { print s }' "$W/kde-after")")"
 
-# How far the promises let the sum at 48 px go down (issue 7 asked for
-# 20x): a name KDE cannot find has nothing to link to and costs the same
-# after; a PNG or XPM cannot go into breeze (it probes only .svg), so its
-# best link is in hicolor, after a miss in every directory of both breeze
-# passes, then one access and one l10n stat; an SVG's best is breeze's
-# first exact directory: 5 calls (kde-lookup.md §8.2).  The breeze
-# directory count comes from --explain of a name nobody has (no dash: one
-# name variant).
-bz=$("$BIN" -q --root "$VIEW" --theme breeze --explain --size 48 kicbenchnosuchicon |
-     grep -c '/icons/breeze/')
-awk -F '\t' -v bz="$bz" '
-  NR == FNR { if ($2 == 48) after += $3; next }
-  $2 == 48 { before += $3
-             if ($4 == "-" || $4 == "") { floor += $3; lost += $3; nf++ }
-             else if ($4 ~ /\.svg$/) floor += ($3 < 5 ? $3 : 5)
-             else { floor += ($3 < bz + 2 ? $3 : bz + 2); raster++ } }
-  END { printf "48 px: %d calls before, %d after (%.2fx); no link can go below %d (%.2fx): %d names KDE cannot find keep their %d calls, %d PNG/XPM names need at least %d each\n",
-               before, after, before / after, floor, before / floor, nf, lost, raster, bz + 2 }' "$W/kde-after" "$W/kde-before"
+# How far the promises let the menu go down: the floor of each Icon= at
+# each size is the fewest calls any links of its own content could give it
+# (the rebuild's report, calls_floor: links only where KDE probes the file
+# type and the theme holds no other content under the name; see plan.h),
+# whatever they would do to other names.  Measured before and after
+# (strace) beside the floor, per size; then the names above their floor
+# and why (the report's above_floor).
+python3 - "$W/report" "$W/kde-before" "$W/kde-after" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+floor, why = {}, {}
+for n in report["names"]:
+    for s in n["sizes"]:
+        floor[(n["name"], s["size"])] = s["calls_floor"]
+        if "above_floor" in s:
+            why.setdefault(n["name"], {})[s["size"]] = (s["calls_after"], s["calls_floor"], s["above_floor"])
+def lookup_name(icon):
+    for ext in (".png", ".xpm", ".svgz", ".svg"):
+        if icon.endswith(ext):
+            return icon[: -len(ext)]
+    return icon
+def counts(path):
+    out = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        out[(f[0], int(f[1]))] = int(f[2])
+    return out
+before, after = counts(sys.argv[2]), counts(sys.argv[3])
+print("the floor: per size, the menu's calls (strace, KF5) before and after, and the fewest any links could give")
+print("%-6s %12s %12s %12s %14s %14s" % ("size", "before", "after", "floor", "before/after", "after/floor"))
+for size in sorted({k[1] for k in before}):
+    keys = [k for k in before if k[1] == size]
+    b = sum(before[k] for k in keys)
+    a = sum(after[k] for k in keys)
+    fl = sum(floor.get((lookup_name(k[0]), size), before[k]) for k in keys)
+    print("%-6d %12d %12d %12d %13.2fx %13.1f%%" % (size, b, a, fl, b / a, 100.0 * (a - fl) / fl))
+above = sorted(why.items(), key=lambda kv: -sum(v[0] - v[1] for v in kv[1].values()))
+reasons = {}
+for name, sizes in above:
+    reason = next(iter(sizes.values()))[2]
+    reasons.setdefault(reason, []).append((name, sum(v[0] - v[1] for v in sizes.values())))
+print("names above their floor at some size (%d), by reason; calls above the floor summed over the sizes:" % len(above))
+for reason, names in sorted(reasons.items(), key=lambda kv: -sum(x[1] for x in kv[1])):
+    total = sum(x[1] for x in names)
+    shown = ", ".join("%s (+%d)" % x for x in names[:6]) + (", ..." if len(names) > 6 else "")
+    print("  +%d: %d names: %s\n      %s" % (total, len(names), reason, shown))
+PY
 echo
 printf '%-44s %14s %14s %10s\n' "" "gtk-update-icon-cache" "kde-icon-cache" "gtk/ours"
 printf '%-44s %14s %14s %10s\n' "build (breeze + hicolor; ours: whole rebuild), ms" "$gtk_ms" "$rebuild_ms" "$(ratio "$gtk_ms" "$rebuild_ms")"

@@ -21,7 +21,7 @@ icon_names "$R" | grep -av '^/' > "$WORK/names"
 kde_view () { # kde_view ROOT
   if [ -n "${KIC_STRESS:-}" ] && [ -x "$ORACLE" ]; then
     . "$TOP/tests/oracle/oracle-env.sh"
-    oracle_run "$1" breeze "$ORACLE" --sizes 16,22,32,48 < "$WORK/names" | with_content ""
+    oracle_run "$1" breeze "$ORACLE" --sizes 16,22,32,48 < "$WORK/names" | with_content "" "$1"
     return
   fi
   loaded_content "$1" < "$WORK/names"

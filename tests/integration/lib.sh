@@ -119,22 +119,39 @@ same_answers () { # same_answers THEIRS OURS
 # the SHA-256 of the file at PREFIX+PATH: '-' stays '-' (nothing found),
 # 'missing' for a path that is not a file.  One sha256sum for all the
 # distinct files, not a process per line (thousands on the realistic tree).
-with_content () { # with_content PREFIX < lines
+# With ROOT, the PNG twin of an XPM in ROOT's store counts as the XPM.
+with_content () { # with_content PREFIX [ROOT] < lines
   _wc=$(mktemp -d "$WORK/content.XXXXXX")   # (callers may run side by side)
   cat > "$_wc/in"
   cut -f3 "$_wc/in" | LC_ALL=C sort -u |
     while IFS= read -r _p; do
       [ "$_p" != "-" ] && [ -f "$1$_p" ] && printf '%s\0' "$1$_p"
     done | xargs -0 -r sha256sum > "$_wc/sums"
+  # An XPM's PNG twin in ROOT's store (pixel-identical, proved by KF5's
+  # renders: the callers compare those apart) stands for its XPM: its
+  # content counts as the XPM's.
+  : > "$_wc/twins"
+  if [ -n "${2:-}" ] && [ -d "$2/var/lib/kde-icon-cache/files" ]; then
+    find "$2/var/lib/kde-icon-cache/files" -type f -name '*.xpm.png' | while IFS= read -r _t; do
+      _x=$2${_t#"$2"/var/lib/kde-icon-cache/files}; _x=${_x%.png}
+      [ -f "$_x" ] && printf '%s %s\n' "$(sha256sum < "$_t" | cut -c1-64)" "$(sha256sum < "$_x" | cut -c1-64)"
+    done > "$_wc/twins"
+  fi
   # sha256sum escapes a name holding a backslash: a leading '\', '\\'
   LC_ALL=C awk -F '\t' -v prefix="$1" -v OFS='\t' '
-    FILENAME == ARGV[1] {
+    FILENAME == ARGV[1] { split($0, t, " "); twin[t[1]] = t[2]; next }
+    FILENAME == ARGV[2] {
       esc = substr($0, 1, 1) == "\\"; line = esc ? substr($0, 2) : $0
       p = substr(line, 67); if (esc) gsub(/\\\\/, "\\\\", p)
       sum[p] = substr(line, 1, 64); next
     }
-    { p = prefix $3; $3 = $3 == "-" ? "-" : (p in sum) ? sum[p] : "missing"; print }
-  ' "$_wc/sums" "$_wc/in"
+    {
+      p = prefix $3
+      s = $3 == "-" ? "-" : (p in sum) ? sum[p] : "missing"
+      if (s in twin) s = twin[s]
+      $3 = s; print
+    }
+  ' "$_wc/twins" "$_wc/sums" "$_wc/in"
   rm -rf "$_wc"
 }
 
@@ -145,7 +162,7 @@ loaded_content () { # loaded_content ROOT < names
   for _s in 16 22 32 48; do
     "$BIN" -q --root "$1" --resolve --size "$_s" < "$WORK/loaded.names" |
       awk -F '\t' -v s="$_s" '{ print $1 "\t" s "\t" $2 }'
-  done | with_content "$1"
+  done | with_content "$1" "$1"
 }
 
 # Our call counts: NAME<TAB>SIZE<TAB>CALLS, from --explain's result lines.

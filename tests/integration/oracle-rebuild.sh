@@ -3,8 +3,9 @@
 #
 # On the realistic tree with breeze, oxygen and hicolor current in turn:
 # every name of tests/oracle/names.sh (the menu's and the themes' own) at
-# 16, 22, 32 and 48 px must load byte-identical content and render the
-# same pixels in the KF5 helper before and after the rebuild; the calls
+# 16, 22, 32 and 48 px must load byte-identical content (or, for an XPM
+# planted as its PNG twin, that XPM's) and render the same pixels in the
+# KF5 helper before and after the rebuild; the calls
 # the tool reports for the menu's names before and after must equal what
 # strace sees KDE do.
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +20,7 @@ icon_names "$T" | grep -v '^/' > "$WORK/menu"
 
 # NAME SIZE CONTENT-SHA256 RENDER-HASH for every name and size, in ROOT
 seen_by_kde () { # seen_by_kde ROOT THEME
-  oracle_run "$1" "$2" "$ORACLE" --render --sizes 16,22,32,48 < "$WORK/names" | with_content ""
+  oracle_run "$1" "$2" "$ORACLE" --render --sizes 16,22,32,48 < "$WORK/names" | with_content "" "$1"
 }
 
 # One theme's five checks, as TAP numbered from 1, on a view of its own.

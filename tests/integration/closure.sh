@@ -1,0 +1,78 @@
+#!/bin/sh
+# closure.sh - a link that another name's dash cut would reach gets that
+# name planted beside it, or none of the set is planted
+#
+# KDE looks "X-symbolic" up in each theme as "X-symbolic", then as "X"
+# (kde-lookup.md §3.1), so a breeze link X.svg would answer it before
+# hicolor's own X-symbolic.svg.  With the closure, X-symbolic gets its own
+# link in breeze too; when the cut name cannot have one (a PNG: breeze only
+# probes .svg), neither gets a breeze link.  Checked against KDE itself
+# (the KF5 helper, every size 8-256) and against what was planted.
+. "$(dirname "$0")/lib.sh"
+need_oracle
+
+plan 9
+S=/var/lib/kde-icon-cache
+svg_file () { # svg_file ROOT REL COLOUR: an SVG of its own content
+  mkdir -p "$(dirname "$1/$2")"
+  printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><!-- /%s --><rect width="16" height="16" fill="%s"/></svg>\n' \
+    "$2" "$3" > "$1/$2"
+}
+png_copy () { # png_copy ROOT REL: a PNG of its own content (a fixture PNG with a comment after IEND)
+  mkdir -p "$(dirname "$1/$2")"
+  { cat "$1/usr/share/icons/hicolor/48x48/apps/hi48.png"; printf '/%s' "$2"; } > "$1/$2"
+}
+# NAME SIZE CONTENT for every size 8-256 as KDE (KF5) loads it
+kde_content () { # kde_content ROOT NAMES...
+  _r=$1; shift
+  . "$TOP/tests/oracle/oracle-env.sh"
+  printf '%s\n' "$@" | oracle_run "$_r" breeze "$ORACLE" --sizes "$(seq -s, 8 256)" |
+    while IFS="$(printf '\t')" read -r name size path; do
+      if [ "$path" = "-" ]; then sum=-; else sum=$(sha256sum < "$path" | cut -d' ' -f1); fi
+      printf '%s\t%s\t%s\n' "$name" "$size" "$sum"
+    done
+}
+H=usr/share/icons/hicolor
+app () { # app ROOT NAME
+  printf '[Desktop Entry]\nType=Application\nName=%s\nExec=%s\nIcon=%s\n' "$2" "$2" "$2" > "$1/usr/share/applications/$2.desktop"
+}
+
+# --- a -symbolic sibling: both planted in breeze -------------------------
+fixtures "$WORK/fx" basic
+R=$WORK/fx/basic
+svg_file "$R" $H/scalable/apps/kicclosure.svg '#208020'
+svg_file "$R" $H/symbolic/apps/kicclosure-symbolic.svg '#bebebe'
+app "$R" kicclosure
+kde_content "$R" kicclosure kicclosure-symbolic > "$WORK/sym.before"
+"$BIN" -q --root "$R" --theme breeze
+ok $? "--rebuild exits 0"
+grep -q "^link	/usr/share/icons/breeze/[^	]*/kicclosure\.svg	" "$R$S/manifest"
+ok $? "the menu name gets its link in breeze"
+grep -q "^link	/usr/share/icons/breeze/[^	]*/kicclosure-symbolic\.svg	" "$R$S/manifest"
+ok $? "its -symbolic sibling gets its own link in breeze beside it"
+kde_content "$R" kicclosure kicclosure-symbolic > "$WORK/sym.after"
+same_answers "$WORK/sym.before" "$WORK/sym.after"
+ok $? "KDE loads the same bytes for both names at every size 8-256"
+at48=$("$BIN" -q --root "$R" --theme breeze --resolve --size 48 kicclosure | cut -f2)
+case $at48 in /usr/share/icons/breeze/*) true ;; *) false ;; esac
+ok $? "KDE's lookup of the menu name at 48 px ends at its breeze link ($at48)"
+
+# --- a cut name that breeze cannot hold: the set is dropped (the proof
+# meets kicclosure-symbolic first, so its link is planted, then dropped) --
+fixtures "$WORK/fx" basic
+R=$WORK/fx/basic
+svg_file "$R" $H/scalable/apps/kicclosure.svg '#208020'
+svg_file "$R" $H/symbolic/apps/kicclosure-symbolic.svg '#bebebe'
+png_copy "$R" $H/48x48/apps/kicclosure-zeta.png
+app "$R" kicclosure
+kde_content "$R" kicclosure kicclosure-symbolic kicclosure-zeta > "$WORK/png.before"
+"$BIN" -q --root "$R" --theme breeze
+ok $? "--rebuild exits 0 with a PNG the cut reaches"
+grep -q "^link	/usr/share/icons/breeze/[^	]*/kicclosure[^	]*	" "$R$S/manifest"
+is $? 1 "no link of the set goes to breeze (the PNG cannot have one there)"
+grep -q "^link	[^	]*/icons/hicolor/[^	]*/kicclosure\.svg	" "$R$S/manifest"
+ok $? "the menu name is planted in hicolor instead"
+kde_content "$R" kicclosure kicclosure-symbolic kicclosure-zeta > "$WORK/png.after"
+same_answers "$WORK/png.before" "$WORK/png.after"
+ok $? "KDE loads the same bytes for all three names at every size 8-256"
+finish
