@@ -931,8 +931,13 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                   return FALSE;
                 }
               owner = g_hash_table_lookup (p->plant_name, culprit->link);
+              /* the round goes on: the names after this one must still be
+               * proved (the new links are dirty for the next round) */
               if (plant_closure (p, names, owner, culprit->theme, name))
-                return FALSE;
+                {
+                  held = FALSE;
+                  break;
+                }
               g_free (owner->ban_reason);
               owner->ban_reason = g_strdup (reason);
               /* plan the name again, without that theme */
