@@ -51,6 +51,7 @@ struct _KicWriter {
   GHashTable *too_long; /* names already warned about */
   KicWriteStats *stats;
   KicWriteStats no_stats;
+  char *inputs;         /* kic_writer_set_inputs(), or NULL */
 };
 
 typedef KicWriter Writer;
@@ -656,6 +657,7 @@ kic_writer_free (KicWriter *w)
   g_hash_table_unref (w->in_place);
   g_hash_table_unref (w->too_long);
   g_free (w->files);
+  g_free (w->inputs);
   g_free (w);
 }
 
@@ -827,6 +829,7 @@ desired_manifest (Writer *w, const KicPlan *plan, const char *settings)
   gpointer key, value;
 
   manifest->settings = g_strdup (settings);
+  manifest->inputs = g_strdup (w->inputs);
   g_hash_table_iter_init (&iter, plan->files);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -1227,6 +1230,7 @@ manifest_union (const KicManifest *a, const KicManifest *b)
   const KicManifest *both[] = { a, b };
 
   u->settings = g_strdup (b->settings);
+  u->inputs = g_strdup (b->inputs);
   for (guint m = 0; m < 2; m++)
     {
       GHashTableIter iter;
@@ -1527,6 +1531,13 @@ kic_writer_clean (KicWriter *w, KicWriteStats *stats, GError **error)
       remove_made_dirs (w);
     }
   return TRUE;
+}
+
+void
+kic_writer_set_inputs (KicWriter *w, const char *inputs)
+{
+  g_free (w->inputs);
+  w->inputs = g_strdup (inputs);
 }
 
 gboolean
