@@ -491,6 +491,18 @@ take_lock (Writer *w, GError **error)
     }
 }
 
+/* A stream over the directory FD, which it takes over (closing it when
+ * that fails); NULL when FD is -1 or not a directory. */
+static DIR *
+dir_stream (int fd)
+{
+  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+
+  if (d == NULL && fd >= 0)
+    close (fd);
+  return d;
+}
+
 /* Links into the store below the directory FD (the real path PATH), and
  * the copies they point to, added to MANIFEST: what a damaged manifest
  * lost is found on disk. */
@@ -498,16 +510,11 @@ static void
 find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifest, GHashTable *visited,
                        guint depth)
 {
-  int dup_fd = dup (fd);
-  DIR *d = dup_fd >= 0 ? fdopendir (dup_fd) : NULL;
+  DIR *d = dir_stream (dup (fd));
   struct dirent *de;
 
   if (d == NULL)
-    {
-      if (dup_fd >= 0)
-        close (dup_fd);
-      return;
-    }
+    return;
   while ((de = readdir (d)) != NULL)
     {
       g_autofree char *child = NULL;
@@ -1363,16 +1370,11 @@ kic_writer_apply (KicWriter *w, const KicPlan *plan, const char *settings, KicWr
 static void
 remove_empty_below (int dirfd)
 {
-  int fd = dup (dirfd);
-  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+  DIR *d = dir_stream (dup (dirfd));
   struct dirent *de;
 
   if (d == NULL)
-    {
-      if (fd >= 0)
-        close (fd);
-      return;
-    }
+    return;
   while ((de = readdir (d)) != NULL)
     {
       int sub;
@@ -1406,17 +1408,12 @@ prune_store (Writer *w)
 static gboolean
 holds_only_lock (int parentfd, const char *name)
 {
-  int fd = openat (parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+  DIR *d = dir_stream (openat (parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct dirent *de;
   gboolean only = TRUE;
 
   if (d == NULL)
-    {
-      if (fd >= 0)
-        close (fd);
-      return FALSE;
-    }
+    return FALSE;
   while ((de = readdir (d)) != NULL)
     if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && strcmp (de->d_name, "lock") != 0)
       only = FALSE;
