@@ -628,6 +628,11 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
   plan = kic_plan_build (system, &popts);
   settings = settings_string (system, popts.targets, config.themes);
+  {
+    g_autofree char *inputs = kic_fingerprint_inputs (system->index, options->store);
+
+    kic_writer_set_inputs (writer, inputs);
+  }
   if (!kic_writer_apply (writer, plan, settings, &stats, error))
     return FALSE;
   if (check_only)

@@ -2,7 +2,7 @@
 #ifndef KIC_COMMANDS_H
 #define KIC_COMMANDS_H
 
-#include "system.h"
+#include "iconloader.h"
 
 #include <glib.h>
 

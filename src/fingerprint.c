@@ -9,6 +9,7 @@
 #include "fingerprint.h"
 
 #include "kic.h"
+#include "manifest.h"
 #include "safeopen.h"
 
 #include <fcntl.h>
@@ -59,6 +60,18 @@ add_input (GString *out, KicFsType type, const char *state, const char *path)
   g_string_append_printf (out, "%c\t%s\t%s\n", type == KIC_FS_DIR ? 'd' : 'f', state, escaped);
 }
 
+/* One input line into the digest that binds a fingerprint to its
+ * manifest (kic_fingerprint_inputs()).  STATE is NULL for a directory
+ * above the store, whose state is taken after the run wrote: there the
+ * path alone counts. */
+static void
+digest_input (GChecksum *digest, char type, const char *state, const char *escaped_path)
+{
+  g_autofree char *line = g_strdup_printf ("%c\t%s\t%s\n", type, state ? state : "-", escaped_path);
+
+  g_checksum_update (digest, (const guchar *) line, -1);
+}
+
 static gboolean
 is_under (const char *path, const char *dir)
 {
@@ -75,23 +88,57 @@ compare_paths (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/* The paths INDEX stamped, sorted, without those under STORE (the run
+ * wrote there: the manifest stands for them).  transfer container */
+static GPtrArray *
+sorted_inputs (KicFsIndex *index, const char *store)
+{
+  GHashTable *stamps = kic_fs_index_stamps (index);
+  GPtrArray *paths = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, stamps);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!is_under (key, store))
+      g_ptr_array_add (paths, key);
+  g_ptr_array_sort (paths, compare_paths);
+  return paths;
+}
+
+char *
+kic_fingerprint_inputs (KicFsIndex *index, const char *store)
+{
+  GHashTable *stamps = kic_fs_index_stamps (index);
+  g_autoptr (GChecksum) digest = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (GPtrArray) paths = NULL;
+
+  g_return_val_if_fail (stamps != NULL, NULL);
+  paths = sorted_inputs (index, store);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
+      g_autofree char *state = is_under (store, path) ? NULL : stamp_state (stamp);
+      g_autofree char *escaped = g_strescape (path, NULL);
+
+      digest_input (digest, stamp->type == KIC_FS_DIR ? 'd' : 'f', state, escaped);
+    }
+  return g_strdup (g_checksum_get_string (digest));
+}
+
 char *
 kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings)
 {
   int rootfd = kic_fs_index_rootfd (index);
   GHashTable *stamps = kic_fs_index_stamps (index);
-  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr (GPtrArray) paths = NULL;
   g_autofree char *escaped = g_strescape (settings, NULL);
   g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
   GString *out;
-  GHashTableIter iter;
-  gpointer key;
 
   g_return_val_if_fail (stamps != NULL, NULL);
-  g_hash_table_iter_init (&iter, stamps);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (paths, key);
-  g_ptr_array_sort (paths, compare_paths);
+  paths = sorted_inputs (index, store);
   out = g_string_new (HEADER "\n");
   g_string_append_printf (out, "settings\t%s\n", escaped);
   for (guint i = 0; i < paths->len; i++)
@@ -100,10 +147,7 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
       g_autofree char *state = NULL;
 
-      /* the run wrote in the store: the manifest stands for it.  Above
-       * it, the run may have created it: as they are now */
-      if (is_under (path, store))
-        continue;
+      /* above the store, the run may have created it: as they are now */
       if (is_under (store, path))
         state = state_now (rootfd, stamp->type, path);
       else
@@ -119,64 +163,111 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
 }
 
 gboolean
-kic_fingerprint_matches (int rootfd, const char *text, const char *settings)
+kic_fingerprint_matches (int rootfd, const char *text, const char *settings, const char *store,
+                         const char *inputs)
 {
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   g_autofree char *escaped = g_strescape (settings, NULL);
   g_autofree char *settings_line = g_strconcat ("settings\t", escaped, NULL);
-  guint n_inputs = 0;
+  g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
+  g_autoptr (GChecksum) digest = g_checksum_new (G_CHECKSUM_SHA256);
+  /* per input: its line, cut after the state ("d\t<state>"), and its path */
+  g_autoptr (GPtrArray) heads = g_ptr_array_new ();
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  gboolean has_manifest = FALSE;
 
   if (lines[0] == NULL || strcmp (lines[0], HEADER) != 0 || lines[1] == NULL
       || strcmp (lines[1], settings_line) != 0)
     return FALSE;
+  /* 1. the text alone: well formed, clean paths inside the root, and the
+   * inputs the manifest's run read (a fingerprint edited by hand, a line
+   * dropped or a state rewritten, stops no run, or it could hide a change
+   * for good); nothing is looked at on disk before that holds */
   for (guint i = 2; lines[i] != NULL; i++)
     {
-      g_auto (GStrv) fields = NULL;
-      g_autofree char *path = NULL;
-      g_autofree char *now = NULL;
+      char *line = lines[i];
+      char *state, *path_field, *path;
+      g_autofree char *clean = NULL;
 
-      if (lines[i][0] == '\0')
+      if (line[0] == '\0')
         continue;
-      fields = g_strsplit (lines[i], "\t", 3);
-      if (g_strv_length (fields) != 3 || (strcmp (fields[0], "d") != 0 && strcmp (fields[0], "f") != 0))
+      if ((line[0] != 'd' && line[0] != 'f') || line[1] != '\t' || (path_field = strchr (line + 2, '\t')) == NULL)
         return FALSE;
-      path = g_strcompress (fields[2]);
-      if (path[0] != '/')
+      state = line + 2;
+      *path_field++ = '\0';
+      path = g_strcompress (path_field);
+      clean = kic_path_clean (path);
+      g_ptr_array_add (paths, path);
+      if (path[0] != '/' || strcmp (clean, path) != 0)
         return FALSE;
-      now = state_now (rootfd, fields[0][0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE, path);
-      if (strcmp (now, fields[1]) != 0)
+      if (strcmp (path, manifest) == 0)
+        has_manifest = TRUE;
+      else
+        digest_input (digest, line[0], is_under (store, path) ? NULL : state, path_field);
+      g_ptr_array_add (heads, line);
+    }
+  if (!has_manifest || inputs == NULL || strcmp (g_checksum_get_string (digest), inputs) != 0)
+    {
+      kic_debug ("fingerprint: not the one made with the manifest's inputs");
+      return FALSE;
+    }
+  /* 2. every input as it was */
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      const char *head = g_ptr_array_index (heads, i);
+      const char *state = head + 2;
+      g_autofree char *now = state_now (rootfd, head[0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE, path);
+
+      if (strcmp (now, state) != 0)
         {
-          kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, fields[1]);
+          kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, state);
           return FALSE;
         }
-      n_inputs++;
     }
-  kic_debug ("fingerprint: %u inputs as they were", n_inputs);
-  /* a fingerprint without the manifest is no fingerprint */
-  return n_inputs > 0;
+  kic_debug ("fingerprint: %u inputs as they were", paths->len);
+  return TRUE;
+}
+
+/* Read the regular file PATH inside the root ROOTFD (O_NONBLOCK: a FIFO
+ * put there cannot hang a run that only looks).  transfer full; NULL when
+ * it is not one or cannot be read */
+static char *
+read_in_root (int rootfd, const char *path, gsize *length)
+{
+  char *text = NULL;
+  int fd = kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE);
+  struct stat st;
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !kic_read_fd (fd, path, &text, length, NULL))
+    text = NULL;
+  close (fd);
+  return text;
 }
 
 gboolean
 kic_fingerprint_unchanged (const char *root, const char *store, const char *settings)
 {
   g_autofree char *path = g_build_filename (store, KIC_FINGERPRINT_FILE, NULL);
+  g_autofree char *manifest_path = g_build_filename (store, "manifest", NULL);
   g_autofree char *text = NULL;
-  gboolean same;
+  g_autofree char *manifest_text = NULL;
+  g_autoptr (KicManifest) manifest = NULL;
+  gsize length = 0;
+  gboolean same = FALSE;
   int rootfd = kic_root_open (root ? root : "/");
-  int fd;
 
   if (rootfd < 0)
     return FALSE;
-  fd = kic_open_in_root (rootfd, path, O_RDONLY, TRUE);
-  if (fd < 0 || !kic_read_fd (fd, path, &text, NULL, NULL))
+  text = read_in_root (rootfd, path, NULL);
+  manifest_text = text ? read_in_root (rootfd, manifest_path, &length) : NULL;
+  if (manifest_text != NULL)
     {
-      if (fd >= 0)
-        close (fd);
-      close (rootfd);
-      return FALSE;
+      manifest = kic_manifest_parse (manifest_text, length, manifest_path);
+      same = kic_fingerprint_matches (rootfd, text, settings, store, manifest->inputs);
     }
-  close (fd);
-  same = kic_fingerprint_matches (rootfd, text, settings);
   close (rootfd);
   return same;
 }

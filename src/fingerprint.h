@@ -17,6 +17,13 @@
  * in full.  The writer keeps the modification time of the directories it
  * plants in; the store is left out but for its manifest, stamped after
  * the writer.
+ *
+ * A fingerprint is only ever a reason to skip work.  Its inputs are bound
+ * to the manifest: the run records a digest of them there ("# inputs:",
+ * kic_fingerprint_inputs()), and a fingerprint matches only when the
+ * inputs it lists digest to that value.  So a fingerprint edited by hand
+ * or left by another run cannot drop an input from the comparison, nor
+ * claim a state the run did not read (SECURITY.md).
  */
 #ifndef KIC_FINGERPRINT_H
 #define KIC_FINGERPRINT_H
@@ -28,17 +35,26 @@
 /* The fingerprint's file in the store. */
 #define KIC_FINGERPRINT_FILE "fingerprint"
 
+/* The digest of the inputs INDEX (which kept stamps) read, paths under
+ * STORE left out and those above it by path alone, for the manifest
+ * (kic_writer_set_inputs()).  transfer full */
+char *kic_fingerprint_inputs (KicFsIndex *index, const char *store);
+
 /* The fingerprint of a run with SETTINGS: every input INDEX (which kept
  * stamps) read, paths under STORE left out (the run wrote there), those
  * above it and STORE's manifest as they are now.  transfer full */
 char *kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings);
 
-/* TRUE when the fingerprint TEXT was made with SETTINGS and every input it
- * lists is as it was then; ROOTFD is the root (safeopen.h). */
-gboolean kic_fingerprint_matches (int rootfd, const char *text, const char *settings);
+/* TRUE when the fingerprint TEXT was made with SETTINGS, lists STORE's
+ * manifest and inputs whose digest is INPUTS (the manifest's "# inputs:";
+ * NULL never matches), and every input it lists is as it was then; ROOTFD
+ * is the root (safeopen.h). */
+gboolean kic_fingerprint_matches (int rootfd, const char *text, const char *settings, const char *store,
+                                  const char *inputs);
 
-/* kic_fingerprint_matches() on the fingerprint recorded in STORE under the
- * host directory ROOT (NULL: "/"); FALSE when there is none. */
+/* kic_fingerprint_matches() on the fingerprint and the manifest recorded
+ * in STORE under the host directory ROOT (NULL: "/"); FALSE when either
+ * is missing. */
 gboolean kic_fingerprint_unchanged (const char *root, const char *store, const char *settings);
 
 #endif /* KIC_FINGERPRINT_H */

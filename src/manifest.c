@@ -40,6 +40,7 @@ kic_manifest_free (KicManifest *manifest)
   g_hash_table_unref (manifest->made);
   g_hash_table_unref (manifest->mtimes);
   g_free (manifest->settings);
+  g_free (manifest->inputs);
   g_free (manifest);
 }
 
@@ -118,6 +119,11 @@ parse_line (KicManifest *manifest, const char *line)
         {
           g_free (manifest->settings);
           manifest->settings = g_strdup (line + strlen ("# settings: "));
+        }
+      else if (g_str_has_prefix (line, "# inputs: "))
+        {
+          g_free (manifest->inputs);
+          manifest->inputs = g_strdup (line + strlen ("# inputs: "));
         }
       else if (g_str_has_prefix (line, "# made\t") || g_str_has_prefix (line, "# mtime\t"))
         {
@@ -243,6 +249,8 @@ kic_manifest_to_string (const KicManifest *manifest)
     g_string_append (out, "# journal: a run was under way; it may have left more than this\n");
   if (manifest->settings != NULL)
     g_string_append_printf (out, "# settings: %s\n", manifest->settings);
+  if (manifest->inputs != NULL)
+    g_string_append_printf (out, "# inputs: %s\n", manifest->inputs);
   append_sorted_keys (out, manifest->made, "# made\t", FALSE);
   append_sorted_keys (out, manifest->mtimes, "# mtime\t", TRUE);
   g_hash_table_iter_init (&iter, manifest->entries);

@@ -14,7 +14,7 @@
 #define KIC_PLAN_H
 
 #include "config.h"
-#include "system.h"
+#include "iconloader.h"
 
 #include <glib.h>
 

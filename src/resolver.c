@@ -21,7 +21,19 @@ struct _KicResolver {
   GHashTable *generic_icons;
   int group_size[KIC_GROUP_LAST];
   const KicOverlay *overlay; /* borrowed, may be NULL */
+  /* KicTheme* of THEMES -> DirCache[theme->dirs->len]: each directory's
+   * listing, looked up the first time a lookup probes the directory */
+  GHashTable *dir_caches;
 };
+
+/* What the resolver keeps of one theme directory once a lookup has
+ * probed it, so that the next probe asks neither the index for the
+ * listing nor the hash of the path (the overlay's key) again. */
+typedef struct {
+  const KicFsDir *listing; /* NULL: the directory is not on disk */
+  guint disk_hash;         /* kic_fs_name_hash() of its disk path */
+  gboolean listed;         /* the two above are filled */
+} DirCache;
 
 /* What the overlay says of one file name in one directory. */
 typedef struct {
@@ -150,6 +162,16 @@ kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index)
   resolver->user_search_paths = g_strdupv (setup->user_search_paths);
   resolver->generic_icons = g_steal_pointer (&setup->generic_icons);
   memcpy (resolver->group_size, setup->group_size, sizeof resolver->group_size);
+  /* no directory is read here: a cache entry is filled when a lookup
+   * first probes its directory, as KDE's own probes go */
+  resolver->dir_caches = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  for (guint t = 0; t < resolver->themes->len; t++)
+    {
+      KicTheme *theme = g_ptr_array_index (resolver->themes, t);
+
+      if (!g_hash_table_contains (resolver->dir_caches, theme))
+        g_hash_table_insert (resolver->dir_caches, theme, g_new0 (DirCache, theme->dirs->len + 1));
+    }
   return resolver;
 }
 
@@ -158,6 +180,7 @@ kic_resolver_free (KicResolver *resolver)
 {
   if (resolver == NULL)
     return;
+  g_hash_table_unref (resolver->dir_caches);
   g_ptr_array_unref (resolver->themes);
   g_strfreev (resolver->data_dirs);
   g_strfreev (resolver->user_search_paths);
@@ -266,10 +289,22 @@ overlay_type (KicResolver *resolver, const char *dir, const char *file, gboolean
   return TRUE;
 }
 
-/* What FILE in theme directory DIR is; FILE may hold a '/' when Icon=
- * does.  Files of the overlay exist as regular files, or not at all. */
+/* The cache entries of THEME's directories, element i for theme->dirs[i].
+ * transfer none */
+static DirCache *
+theme_dir_caches (const KicResolver *resolver, const KicTheme *theme)
+{
+  DirCache *caches = g_hash_table_lookup (resolver->dir_caches, theme);
+
+  g_assert (caches != NULL);
+  return caches;
+}
+
+/* What FILE in theme directory DIR (whose cache entry is CACHE) is; FILE
+ * may hold a '/' when Icon= does.  Files of the overlay exist as regular
+ * files, or not at all. */
 static KicFsType
-index_type (KicResolver *resolver, KicThemeDir *dir, const ProbeFile *file)
+index_type (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache, const ProbeFile *file)
 {
   KicFsIndex *index = resolver->index;
   const char *disk = dir->mirror ? dir->mirror : dir->path;
@@ -295,15 +330,16 @@ index_type (KicResolver *resolver, KicThemeDir *dir, const ProbeFile *file)
         return type;
       return kic_fs_index_stat (index, joined);
     }
-  if (!dir->listed)
+  if (!cache->listed)
     {
-      dir->listing = kic_fs_index_dir (index, disk);
-      dir->disk_hash = kic_fs_name_hash (disk);
-      dir->listed = TRUE;
+      cache->listing = kic_fs_index_dir (index, disk);
+      cache->disk_hash = kic_fs_name_hash (disk);
+      cache->listed = TRUE;
     }
-  if (file->overlay != NULL && (e = overlay_find (file->overlay, disk, dir->disk_hash)) != NULL)
+  if (file->overlay != NULL && (e = overlay_find (file->overlay, disk, cache->disk_hash)) != NULL)
     return e->add && dir->mirror == NULL ? KIC_FS_FILE : KIC_FS_NONE;
-  return dir->listing ? kic_fs_index_dir_stat_hashed (index, dir->listing, file->name, file->hash) : KIC_FS_NONE;
+  return cache->listing ? kic_fs_index_dir_stat_hashed (index, cache->listing, file->name, file->hash)
+                        : KIC_FS_NONE;
 }
 
 /* kicontheme.cpp:783-792, KIconThemeDir::iconPath(): QFileInfo::exists()
@@ -314,11 +350,11 @@ index_type (KicResolver *resolver, KicThemeDir *dir, const ProbeFile *file)
  * language).  A Qt resource (KF6's embedded breeze) is looked up in memory,
  * l10n included: no system call at all. */
 static gboolean
-probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, const ProbeFile *probe)
+probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const ProbeFile *probe)
 {
   const char *file = probe->name;
   g_autofree char *path = NULL;
-  gboolean hit = index_type (lookup->resolver, (KicThemeDir *) dir, probe) != KIC_FS_NONE;
+  gboolean hit = index_type (lookup->resolver, dir, cache, probe) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
@@ -372,8 +408,10 @@ prune_dir (KicPruneRule rule, int dw, int delta)
  * the scan goes on, skipping directories that are not closer (:235), and
  * the closest hit wins. */
 static const KicThemeDir *
-scan_dirs (Lookup *lookup, const GPtrArray *dirs, const ProbeFile *file, int size, gboolean exact)
+scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int size, gboolean exact)
 {
+  const GPtrArray *dirs = theme->dirs;
+  DirCache *caches = theme_dir_caches (lookup->resolver, theme);
   KicPruneRule rule = lookup->resolver->profile->table->prune;
   const KicThemeDir *best = NULL;
   /* :178: delta starts at -INT_MAX (KDE 3: -1000) */
@@ -390,14 +428,14 @@ scan_dirs (Lookup *lookup, const GPtrArray *dirs, const ProbeFile *file, int siz
       if (exact)
         {
           /* :196-206 */
-          if (kic_dir_spec_exact (dir->spec, size) && probe_theme_dir (lookup, dir, file))
+          if (kic_dir_spec_exact (dir->spec, size) && probe_theme_dir (lookup, dir, &caches[i], file))
             return dir;
           continue;
         }
       dw = kic_dir_spec_distance (dir->spec, size);
       if (prune_dir (rule, dw, delta))
         continue;
-      if (!probe_theme_dir (lookup, dir, file))
+      if (!probe_theme_dir (lookup, dir, &caches[i], file))
         continue;
       best = dir;
       delta = dw;
@@ -418,7 +456,7 @@ scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *
   ProbeFile probe;
 
   probe_file_init (lookup->resolver, &probe, file);
-  dir = scan_dirs (lookup, theme->dirs, &probe, size, exact);
+  dir = scan_dirs (lookup, theme, &probe, size, exact);
 
   if (dir == NULL)
     return FALSE;
@@ -785,8 +823,10 @@ typedef struct {
 } SizeProbe;
 
 static GArray *
-probe_once (Lookup *lookup, const GPtrArray *dirs, const char *name, gboolean count)
+probe_once (Lookup *lookup, const KicTheme *theme, const char *name, gboolean count)
 {
+  const GPtrArray *dirs = theme->dirs;
+  DirCache *caches = theme_dir_caches (lookup->resolver, theme);
   GArray *probes = g_array_new (FALSE, FALSE, sizeof (SizeProbe));
   ProbeFile file;
 
@@ -804,11 +844,11 @@ probe_once (Lookup *lookup, const GPtrArray *dirs, const char *name, gboolean co
           /* probe_theme_dir() counts exactly what this lookup costs */
           guint before = lookup->result->n_calls;
 
-          probe.hit = probe_theme_dir (lookup, dir, &file);
+          probe.hit = probe_theme_dir (lookup, dir, &caches[i], &file);
           probe.cost = lookup->result->n_calls - before;
         }
       else
-        probe.hit = index_type (lookup->resolver, (KicThemeDir *) dir, &file) != KIC_FS_NONE;
+        probe.hit = index_type (lookup->resolver, dir, &caches[i], &file) != KIC_FS_NONE;
       /* without the calls, the misses cannot change the answer */
       if (probe.hit || count)
         g_array_append_val (probes, probe);
@@ -873,7 +913,7 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
     {
       Lookup scratch = { resolver, &(KicResult) { 0 }, 0, NULL };
 
-      probes = probe_once (&scratch, first.result->theme->dirs, first.scan_file, count);
+      probes = probe_once (&scratch, first.result->theme, first.scan_file, count);
     }
   for (int s = min + 1; s <= max; s++)
     {

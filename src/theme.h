@@ -63,9 +63,6 @@ typedef struct {
   char *mirror;           /* a ":/icons/..." directory that could not be
                            * read: the disk directory taken to hold the
                            * same files; else NULL */
-  const KicFsDir *listing; /* the resolver's cache: its listing, once asked */
-  guint disk_hash;         /* ... and kic_fs_name_hash() of its disk path */
-  gboolean listed;
 } KicThemeDir;
 
 typedef struct {

@@ -51,6 +51,7 @@ struct _KicWriter {
   GHashTable *too_long; /* names already warned about */
   KicWriteStats *stats;
   KicWriteStats no_stats;
+  char *inputs;         /* kic_writer_set_inputs(), or NULL */
 };
 
 typedef KicWriter Writer;
@@ -490,6 +491,18 @@ take_lock (Writer *w, GError **error)
     }
 }
 
+/* A stream over the directory FD, which it takes over (closing it when
+ * that fails); NULL when FD is -1 or not a directory. */
+static DIR *
+dir_stream (int fd)
+{
+  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+
+  if (d == NULL && fd >= 0)
+    close (fd);
+  return d;
+}
+
 /* Links into the store below the directory FD (the real path PATH), and
  * the copies they point to, added to MANIFEST: what a damaged manifest
  * lost is found on disk. */
@@ -497,16 +510,11 @@ static void
 find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifest, GHashTable *visited,
                        guint depth)
 {
-  int dup_fd = dup (fd);
-  DIR *d = dup_fd >= 0 ? fdopendir (dup_fd) : NULL;
+  DIR *d = dir_stream (dup (fd));
   struct dirent *de;
 
   if (d == NULL)
-    {
-      if (dup_fd >= 0)
-        close (dup_fd);
-      return;
-    }
+    return;
   while ((de = readdir (d)) != NULL)
     {
       g_autofree char *child = NULL;
@@ -656,6 +664,7 @@ kic_writer_free (KicWriter *w)
   g_hash_table_unref (w->in_place);
   g_hash_table_unref (w->too_long);
   g_free (w->files);
+  g_free (w->inputs);
   g_free (w);
 }
 
@@ -827,6 +836,7 @@ desired_manifest (Writer *w, const KicPlan *plan, const char *settings)
   gpointer key, value;
 
   manifest->settings = g_strdup (settings);
+  manifest->inputs = g_strdup (w->inputs);
   g_hash_table_iter_init (&iter, plan->files);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -1227,6 +1237,7 @@ manifest_union (const KicManifest *a, const KicManifest *b)
   const KicManifest *both[] = { a, b };
 
   u->settings = g_strdup (b->settings);
+  u->inputs = g_strdup (b->inputs);
   for (guint m = 0; m < 2; m++)
     {
       GHashTableIter iter;
@@ -1359,16 +1370,11 @@ kic_writer_apply (KicWriter *w, const KicPlan *plan, const char *settings, KicWr
 static void
 remove_empty_below (int dirfd)
 {
-  int fd = dup (dirfd);
-  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+  DIR *d = dir_stream (dup (dirfd));
   struct dirent *de;
 
   if (d == NULL)
-    {
-      if (fd >= 0)
-        close (fd);
-      return;
-    }
+    return;
   while ((de = readdir (d)) != NULL)
     {
       int sub;
@@ -1402,17 +1408,12 @@ prune_store (Writer *w)
 static gboolean
 holds_only_lock (int parentfd, const char *name)
 {
-  int fd = openat (parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
+  DIR *d = dir_stream (openat (parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct dirent *de;
   gboolean only = TRUE;
 
   if (d == NULL)
-    {
-      if (fd >= 0)
-        close (fd);
-      return FALSE;
-    }
+    return FALSE;
   while ((de = readdir (d)) != NULL)
     if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && strcmp (de->d_name, "lock") != 0)
       only = FALSE;
@@ -1527,6 +1528,13 @@ kic_writer_clean (KicWriter *w, KicWriteStats *stats, GError **error)
       remove_made_dirs (w);
     }
   return TRUE;
+}
+
+void
+kic_writer_set_inputs (KicWriter *w, const char *inputs)
+{
+  g_free (w->inputs);
+  w->inputs = g_strdup (inputs);
 }
 
 gboolean

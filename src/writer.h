@@ -82,6 +82,11 @@ GPtrArray *kic_writer_owned_links (KicWriter *writer);
 gboolean kic_writer_apply (KicWriter *writer, const KicPlan *plan, const char *settings,
                            KicWriteStats *stats, GError **error);
 
+/* Record INPUTS (kic_fingerprint_inputs()) in the manifest that
+ * kic_writer_apply() writes, so that only the fingerprint made from the
+ * same inputs can match it.  Before kic_writer_apply(). */
+void kic_writer_set_inputs (KicWriter *writer, const char *inputs);
+
 /* Record TEXT as the store's fingerprint (fingerprint.h): atomically, and
  * only when it differs from the one there; nothing for a dry run or when
  * there is no store. */

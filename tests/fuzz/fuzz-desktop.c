@@ -10,7 +10,7 @@
 #include <string.h>
 
 int
-LLVMFuzzerInitialize (int *argc, char ***argv)
+LLVMFuzzerInitialize (G_GNUC_UNUSED int *argc, G_GNUC_UNUSED char ***argv)
 {
   fuzz_init ();
   return 0;

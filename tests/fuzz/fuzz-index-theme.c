@@ -22,7 +22,7 @@
 static gboolean skip_huge_ints;
 
 int
-LLVMFuzzerInitialize (int *argc, char ***argv)
+LLVMFuzzerInitialize (G_GNUC_UNUSED int *argc, G_GNUC_UNUSED char ***argv)
 {
   fuzz_init ();
   skip_huge_ints = fuzz_skip_known ("huge-ints");
@@ -123,7 +123,7 @@ parse_one (const uint8_t *data, size_t size, const char *name, const char *secti
       FUZZ_CHECK (strcmp (desc->inherits[i], "default") != 0);
   for (guint i = 0; i < desc->dirs->len; i++)
     check_dir (desc, g_ptr_array_index (desc->dirs, i));
-  /* lay it nowhere, as system.c does for the void theme */
+  /* lay it nowhere, as iconloader.c does for the void theme */
   nowhere = kic_theme_new_nowhere (g_steal_pointer (&desc));
   FUZZ_CHECK (nowhere->dirs->len == nowhere->desc->dirs->len);
   FUZZ_CHECK (kic_theme_is_valid (nowhere) == (nowhere->dirs->len > 0));

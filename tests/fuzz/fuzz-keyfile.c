@@ -4,7 +4,7 @@
  *
  * The configuration is read the way kic_config_load() (src/config.c) does
  * it: that function wants a file on disk, which a fuzz target should not
- * write for every input.  kdeglobals is read as system.c does: [Icons]
+ * write for every input.  kdeglobals is read as iconloader.c does: [Icons]
  * Theme= and [<Group>Icons] Size= through atoi().
  *
  * Invariants: a key file exactly when there is no error; the list getter
@@ -21,7 +21,7 @@
 #include <string.h>
 
 int
-LLVMFuzzerInitialize (int *argc, char ***argv)
+LLVMFuzzerInitialize (G_GNUC_UNUSED int *argc, G_GNUC_UNUSED char ***argv)
 {
   fuzz_init ();
   return 0;
@@ -76,7 +76,7 @@ read_as_config (GKeyFile *kf)
     g_strstrip (themes[i]);
 }
 
-/* src/system.c: the current theme and the group sizes */
+/* src/iconloader.c: the current theme and the group sizes */
 static void
 read_as_kdeglobals (GKeyFile *kf)
 {

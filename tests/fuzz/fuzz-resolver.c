@@ -72,7 +72,7 @@ static gboolean skip_huge_ints;
 static gboolean skip_slash_names;
 
 int
-LLVMFuzzerInitialize (int *argc, char ***argv)
+LLVMFuzzerInitialize (G_GNUC_UNUSED int *argc, G_GNUC_UNUSED char ***argv)
 {
   fuzz_init ();
   skip_huge_ints = fuzz_skip_known ("huge-ints");

@@ -41,8 +41,11 @@ FUZZ_PKG_CFLAGS = $(or $(PKG_CFLAGS),$(shell pkg-config --cflags glib-2.0 libxdg
 FUZZ_PKG_LIBS = $(or $(PKG_LIBS),$(shell pkg-config --libs glib-2.0 libxdg-basedir libzstd))
 
 FUZZ_SAN = -fsanitize=address,undefined
+# the project's warnings (-Wunused-parameter included: a parameter left
+# unused on purpose says so with G_GNUC_UNUSED)
+FUZZ_WARN_CFLAGS = $(or $(WARN_CFLAGS),-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes)
 FUZZ_CPPFLAGS = -D_GNU_SOURCE -DKIC_VERSION='"fuzz"' -Isrc -Itests/fuzz
-FUZZ_CFLAGS = -std=c11 -O1 -g -fno-omit-frame-pointer -Wall -Wno-unused-parameter \
+FUZZ_CFLAGS = -std=c11 -O1 -g -fno-omit-frame-pointer $(FUZZ_WARN_CFLAGS) \
               $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(FUZZ_PKG_CFLAGS)
 FUZZ_LIB_OBJS = $(patsubst src/%.c,$(FUZZ_B)/obj/%.o,$(FUZZ_LIB_SRCS))
 FUZZ_BINS = $(patsubst %,$(FUZZ_B)/fuzz-%,$(FUZZ_ALL_TARGETS))

@@ -7,7 +7,7 @@
 # after each, the run must plan in full, and the run after it stop again.
 . "$(dirname "$0")/lib.sh"
 
-plan 32
+plan 41
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
@@ -87,4 +87,43 @@ run > /dev/null
 # --check plans on a change too
 touch "$R/usr/share/icons/breeze/apps/22/kicnew2.svg"
 changed_check "an icon added, then --check"
+
+# A fingerprint edited by hand is a reason to skip work at most until the
+# next change, never for good: a line dropped, a state rewritten to what
+# the input is now, or nothing but the manifest all lead to a full plan,
+# which writes what an honest run writes.
+F=$R$S/fingerprint
+D=/usr/share/icons/breeze/apps/22
+run > /dev/null
+run > "$WORK/out"
+stopped
+ok $? "forgeries: the run before them stops"
+snapshot () { (cd "$R" && find . -path ./var/lib/kde-icon-cache/fingerprint -prune -o -printf '%y %p %l\n' | LC_ALL=C sort); }
+forged () { # forged DESCRIPTION: the run after the forgery plans, with the honest result
+  run > "$WORK/out"
+  planned
+  ok $? "$1 -> a full plan"
+  snapshot > "$WORK/forged.tree"
+  rm -f "$F"
+  run > /dev/null
+  snapshot > "$WORK/honest.tree"
+  cmp -s "$WORK/forged.tree" "$WORK/honest.tree"
+  ok $? "$1 -> the same links and files as an honest run"
+}
+# the state of directory $1 as the fingerprint writes it
+dir_state () { printf '%s %s %s' "$(stat -c %d "$R$1")" "$(stat -c %i "$R$1")" "$(date -r "$R$1" +%s%N)"; }
+grep -q "^d	$(dir_state $D)	$D\$" "$F"
+ok $? "the test writes a directory's state as the fingerprint does"
+cp "$R$D/kate.svg" "$R$D/kicforged1.svg"
+grep -v "	$D\$" "$F" > "$WORK/fp" && cat "$WORK/fp" > "$F"
+forged "an icon added, its directory's line dropped"
+cp "$R$D/kate.svg" "$R$D/kicforged2.svg"
+awk -F '\t' -v OFS='\t' -v d="$D" -v s="$(dir_state $D)" '$3 == d { $2 = s } { print }' "$F" > "$WORK/fp" &&
+  cat "$WORK/fp" > "$F"
+grep -q "^d	$(dir_state $D)	$D\$" "$F"
+ok $? "(the forged line claims the directory as it is now)"
+forged "an icon added, its directory's state rewritten"
+cp "$R$D/kate.svg" "$R$D/kicforged3.svg"
+sed -n '1,2p; /	\/var\/lib\/kde-icon-cache\/manifest$/p' "$F" > "$WORK/fp" && cat "$WORK/fp" > "$F"
+forged "an icon added, nothing but the manifest left"
 finish

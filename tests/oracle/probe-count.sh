@@ -21,23 +21,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-mode=count symbolic=0 app=plasmashell keep=
-while [ $# -gt 0 ]; do
-    case $1 in
-    --calls) mode=calls; shift ;;
-    --symbolic) symbolic=1; shift ;;
-    --app) app=$2; shift 2 ;;
-    --trace) keep=$2; shift 2 ;;
-    --) shift; break ;;
-    -*) echo "probe-count.sh: unknown option $1" >&2; exit 2 ;;
-    *) break ;;
-    esac
-done
-if [ $# -ne 3 ]; then
-    echo "usage: probe-count.sh [--calls] [--symbolic] [--app NAME] [--trace FILE] TREE THEME SIZES < names" >&2
-    exit 2
-fi
-tree=$(cd "$1" && pwd) theme=$2 sizes=$3
+. "$here/probe-args.sh"
 oracle=${KIC_ORACLE:-$here/kic-oracle}
 [ -x "$oracle" ] || { echo "probe-count.sh: $oracle not built (make oracle)" >&2; exit 2; }
 command -v strace >/dev/null || { echo "probe-count.sh: strace missing" >&2; exit 2; }

@@ -89,7 +89,7 @@ test_path_ok (void)
 }
 
 /* to_string sorts (files first, then links, each by path), writes the
- * header, journal and settings lines, and parses back to the same */
+ * header, journal, settings and inputs lines, and parses back to the same */
 static void
 test_round_trip (void)
 {
@@ -103,18 +103,21 @@ test_round_trip (void)
   kic_manifest_add (m, KIC_ENTRY_FILE, "/s/f", "/src/f", "00ff");
   kic_manifest_add (m, KIC_ENTRY_LINK, "/a/link", "../v", NULL); /* replaces */
   m->settings = g_strdup ("profile=kf5");
+  m->inputs = g_strdup ("d1e5");
   m->journal = TRUE;
   text = kic_manifest_to_string (m);
   g_assert_cmpstr (text, ==,
                    "# kde-icon-cache manifest 1\n"
                    "# journal: a run was under way; it may have left more than this\n"
                    "# settings: profile=kf5\n"
+                   "# inputs: d1e5\n"
                    "file\t/s/f\t/src/f\t00ff\n"
                    "link\t/a/link\t../v\n"
                    "link\t/z/link\t../t\n"
                    "# end\n");
   back = parse (text);
   g_assert_true (back->journal);
+  g_assert_cmpstr (back->inputs, ==, "d1e5");
   again = kic_manifest_to_string (back);
   g_assert_cmpstr (again, ==, text);
 }

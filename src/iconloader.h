@@ -1,4 +1,4 @@
-/* system.h - the KDE process being modelled, read from a (rooted) system
+/* iconloader.h - the KIconLoader a KDE process builds, read from a (rooted) system
  *
  * Reads what a KDE process of the profile's generation reads when it
  * builds its KIconLoader: the current theme from kdeglobals, the base
@@ -7,8 +7,8 @@
  * does.  All disk access goes through the KicFsIndex, so each directory is
  * read once.
  */
-#ifndef KIC_SYSTEM_H
-#define KIC_SYSTEM_H
+#ifndef KIC_ICONLOADER_H
+#define KIC_ICONLOADER_H
 
 #include "fsindex.h"
 #include "profile.h"
@@ -55,4 +55,4 @@ KicResolver *kic_system_new_resolver (KicSystem *system, const char *configured_
                                       gboolean other_theme, char **used_theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicSystem, kic_system_free)
 
-#endif /* KIC_SYSTEM_H */
+#endif /* KIC_ICONLOADER_H */

@@ -1,11 +1,11 @@
-/* system.c - kdeglobals, base directories, themes and the theme list
+/* iconloader.c - kdeglobals, base directories, themes and the theme list
  *
  * Citations are KDE/kiconthemes@v5.103.0:src/kiconloader.cpp unless
  * kicontheme.cpp is named; "§" is kde-lookup.md, whose sections give the
  * other generations' lines.  What differs per generation comes from the
  * profile table (profile.c).
  */
-#include "system.h"
+#include "iconloader.h"
 
 #include "keyfile.h"
 #include "kic.h"
