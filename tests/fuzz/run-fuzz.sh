@@ -30,6 +30,7 @@ max_len () {
     index-theme) echo 65536 ;; # hicolor's index.theme is 55 KB
     keyfile) echo 16384 ;;     # kdeglobals, kde-icon-cache.conf
     manifest) echo 65536 ;;
+    raster) echo 16384 ;;      # menu XPM icons: 1-10 KB (a 48x48 with 2 chars a pixel ~6 KB)
     resolver) echo 16384 ;;
     *) echo 16384 ;;
   esac
