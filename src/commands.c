@@ -403,6 +403,17 @@ settings_string (const KicSystem *system, const GArray *targets, char **themes)
 }
 
 static void
+append_links (GString *json, const KicNamePlan *np)
+{
+  for (guint k = 0; k < np->plants->len; k++)
+    {
+      if (k)
+        g_string_append (json, ", ");
+      json_string (json, ((KicPlant *) g_ptr_array_index (np->plants, k))->link);
+    }
+}
+
+static void
 print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteStats *stats)
 {
   g_autoptr (GString) json = g_string_new ("{\n  \"theme\": ");
@@ -427,12 +438,7 @@ print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteS
       else
         g_string_append (json, "null");
       g_string_append (json, ", \"links\": [");
-      for (guint k = 0; k < np->plants->len; k++)
-        {
-          if (k)
-            g_string_append (json, ", ");
-          json_string (json, ((KicPlant *) g_ptr_array_index (np->plants, k))->link);
-        }
+      append_links (json, np);
       g_string_append (json, "], \"sizes\": [");
       for (guint k = 0; k < np->sizes->len; k++)
         {
@@ -452,6 +458,23 @@ print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteS
             }
           g_string_append_c (json, '}');
         }
+      g_string_append (json, "]}");
+    }
+  /* the closure's names are no menu name: without this they would only
+   * show as links nobody asked for */
+  g_string_append (json, "\n  ],\n  \"closure\": [");
+  for (guint i = 0; i < plan->closure->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->closure, i);
+
+      g_string_append (json, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+      json_string (json, np->name);
+      g_string_append (json, ", \"for\": ");
+      json_string (json, np->closure_for->name);
+      g_string_append (json, ", \"theme\": ");
+      json_string (json, np->closure_theme);
+      g_string_append_printf (json, ", \"status\": \"%s\", \"links\": [", kic_name_status_to_string (np->status));
+      append_links (json, np);
       g_string_append (json, "]}");
     }
   g_string_append (json, "\n  ]\n}\n");
