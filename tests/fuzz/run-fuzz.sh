@@ -21,6 +21,8 @@ OPTS=${FUZZ_OPTS:-}
 SUPP=${FUZZ_UBSAN_SUPP:-}
 HERE=tests/fuzz
 export G_SLICE=always-malloc
+# leaks inside libraries we cannot change (tests/fuzz/lsan.supp)
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(realpath tests/fuzz/lsan.supp)"
 
 # the longest input worth trying, per target: a little above the largest
 # real file of its kind
