@@ -640,7 +640,12 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
    * it is: its own files there decide the scan */
   for (guint k = 0; k < before_all->len && !in_theme; k++)
     in_theme = ((const KicResult *) g_ptr_array_index (before_all, k))->theme == theme;
-  if (np->closure_theme != NULL || theme->guessed_resource || in_theme
+  if (in_theme)
+    {
+      set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes, some from the current theme");
+      return;
+    }
+  if (np->closure_theme != NULL || theme->guessed_resource
       || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL))
     {
       set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
