@@ -1,7 +1,9 @@
 /* fuzz-raster.c - kic_raster_xpm_to_png(): an XPM file, from any package,
  * as a palette PNG (libXpm parses it, libpng writes it)
  *
- * Invariants: a PNG comes with no reason and no PNG with one; the same
+ * libXpm itself is not instrumented: its reads past a buffer's end
+ * (RESULTS.md, raster finding 3) showed as PNGs made at one call and not
+ * at another.  Invariants: a PNG comes with no reason and no PNG with one; the same
  * input gives the same bytes (a second run writes nothing new); the PNG
  * is one libpng reads back, the size libXpm gives the XPM, at most
  * KIC_RASTER_MAX_SIDE (1024) a side; a pixel is fully transparent in the
@@ -13,6 +15,8 @@
 
 #include <X11/xpm.h>
 #include <png.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
@@ -31,10 +35,25 @@ entry_spec (const XpmColor *entry)
          : entry->m_color;
 }
 
+/* libXpm's file parser on DATA, as raster.c parses it (its buffer
+ * parser reads past the end of some inputs: RESULTS.md) */
+static int
+read_xpm (const uint8_t *data, size_t size, XpmImage *xpm)
+{
+  int fd = memfd_create ("fuzz-xpm", MFD_CLOEXEC);
+  char path[64];
+  int status;
+
+  FUZZ_CHECK (fd >= 0 && write (fd, data, size) == (ssize_t) size);
+  snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+  status = XpmReadFileToXpmImage (path, xpm, NULL);
+  close (fd);
+  return status;
+}
+
 static void
 check_png (const uint8_t *data, size_t size, GBytes *png)
 {
-  g_autofree char *text = g_strndup ((const char *) data, size);
   png_image image;
   gsize png_size;
   const void *png_data = g_bytes_get_data (png, &png_size);
@@ -50,7 +69,7 @@ check_png (const uint8_t *data, size_t size, GBytes *png)
   FUZZ_CHECK (image.width >= 1 && image.width <= 1024 && image.height >= 1 && image.height <= 1024);
 
   memset (&xpm, 0, sizeof xpm);
-  FUZZ_CHECK (XpmCreateXpmImageFromBuffer (text, &xpm, NULL) == XpmSuccess);
+  FUZZ_CHECK (read_xpm (data, size, &xpm) == XpmSuccess);
   FUZZ_CHECK (xpm.width == image.width && xpm.height == image.height && xpm.ncolors <= 256);
   for (gsize i = 0; i < (gsize) xpm.width * xpm.height; i++)
     {
