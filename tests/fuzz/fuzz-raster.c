@@ -2,7 +2,7 @@
  * as a palette PNG (libXpm parses it, libpng writes it)
  *
  * libXpm itself is not instrumented: its reads past a buffer's end
- * (RESULTS.md, raster finding 3) showed as PNGs made at one call and not
+ * (RESULTS.md, finding 7) showed as PNGs made at one call and not
  * at another.  Invariants: a PNG comes with no reason and no PNG with one; the same
  * input gives the same bytes (a second run writes nothing new); the PNG
  * is one libpng reads back, the size libXpm gives the XPM, at most
