@@ -1100,20 +1100,6 @@ plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *the
   return m->plants->len > 0;
 }
 
-/* A round that stops early (to prove a new closure name first) has not
- * yet checked every name the links of CHANGED reach: they stay dirty for
- * the next round. */
-static void
-keep_dirty (Planner *p, GHashTable *changed)
-{
-  GHashTableIter iter;
-  gpointer key;
-
-  g_hash_table_iter_init (&iter, changed);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_hash_table_add (p->dirty, g_strdup (key));
-}
-
 /* One round of the proof over the lookups the links planted or dropped
  * since the last round may change (the first round: all the links).  A
  * lookup that changes gets a link of its own beside the one it meets (the
@@ -1169,14 +1155,15 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                    * same as before; be safe and plant nothing */
                   for (guint n = 0; n < names->len; n++)
                     drop_plants (p, g_ptr_array_index (names, n), reason);
-                  keep_dirty (p, changed);
                   return FALSE;
                 }
               owner = g_hash_table_lookup (p->plant_name, culprit->link);
+              /* the round goes on: the names after this one must still be
+               * proved (the new links are dirty for the next round) */
               if (plant_closure (p, names, owner, culprit->theme, name))
                 {
-                  keep_dirty (p, changed);
-                  return FALSE;
+                  held = FALSE;
+                  break;
                 }
               g_free (owner->ban_reason);
               owner->ban_reason = g_strdup (reason);

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 int
-LLVMFuzzerInitialize (int *argc, char ***argv)
+LLVMFuzzerInitialize (G_GNUC_UNUSED int *argc, G_GNUC_UNUSED char ***argv)
 {
   fuzz_init ();
   return 0;
