@@ -403,16 +403,39 @@ settings_string (const KicSystem *system, const GArray *targets, char **themes)
 }
 
 static void
+append_links (GString *json, const KicNamePlan *np)
+{
+  for (guint k = 0; k < np->plants->len; k++)
+    {
+      if (k)
+        g_string_append (json, ", ");
+      json_string (json, ((KicPlant *) g_ptr_array_index (np->plants, k))->link);
+    }
+}
+
+static void
 print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteStats *stats)
 {
   g_autoptr (GString) json = g_string_new ("{\n  \"theme\": ");
+  guint n_per_size = 0, n_per_size_planted = 0;
 
   json_string (json, system->current_theme);
   g_string_append_printf (json, ",\n  \"desktop_files\": %u,\n  \"lookups_proved\": %u,\n",
                           plan->n_desktop_files, plan->n_verified);
   g_string_append_printf (json, "  \"links\": {\"added\": %u, \"replaced\": %u, \"removed\": %u, "
-                                "\"unchanged\": %u, \"refused\": %u},\n  \"names\": [",
+                                "\"unchanged\": %u, \"refused\": %u},\n",
                           stats->added, stats->replaced, stats->removed, stats->unchanged, stats->refused);
+  /* names KDE loads with different files at different sizes, and how
+   * many of them the proof let a per-size set stand for */
+  for (guint i = 0; i < plan->names->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      n_per_size += np->per_size;
+      n_per_size_planted += np->per_size && np->status == KIC_NAME_PLANTED;
+    }
+  g_string_append_printf (json, "  \"per_size_sets\": {\"names\": %u, \"planted\": %u},\n  \"names\": [",
+                          n_per_size, n_per_size_planted);
   for (guint i = 0; i < plan->names->len; i++)
     {
       const KicNamePlan *np = g_ptr_array_index (plan->names, i);
@@ -426,13 +449,8 @@ print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteS
         json_string (json, np->reason);
       else
         g_string_append (json, "null");
-      g_string_append (json, ", \"links\": [");
-      for (guint k = 0; k < np->plants->len; k++)
-        {
-          if (k)
-            g_string_append (json, ", ");
-          json_string (json, ((KicPlant *) g_ptr_array_index (np->plants, k))->link);
-        }
+      g_string_append_printf (json, ", \"per_size\": %s, \"links\": [", np->per_size ? "true" : "false");
+      append_links (json, np);
       g_string_append (json, "], \"sizes\": [");
       for (guint k = 0; k < np->sizes->len; k++)
         {
@@ -452,6 +470,23 @@ print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteS
             }
           g_string_append_c (json, '}');
         }
+      g_string_append (json, "]}");
+    }
+  /* the closure's names are no menu name: without this they would only
+   * show as links nobody asked for */
+  g_string_append (json, "\n  ],\n  \"closure\": [");
+  for (guint i = 0; i < plan->closure->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->closure, i);
+
+      g_string_append (json, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+      json_string (json, np->name);
+      g_string_append (json, ", \"for\": ");
+      json_string (json, np->closure_for->name);
+      g_string_append (json, ", \"theme\": ");
+      json_string (json, np->closure_theme);
+      g_string_append_printf (json, ", \"status\": \"%s\", \"links\": [", kic_name_status_to_string (np->status));
+      append_links (json, np);
       g_string_append (json, "]}");
     }
   g_string_append (json, "\n  ]\n}\n");

@@ -64,6 +64,10 @@ typedef struct KicNamePlan_ {
   struct KicNamePlan_ *closure_for;
   char *closure_theme;
   char *ban_reason;    /* why the proof took its links from a theme, the last time */
+  /* KDE loads files of different content at different sizes: its links,
+   * if any, are a per-size set (each to the file KDE loads at its
+   * directory's sizes) */
+  gboolean per_size;
 } KicNamePlan;
 
 typedef struct {

@@ -166,6 +166,11 @@ for reason, names in sorted(reasons.items(), key=lambda kv: -sum(x[1] for x in k
     total = sum(x[1] for x in names)
     shown = ", ".join("%s (+%d)" % x for x in names[:6]) + (", ..." if len(names) > 6 else "")
     print("  +%d: %d names: %s\n      %s" % (total, len(names), reason, shown))
+# names KDE loads with a different file per size: how many, and how many a
+# per-size set (links in breeze, one per directory, each to its sizes'
+# file) stands for after the proof
+ps = report.get("per_size_sets", {"names": 0, "planted": 0})
+print("per-size sets: %d names load a different file at different sizes, %d planted as a set" % (ps["names"], ps["planted"]))
 PY
 echo
 printf '%-44s %14s %14s %10s\n' "" "gtk-update-icon-cache" "kde-icon-cache" "gtk/ours"

@@ -21,6 +21,8 @@ OPTS=${FUZZ_OPTS:-}
 SUPP=${FUZZ_UBSAN_SUPP:-}
 HERE=tests/fuzz
 export G_SLICE=always-malloc
+# leaks inside libraries we cannot change (tests/fuzz/lsan.supp)
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(realpath tests/fuzz/lsan.supp)"
 
 # the longest input worth trying, per target: a little above the largest
 # real file of its kind
@@ -30,6 +32,7 @@ max_len () {
     index-theme) echo 65536 ;; # hicolor's index.theme is 55 KB
     keyfile) echo 16384 ;;     # kdeglobals, kde-icon-cache.conf
     manifest) echo 65536 ;;
+    raster) echo 16384 ;;      # menu XPM icons: 1-10 KB (a 48x48 with 2 chars a pixel ~6 KB)
     resolver) echo 16384 ;;
     *) echo 16384 ;;
   esac

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_oracle
 
-plan 9
+plan 10
 S=/var/lib/kde-icon-cache
 svg_file () { # svg_file ROOT REL COLOUR: an SVG of its own content
   mkdir -p "$(dirname "$1/$2")"
@@ -50,6 +50,17 @@ grep -q "^link	/usr/share/icons/breeze/[^	]*/kicclosure\.svg	" "$R$S/manifest"
 ok $? "the menu name gets its link in breeze"
 grep -q "^link	/usr/share/icons/breeze/[^	]*/kicclosure-symbolic\.svg	" "$R$S/manifest"
 ok $? "its -symbolic sibling gets its own link in breeze beside it"
+"$BIN" -q --root "$R" --theme breeze --dry-run --json > "$WORK/sym.json"
+python3 - "$WORK/sym.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [n for n in d["closure"] if n["name"] == "kicclosure-symbolic"]
+assert len(c) == 1 and c[0]["for"] == "kicclosure" and c[0]["theme"] == "breeze", c
+assert any(l.startswith("/usr/share/icons/breeze/") and l.endswith("/kicclosure-symbolic.svg")
+           for l in c[0]["links"]), c
+assert "kicclosure-symbolic" not in [n["name"] for n in d["names"]]
+PY
+ok $? "--json lists kicclosure-symbolic in the closure, for kicclosure, with its breeze link"
 kde_content "$R" kicclosure kicclosure-symbolic > "$WORK/sym.after"
 same_answers "$WORK/sym.before" "$WORK/sym.after"
 ok $? "KDE loads the same bytes for both names at every size 8-256"
