@@ -658,6 +658,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
   popts.themes = config.themes;
   popts.extra_names = config.extra_names;
+  popts.per_size_sets = config.per_size_sets;
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */

@@ -81,6 +81,7 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   config->extra_names = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "ExtraNames", NULL);
   for (guint i = 0; config->extra_names[i] != NULL; i++)
     g_strstrip (config->extra_names[i]);
+  config->per_size_sets = kic_keyfile_get_bool (kf, KIC_CONFIG_GROUP, "PerSizeSets", FALSE);
   return TRUE;
 }
 

@@ -4,6 +4,7 @@
  *   Sizes=16:1,22:2,32:2,48:4   # N[:WEIGHT], the sizes to make fast
  *   Themes=breeze                # the current themes to plant for
  *   ExtraNames=firefox-esr       # names KDE looks up that no menu file names
+ *   PerSizeSets=false            # plant per-size sets (plan.c; not kill-safe)
  */
 #ifndef KIC_CONFIG_H
 #define KIC_CONFIG_H
@@ -26,6 +27,8 @@ typedef struct {
   GArray *targets; /* KicTarget; empty when the file sets none */
   char **themes;   /* NULL when the file sets none */
   char **extra_names; /* ExtraNames=, never NULL */
+  gboolean per_size_sets; /* PerSizeSets=: plant them (off: a run killed
+                           * half way could leave part of a set) */
 } KicConfig;
 
 /* Read the configuration file inside the root; a missing file is an empty

@@ -74,6 +74,7 @@ typedef struct {
   GArray *targets;     /* KicTarget */
   char **themes;       /* themes to plant for; NULL: the current theme */
   char **extra_names;  /* names to plan besides the menu's; may be NULL */
+  gboolean per_size_sets; /* plant per-size sets (PerSizeSets=) */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
   gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */

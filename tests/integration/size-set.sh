@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 need_oracle
 
-plan 10
+plan 11
 S=/var/lib/kde-icon-cache
 svg_file () { # svg_file ROOT REL COLOUR: an SVG of its own content
   mkdir -p "$(dirname "$1/$2")"
@@ -48,6 +48,17 @@ R=$WORK/fx/basic
 sizes_set "$R" 16x16 48x48
 app "$R" kicsizes
 kde_content "$R" kicsizes > "$WORK/set.before"
+# off by default: part of a set (a killed run) is not safe
+"$BIN" -q --root "$R" --theme breeze --dry-run --json > "$WORK/set.json"
+python3 - "$WORK/set.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = [n for n in d["names"] if n["name"] == "kicsizes"][0]
+assert n["status"] == "skipped" and n["per_size"] and not n["links"], n
+PY
+ok $? "without PerSizeSets=true a per-size set is not planted"
+mkdir -p "$R/etc"
+printf '[kde-icon-cache]\nPerSizeSets=true\n' > "$R/etc/kde-icon-cache.conf"
 "$BIN" -q --root "$R" --theme breeze --dry-run --json > "$WORK/set.json"
 ok $? "--dry-run --json exits 0"
 python3 - "$WORK/set.json" "$R" <<'PY'
@@ -86,6 +97,8 @@ fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 sizes_set "$R" 16x16 22x22 32x32 48x48 scalable
 app "$R" kicsizes
+mkdir -p "$R/etc"
+printf '[kde-icon-cache]\nPerSizeSets=true\n' > "$R/etc/kde-icon-cache.conf"
 kde_content "$R" kicsizes > "$WORK/no.before"
 "$BIN" -q --root "$R" --theme breeze
 ok $? "--rebuild exits 0 with a scalable/ file in the set"
