@@ -81,6 +81,9 @@ session before2
 # the configuration file the package ships, as dpkg would install it
 [ -e "$ROOT/etc/kde-icon-cache.conf" ] && { echo "bench-plasma: $ROOT/etc/kde-icon-cache.conf exists: not ours" >&2; exit 1; }
 cp "$TOP/etc/kde-icon-cache.conf" "$ROOT/etc/kde-icon-cache.conf"
+# what our model predicts for this root's own menu (every name the plan
+# takes, at the menu sizes), to set beside what Plasma does
+"$BIN" -q --root "$ROOT" --dry-run --json > "$W/predicted.json"
 s=$(date +%s%N)
 "$BIN" --root "$ROOT" 2> "$W/rebuild.log"
 rebuild_ms=$((($(date +%s%N) - s) / 1000000))
@@ -104,6 +107,16 @@ for phase in "plasmashell start-up" "open the launcher (favourites, categories)"
     "$(awk -v a="$b" -v b="$a" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" "$c ($(col clean $p 3))"
   p=$((p + 1))
 done
+echo "kde-icon-cache's prediction for this menu (--dry-run --json, every name the plan takes, summed):"
+python3 - "$W/predicted.json" <<'PY'
+import json, sys
+sums = {}
+for n in json.load(open(sys.argv[1]))["names"]:
+    for s in n["sizes"]:
+        b, a = sums.get(s["size"], (0, 0))
+        sums[s["size"]] = (b + s["calls_before"], a + s["calls_after"])
+print("  " + ", ".join("%d px %d -> %d (%.2fx)" % (k, b, a, b / a if a else 0) for k, (b, a) in sorted(sums.items())))
+PY
 echo
 echo "two runs before the rebuild, calls on icon paths: $(cut -f2 "$W/before/counts" | paste -sd/) and $(cut -f2 "$W/before2/counts" | paste -sd/)"
 echo "screenshots (launcher open, All Applications, scrolled): before vs before again: $(same_shots before before2);" \
