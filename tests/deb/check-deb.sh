@@ -35,7 +35,7 @@ SUITE=bookworm
 # the real breeze and hicolor themes (3 MB), so that KDE's search for an
 # icon only hicolor has is long and the trigger plants links, into breeze
 # for an SVG and into hicolor's directories for a PNG.
-INCLUDE=libglib2.0-0,libxdg-basedir1,breeze-icon-theme,hicolor-icon-theme
+INCLUDE=libglib2.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme
 STORE=/var/lib/kde-icon-cache
 TAB=$(printf '\t')
 
