@@ -13,36 +13,18 @@ need_oracle
 
 plan 10
 S=/var/lib/kde-icon-cache
-svg_file () { # svg_file ROOT REL COLOUR: an SVG of its own content
-  mkdir -p "$(dirname "$1/$2")"
-  printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><!-- /%s --><rect width="16" height="16" fill="%s"/></svg>\n' \
-    "$2" "$3" > "$1/$2"
-}
 png_copy () { # png_copy ROOT REL: a PNG of its own content (a fixture PNG with a comment after IEND)
   mkdir -p "$(dirname "$1/$2")"
   { cat "$1/usr/share/icons/hicolor/48x48/apps/hi48.png"; printf '/%s' "$2"; } > "$1/$2"
 }
-# NAME SIZE CONTENT for every size 8-256 as KDE (KF5) loads it
-kde_content () { # kde_content ROOT NAMES...
-  _r=$1; shift
-  . "$TOP/tests/oracle/oracle-env.sh"
-  printf '%s\n' "$@" | oracle_run "$_r" breeze "$ORACLE" --sizes "$(seq -s, 8 256)" |
-    while IFS="$(printf '\t')" read -r name size path; do
-      if [ "$path" = "-" ]; then sum=-; else sum=$(sha256sum < "$path" | cut -d' ' -f1); fi
-      printf '%s\t%s\t%s\n' "$name" "$size" "$sum"
-    done
-}
 H=usr/share/icons/hicolor
-app () { # app ROOT NAME
-  printf '[Desktop Entry]\nType=Application\nName=%s\nExec=%s\nIcon=%s\n' "$2" "$2" "$2" > "$1/usr/share/applications/$2.desktop"
-}
 
 # --- a -symbolic sibling: both planted in breeze -------------------------
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 svg_file "$R" $H/scalable/apps/kicclosure.svg '#208020'
 svg_file "$R" $H/symbolic/apps/kicclosure-symbolic.svg '#bebebe'
-app "$R" kicclosure
+menu_app "$R" kicclosure
 kde_content "$R" kicclosure kicclosure-symbolic > "$WORK/sym.before"
 "$BIN" -q --root "$R" --theme breeze
 ok $? "--rebuild exits 0"
@@ -75,7 +57,7 @@ R=$WORK/fx/basic
 svg_file "$R" $H/scalable/apps/kicclosure.svg '#208020'
 svg_file "$R" $H/symbolic/apps/kicclosure-symbolic.svg '#bebebe'
 png_copy "$R" $H/48x48/apps/kicclosure-zeta.png
-app "$R" kicclosure
+menu_app "$R" kicclosure
 kde_content "$R" kicclosure kicclosure-symbolic kicclosure-zeta > "$WORK/png.before"
 "$BIN" -q --root "$R" --theme breeze
 ok $? "--rebuild exits 0 with a PNG the cut reaches"

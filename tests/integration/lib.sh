@@ -155,6 +155,26 @@ with_content () { # with_content PREFIX [ROOT] < lines
   rm -rf "$_wc"
 }
 
+# An SVG at ROOT/REL whose content is its own (REL and COLOUR are in it).
+svg_file () { # svg_file ROOT REL COLOUR
+  mkdir -p "$(dirname "$1/$2")"
+  printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><!-- /%s --><rect width="16" height="16" fill="%s"/></svg>\n' \
+    "$2" "$3" > "$1/$2"
+}
+
+# A menu entry NAME.desktop in ROOT with Icon=NAME.
+menu_app () { # menu_app ROOT NAME
+  printf '[Desktop Entry]\nType=Application\nName=%s\nExec=%s\nIcon=%s\n' "$2" "$2" "$2" > "$1/usr/share/applications/$2.desktop"
+}
+
+# NAME SIZE CONTENT for every size 8-256 as KDE (the KF5 helper, breeze
+# current) loads each of NAMES in ROOT (with_content).
+kde_content () { # kde_content ROOT NAMES...
+  _r=$1; shift
+  . "$TOP/tests/oracle/oracle-env.sh"
+  printf '%s\n' "$@" | oracle_run "$_r" breeze "$ORACLE" --sizes "$(seq -s, 8 256)" | with_content ""
+}
+
 # What KDE loads (as our model says) for every name on stdin at the menu
 # sizes, by content: NAME<TAB>SIZE<TAB>SHA-256 (with_content).
 loaded_content () { # loaded_content ROOT < names

@@ -16,25 +16,7 @@ need_oracle
 
 plan 11
 S=/var/lib/kde-icon-cache
-svg_file () { # svg_file ROOT REL COLOUR: an SVG of its own content
-  mkdir -p "$(dirname "$1/$2")"
-  printf '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><!-- /%s --><rect width="16" height="16" fill="%s"/></svg>\n' \
-    "$2" "$3" > "$1/$2"
-}
-# NAME SIZE CONTENT for every size 8-256 as KDE (KF5) loads it
-kde_content () { # kde_content ROOT NAMES...
-  _r=$1; shift
-  . "$TOP/tests/oracle/oracle-env.sh"
-  printf '%s\n' "$@" | oracle_run "$_r" breeze "$ORACLE" --sizes "$(seq -s, 8 256)" |
-    while IFS="$(printf '\t')" read -r name size path; do
-      if [ "$path" = "-" ]; then sum=-; else sum=$(sha256sum < "$path" | cut -d' ' -f1); fi
-      printf '%s\t%s\t%s\n' "$name" "$size" "$sum"
-    done
-}
 H=usr/share/icons/hicolor
-app () { # app ROOT NAME
-  printf '[Desktop Entry]\nType=Application\nName=%s\nExec=%s\nIcon=%s\n' "$2" "$2" "$2" > "$1/usr/share/applications/$2.desktop"
-}
 sizes_set () { # sizes_set ROOT DIR...: kicsizes.svg, one content per hicolor directory
   _r=$1; shift
   for d in "$@"; do
@@ -46,7 +28,7 @@ sizes_set () { # sizes_set ROOT DIR...: kicsizes.svg, one content per hicolor di
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 sizes_set "$R" 16x16 48x48
-app "$R" kicsizes
+menu_app "$R" kicsizes
 kde_content "$R" kicsizes > "$WORK/set.before"
 # off by default: part of a set (a killed run) is not safe
 "$BIN" -q --root "$R" --theme breeze --dry-run --json > "$WORK/set.json"
@@ -96,7 +78,7 @@ ok $? "KDE's lookup at 48 px ends in breeze ($at48)"
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 sizes_set "$R" 16x16 22x22 32x32 48x48 scalable
-app "$R" kicsizes
+menu_app "$R" kicsizes
 mkdir -p "$R/etc"
 printf '[kde-icon-cache]\nPerSizeSets=true\n' > "$R/etc/kde-icon-cache.conf"
 kde_content "$R" kicsizes > "$WORK/no.before"
