@@ -97,8 +97,8 @@ kic_plan_default_targets (const KicProfileTable *profile)
   return targets;
 }
 
-static void
-plant_free (gpointer data)
+void
+kic_plant_free (gpointer data)
 {
   KicPlant *plant = data;
 
@@ -415,6 +415,40 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
   return candidates;
 }
 
+/* Add to CHOSEN (and to p->after) the candidate not chosen yet whose link
+ * gives the lowest cost below BAR; FALSE when none does.  *COST is then
+ * that cost. */
+static gboolean
+add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *content, const char *source,
+              GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost)
+{
+  Candidate *best = NULL;
+  double best_cost = bar;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = g_ptr_array_index (candidates, i);
+      double trial;
+
+      if (g_ptr_array_find (chosen, c, NULL))
+        continue;
+      kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
+      trial = weighted_cost (p, resolver, name, content, source);
+      overlay_restore (p, c->dir->path, c->file);
+      if (trial < best_cost)
+        {
+          best = c;
+          best_cost = trial;
+        }
+    }
+  if (best == NULL)
+    return FALSE;
+  kic_overlay_set (p->after, best->dir->path, best->file, TRUE);
+  g_ptr_array_add (chosen, best);
+  *cost = best_cost;
+  return TRUE;
+}
+
 /* Greedy: add the candidate that lowers the cost most, while one does;
  * then drop any link whose removal does not raise it.  With KEEP_ONE at
  * least one link is chosen (the cheapest) when any keeps the content: a
@@ -426,59 +460,10 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const char *c
 {
   double cost = weighted_cost (p, resolver, name, content, source);
 
-  if (keep_one)
-    {
-      Candidate *best = NULL;
-      double best_cost = G_MAXDOUBLE;
-
-      for (guint i = 0; i < candidates->len; i++)
-        {
-          Candidate *c = g_ptr_array_index (candidates, i);
-          double trial;
-
-          kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
-          trial = weighted_cost (p, resolver, name, content, source);
-          overlay_restore (p, c->dir->path, c->file);
-          if (trial < best_cost)
-            {
-              best = c;
-              best_cost = trial;
-            }
-        }
-      if (best == NULL)
-        return G_MAXDOUBLE;
-      kic_overlay_set (p->after, best->dir->path, best->file, TRUE);
-      g_ptr_array_add (chosen, best);
-      cost = best_cost;
-    }
-
-  for (;;)
-    {
-      Candidate *best = NULL;
-      double best_cost = cost;
-
-      for (guint i = 0; i < candidates->len; i++)
-        {
-          Candidate *c = g_ptr_array_index (candidates, i);
-          double trial;
-
-          if (g_ptr_array_find (chosen, c, NULL))
-            continue;
-          kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
-          trial = weighted_cost (p, resolver, name, content, source);
-          overlay_restore (p, c->dir->path, c->file);
-          if (trial < best_cost)
-            {
-              best = c;
-              best_cost = trial;
-            }
-        }
-      if (best == NULL)
-        break;
-      kic_overlay_set (p->after, best->dir->path, best->file, TRUE);
-      g_ptr_array_add (chosen, best);
-      cost = best_cost;
-    }
+  if (keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, G_MAXDOUBLE, &cost))
+    return G_MAXDOUBLE;
+  while (add_cheapest (p, resolver, name, content, source, candidates, chosen, cost, &cost))
+    ;
   for (guint i = chosen->len; i-- > 0;)
     {
       Candidate *c = g_ptr_array_index (chosen, i);
@@ -630,7 +615,7 @@ static void
 plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArray *before_all, double before)
 {
   const KicTheme *theme = g_ptr_array_index (kic_resolver_themes (resolver), 0);
-  g_autoptr (GPtrArray) set = g_ptr_array_new_with_free_func (plant_free);
+  g_autoptr (GPtrArray) set = g_ptr_array_new_with_free_func (kic_plant_free);
   double cost = G_MAXDOUBLE;
   guint n_dirs;
 
@@ -663,7 +648,7 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
         continue;
       if (g_hash_table_contains (p->plants, plant->link))
         {
-          plant_free (plant); /* a directory listed twice */
+          kic_plant_free (plant); /* a directory listed twice */
           continue;
         }
       size_set_set (p, plant);
@@ -1093,7 +1078,7 @@ plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *the
     }
   m = g_new0 (KicNamePlan, 1);
   m->name = g_strdup (name);
-  m->plants = g_ptr_array_new_with_free_func (plant_free);
+  m->plants = g_ptr_array_new_with_free_func (kic_plant_free);
   m->sizes = g_ptr_array_new_with_free_func (size_report_free);
   m->banned = g_ptr_array_new_with_free_func (g_free);
   m->closure_for = owner;
@@ -1200,7 +1185,7 @@ add_name (GPtrArray *names, GHashTable *seen, const char *icon)
   np = g_new0 (KicNamePlan, 1);
   np->icon = g_strdup (icon);
   np->name = kic_icon_name_is_absolute (valid) ? g_strdup (valid) : kic_icon_name_strip_extension (valid);
-  np->plants = g_ptr_array_new_with_free_func (plant_free);
+  np->plants = g_ptr_array_new_with_free_func (kic_plant_free);
   np->sizes = g_ptr_array_new_with_free_func (size_report_free);
   np->banned = g_ptr_array_new_with_free_func (g_free);
   if (g_hash_table_contains (seen, np->name))

@@ -34,6 +34,9 @@ typedef struct {
   char *theme;  /* the theme of the directory */
 } KicPlant;
 
+/* Frees a KicPlant (a GDestroyNotify for arrays of them). */
+void kic_plant_free (gpointer plant);
+
 /* What KDE does for one name at one target size, before and after. */
 typedef struct {
   int size;
