@@ -93,18 +93,6 @@ open_writer (Fixture *f, GError **error)
   return kic_writer_open (&f->options, error);
 }
 
-static void
-plant_free (gpointer data)
-{
-  KicPlant *plant = data;
-
-  g_free (plant->link);
-  g_free (plant->source);
-  g_free (plant->store);
-  g_free (plant->theme);
-  g_free (plant);
-}
-
 /* A plan of one link at LINK for SOURCE's copy; none when SOURCE is NULL. */
 static KicPlan *
 plan_of (const char *source)
@@ -112,7 +100,7 @@ plan_of (const char *source)
   KicPlan *plan = g_new0 (KicPlan, 1);
 
   plan->names = g_ptr_array_new ();
-  plan->links = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, plant_free);
+  plan->links = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, kic_plant_free);
   plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (source != NULL)
     {
