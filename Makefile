@@ -49,7 +49,8 @@ LIB_SRCS = src/commands.c src/config.c src/desktop.c src/detect.c src/dpkg.c src
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first, so that prove -j runs the others beside them.
-SLOW_TESTS = tests/integration/oracle-rebuild.sh tests/integration/crash.sh tests/integration/oracle-realistic.sh
+SLOW_TESTS = tests/integration/xpm-png.sh tests/integration/oracle-rebuild.sh tests/integration/crash.sh \
+             tests/integration/oracle-realistic.sh
 INTEGRATION_TESTS = $(SLOW_TESTS) \
                     $(filter-out tests/integration/lib.sh $(SLOW_TESTS),$(wildcard tests/integration/*.sh))
 # Tests run side by side: each works in its own directory, and what they
