@@ -59,9 +59,10 @@ in_kernel_counts () {
     # every lookup had its window, and the end marker was seen
     awk -v n="$(wc -l < "$work/out")" '$1 == "windows" { ok = $2 == n && $4 == 1 } END { exit !ok }' "$work/counts" ||
         { echo "$(wc -l < "$work/out") lookups, but: $(grep -v '^@' "$work/counts" | tr '\n' ' ')" >> "$work/bpf.err"; return 1; }
-    sed -n 's/^@n\[\([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$work/counts" |
-        awk -F '\t' 'NR == FNR { split($0, f, " "); n[f[1]] = f[2]; next }
-            { w = FNR - 1; print $1 "\t" $2 "\t" ((w in n) ? n[w] : 0) "\t" $3 }' - "$work/out"
+    # (a window without a counted call has no @n line: 0)
+    sed -n 's/^@n\[\([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$work/counts" > "$work/windows"
+    awk -F '\t' 'FILENAME == ARGV[1] { split($0, f, " "); n[f[1]] = f[2]; next }
+        { w = FNR - 1; print $1 "\t" $2 "\t" ((w in n) ? n[w] : 0) "\t" $3 }' "$work/windows" "$work/out"
 }
 if [ "$counter" != strace ]; then
     if in_kernel_counts; then exit 0; fi
