@@ -102,10 +102,12 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 KIC_REBUILD_THEMES=breeze \
 	$(MAKE) B=build-asan PROG=build-asan/kde-icon-cache CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
-# The long fault sweeps: a kill at every disk-changing call of a rebuild,
-# checked by KF5 itself; the hostile trees.
+# The long sweeps: a kill at every disk-changing call of a rebuild,
+# checked by KF5 itself; the hostile trees; every XPM twin of the corpus
+# rendered by KF5 at every size 8-256.
 stress: $(PROG) $(ORACLE_BIN)
-	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh
+	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh \
+	  tests/integration/xpm-png.sh
 
 install: $(PROG)
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
