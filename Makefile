@@ -91,10 +91,12 @@ $(B)/test-%: tests/unit/test-%.c $(B)/libkic.a
 
 -include $(wildcard $(B)/*.d)
 
-check: $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
+# (what the tests need is built CHECK_JOBS at a time, too)
+check:
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures \
 	  prove -f -j$(CHECK_JOBS) $(INTEGRATION_TESTS) $(UNIT_TESTS)
-	@if command -v $(CLANG) > /dev/null; then $(MAKE) --no-print-directory fuzz-regress; \
+	@if command -v $(CLANG) > /dev/null; then $(MAKE) -j$(CHECK_JOBS) --no-print-directory fuzz-regress; \
 	 else echo "fuzz-regress: skipped: no clang (apt-get install clang libclang-rt-14-dev)"; fi
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
