@@ -94,7 +94,8 @@ $(B)/test-%: tests/unit/test-%.c $(B)/libkic.a
 # (what the tests need is built CHECK_JOBS at a time, too)
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
-	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures \
+	rm -rf $(B)/oracle-memo
+	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures KIC_ORACLE_MEMO=$(abspath $(B))/oracle-memo \
 	  prove -f -j$(CHECK_JOBS) $(INTEGRATION_TESTS) $(UNIT_TESTS)
 	@if command -v $(CLANG) > /dev/null; then $(MAKE) -j$(CHECK_JOBS) --no-print-directory fuzz-regress; \
 	 else echo "fuzz-regress: skipped: no clang (apt-get install clang libclang-rt-14-dev)"; fi

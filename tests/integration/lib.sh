@@ -75,11 +75,30 @@ ours () { # ours ROOT THEME SIZES... < names
 }
 
 # KDE's answers, same format, from the KF5 helper in a hermetic session.
+# On a built tree (one with make-tree.sh's stamp: no test changes it) the
+# answers are kept for the rest of the run in $KIC_ORACLE_MEMO when make
+# check sets it: oracle-realistic.sh and oracle-rebuild.sh ask the same
+# questions of the realistic tree, and the second waits for the first.
 theirs () { # theirs ROOT THEME SIZES... < names
   _root=$1 _theme=$2; shift 2
   _sizes=$(echo "$@" | tr ' ' ',')
+  if [ -n "${KIC_ORACLE_MEMO:-}" ] && [ -f "$_root/.kic-tree-stamp" ] && [ -z "${ORACLE_EXTRA_ENV:-}${ORACLE_DATA_HOME:-}" ]; then
+    _tn=$(mktemp "$WORK/theirs.XXXXXX")   # (callers may run side by side)
+    cat > "$_tn"
+    mkdir -p "$KIC_ORACLE_MEMO"
+    _key=$KIC_ORACLE_MEMO/$({ cat "$_root/.kic-tree-stamp"; echo "$_root $_theme $_sizes"; cksum < "$ORACLE"; cat "$_tn"; } | md5sum | cut -d' ' -f1)
+    (
+      flock 9 || exit 1
+      [ -f "$_key" ] || { _theirs_now "$_root" "$_theme" "$_sizes" < "$_tn" > "$_key.new" && mv "$_key.new" "$_key"; }
+    ) 9> "$_key.lock" && cat "$_key"
+    _rc=$?; rm -f "$_tn"
+    return $_rc
+  fi
+  _theirs_now "$_root" "$_theme" "$_sizes"
+}
+_theirs_now () { # _theirs_now ROOT THEME SIZES < names
   . "$TOP/tests/oracle/oracle-env.sh"
-  oracle_run "$_root" "$_theme" "$ORACLE" --sizes "$_sizes" | awk -v r="$_root" -F '\t' '
+  oracle_run "$1" "$2" "$ORACLE" --sizes "$3" | awk -v r="$1" -F '\t' '
     { p = $3; if (index(p, r) == 1) p = substr(p, length(r) + 1); print $1 "\t" $2 "\t" p }'
 }
 
