@@ -7,7 +7,7 @@
 # breeze link would answer (the PNG cannot have a breeze link of its own),
 # so the plan keeps it out of breeze: it stays above its floor, and the
 # report says why.  Its floor at 48 px is a link in breeze: planted by
-# hand, KDE (the KF5 helper, under strace) makes exactly that many calls.
+# hand, KDE (the KF5 helper, counted by probe-count.sh) makes exactly that many calls.
 . "$(dirname "$0")/lib.sh"
 need_oracle strace
 
@@ -57,5 +57,5 @@ exact=$(sed -n 's|^=> \(/usr/share/icons/breeze/[^ ]*\)/kicplant\.svg.*|\1|p' "$
 [ -n "$exact" ] && ln -s "../../../hicolor/scalable/apps/kicfloor.svg" "$R$exact/kicfloor.svg"
 ok $? "a link kicfloor.svg planted by hand in $exact"
 kde=$(echo kicfloor | "$TOP/tests/oracle/probe-count.sh" "$R" breeze 48 2>/dev/null | cut -f3)
-is "$kde" "$floor" "KDE makes exactly the floor's calls at 48 px with it (strace)"
+is "$kde" "$floor" "KDE makes exactly the floor's calls at 48 px with it"
 finish

@@ -4,7 +4,7 @@
 # Names: every Icon= value plus the base name of every icon file in the
 # root, plus a few derived names; sizes the menus use and a spread of
 # others.  Paths must agree exactly, and so must the number of file system
-# calls KDE makes (strace on the KF5 helper).
+# calls KDE makes (tests/oracle/probe-count.sh on the KF5 helper).
 . "$(dirname "$0")/lib.sh"
 need_oracle strace
 
@@ -27,7 +27,7 @@ for c in $cases; do
     cut -f1-3 > "$WORK/$c.kde-counts"
   our_counts "$R" "$theme" 16 22 32 48 < "$WORK/$c.names" > "$WORK/$c.our-counts"
   same_answers "$WORK/$c.kde-counts" "$WORK/$c.our-counts"
-  ok $? "$c: our call counts equal what strace sees KF5 do ($(wc -l < "$WORK/$c.our-counts") lookups)"
+  ok $? "$c: our call counts equal the calls KF5 makes ($(wc -l < "$WORK/$c.our-counts") lookups)"
 done
 diag "compared $total (name, size) pairs over the fixture roots"
 finish

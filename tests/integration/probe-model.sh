@@ -31,7 +31,7 @@ sort -u "$WORK/menu" "$WORK/kinds" > "$WORK/names"
 our_counts "$T" breeze 16 22 32 48 < "$WORK/names" > "$WORK/ours"
 n=$(wc -l < "$WORK/ours")
 same_answers "$WORK/kde" "$WORK/ours"
-ok $? "breeze: --explain counts equal strace on all $n lookups"
+ok $? "breeze: --explain counts equal the calls KF5 makes on all $n lookups"
 [ "$n" -ge 80 ]
 ok $? "at least 20 names at 4 sizes ($n lookups)"
 diag "KDE's calls over these lookups: $(awk -F '\t' '{ s += $3 } END { print s }' "$WORK/kde")"
@@ -40,7 +40,7 @@ head -n 40 "$WORK/names" > "$WORK/sample"
 "$TOP/tests/oracle/probe-count.sh" "$T" oxygen 48 < "$WORK/sample" 2>/dev/null | cut -f1-3 > "$WORK/kde-oxygen"
 our_counts "$T" oxygen 48 < "$WORK/sample" > "$WORK/ours-oxygen"
 same_answers "$WORK/kde-oxygen" "$WORK/ours-oxygen"
-ok $? "oxygen: --explain counts equal strace on $(wc -l < "$WORK/ours-oxygen") lookups"
+ok $? "oxygen: --explain counts equal the calls KF5 makes on $(wc -l < "$WORK/ours-oxygen") lookups"
 
 # the in-kernel counter against strace, on a sample with a name of each
 # kind at three sizes (strace costs about 120 us a call), the first an
