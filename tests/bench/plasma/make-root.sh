@@ -20,7 +20,6 @@ export LC_ALL
 here=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$here/../../.." && pwd)
 ROOT=${KIC_PLASMA_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/bookworm-plasma}
-MIRROR=${KIC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 STAMP=.kic-plasma-stamp
 # The desktop: plasmashell with Kickoff and the default panel (its
@@ -37,57 +36,27 @@ DESKTOP="plasma-workspace plasma-desktop plasma-integration breeze breeze-icon-t
 # The menu: the same applications the realistic tree of make bench holds
 APPS=$(sed 's/#.*//' "$TOP/tests/oracle/packages.list" | awk 'NF { print $1 }')
 
-force=0
-[ "${1:-}" = --force ] && force=1
-[ "$(id -u)" -eq 0 ] || { echo "make-root.sh: needs root (debootstrap, chroot)" >&2; exit 2; }
+# in_root, root_*: debootstrap, mounts, reuse and the stamp, shared with
+# tests/oracle/kf6/make-root.sh
+# shellcheck source=tests/debian-root.sh
+. "$here/../../debian-root.sh"
 
-in_root () { # in_root ROOT CMD...: CMD in ROOT, clean environment
-  _r=$1; shift
-  chroot "$_r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 HOME=/root \
-    DEBIAN_FRONTEND=noninteractive "$@"
-}
+root_args "$@"
 
-if [ $force -eq 0 ] && [ -f "$ROOT/$STAMP" ]; then
+if root_complete; then
   echo "make-root.sh: $ROOT is complete (reused)"
   exit 0
 fi
 
-command -v debootstrap >/dev/null || { echo "make-root.sh: needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
-NEW=$ROOT.new
-MOUNTS=
-cleanup () {
-  for m in $MOUNTS; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-t0=$(date +%s)
-mkdir -p "$(dirname "$ROOT")"
-for m in proc dev/pts; do
-  if mountpoint -q "$NEW/$m" 2>/dev/null; then umount -l "$NEW/$m"; fi
-done
-rm -rf --one-file-system "$NEW"
-echo "make-root.sh: debootstrap --variant=minbase $SUITE $NEW $MIRROR" >&2
-debootstrap --variant=minbase "$SUITE" "$NEW" "$MIRROR" >&2
-# no daemon may start inside the root
-printf '#!/bin/sh\nexit 101\n' > "$NEW/usr/sbin/policy-rc.d"
-chmod 755 "$NEW/usr/sbin/policy-rc.d"
-[ -c "$NEW/dev/null" ] || { echo "make-root.sh: $NEW/dev/null missing" >&2; exit 1; }
-mount -t proc proc "$NEW/proc"
-MOUNTS="$NEW/proc"
-in_root "$NEW" apt-get update >&2
+root_begin
 # shellcheck disable=SC2086
-in_root "$NEW" apt-get install -y --no-install-recommends $DESKTOP $APPS >&2
-in_root "$NEW" apt-get clean
-umount "$NEW/proc"; MOUNTS=
-{
-  echo "# made by tests/bench/plasma/make-root.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(($(date +%s) - t0)) s"
+root_install $DESKTOP $APPS
+
+# stamp_lines: what the stamp says about ROOT.new after its first line
+stamp_lines () {
   # shellcheck disable=SC2016
   in_root "$NEW" dpkg-query -W -f '${Package}\t${Version}\n' |
     grep -E '^(plasma-workspace|plasma-desktop|breeze-icon-theme|libkf5iconthemes5|libqt5gui5|firefox-esr)\s'
   echo "# $(find "$NEW/usr/share/applications" -name '*.desktop' | wc -l) desktop files in /usr/share/applications"
-} > "$NEW/$STAMP"
-rm -rf --one-file-system "$ROOT"
-mv "$NEW" "$ROOT"
-echo "make-root.sh: $ROOT ready ($(($(date +%s) - t0)) s, $(du -sh "$ROOT" | cut -f1))"
-cat "$ROOT/$STAMP"
+}
+root_finish tests/bench/plasma/make-root.sh stamp_lines
