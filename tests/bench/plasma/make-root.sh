@@ -8,7 +8,9 @@
 #
 # Root: $KIC_PLASMA_ROOT, default ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/bookworm-plasma.
 # A complete root is marked by ROOT/.kic-plasma-stamp (it lists the KDE
-# packages installed); a root with the stamp is reused as it is (--force remakes it).
+# packages installed and a digest of the package list it was made from); a
+# root with the stamp is reused as it is when that list is still the same
+# (--force remakes it).
 #
 # Needs root (debootstrap, chroot, mount), debootstrap and the network to
 # $KIC_DEBIAN_MIRROR (default http://deb.debian.org/debian).  Takes some
@@ -43,9 +45,16 @@ APPS=$(sed 's/#.*//' "$TOP/tests/oracle/packages.list" | awk 'NF { print $1 }')
 
 root_args "$@"
 
+# The packages the root was made from, in its stamp: a root made before
+# packages.list grew shows another menu than make bench's tree, so it is
+# made again rather than reused.
+PACKAGES_LINE="# packages: $(printf '%s\n' $DESKTOP $APPS | md5sum | cut -d' ' -f1)"
 if root_complete; then
-  echo "make-root.sh: $ROOT is complete (reused)"
-  exit 0
+  if grep -qxF "$PACKAGES_LINE" "$ROOT/$STAMP"; then
+    echo "make-root.sh: $ROOT is complete (reused)"
+    exit 0
+  fi
+  echo "make-root.sh: $ROOT was made from another package list: making it again"
 fi
 
 root_begin
@@ -58,5 +67,6 @@ stamp_lines () {
   in_root "$NEW" dpkg-query -W -f '${Package}\t${Version}\n' |
     grep -E '^(plasma-workspace|plasma-desktop|breeze-icon-theme|libkf5iconthemes5|libqt5gui5|firefox-esr)\s'
   echo "# $(find "$NEW/usr/share/applications" -name '*.desktop' | wc -l) desktop files in /usr/share/applications"
+  echo "$PACKAGES_LINE"
 }
 root_finish tests/bench/plasma/make-root.sh stamp_lines
