@@ -48,7 +48,8 @@ check_theme () { # check_theme THEME
   # rebuild (KDE is slower on an overlay; oracle-realistic.sh asks the
   # same of it)
   seen_by_kde "$T" "$theme" > "$WORK/$theme.paths-before"
-  with_content "$T" < "$WORK/$theme.paths-before" > "$WORK/$theme.before"
+  bytes_and_type "$WORK/$theme.paths-before" "$T" > "$WORK/$theme.bt-before"
+  cut -f1-3 "$WORK/$theme.bt-before" > "$WORK/$theme.before"
   "$TOP/tests/oracle/probe-count.sh" "$T" "$theme" 16,22,32,48 < "$WORK/menu" 2>/dev/null | cut -f1-3 > "$WORK/$theme.kde-before"
   "$BIN" -q --root "$V" --theme "$theme" --json > "$WORK/$theme.report"
   ok $? "$theme: --rebuild exits 0 ($(grep -c '^link' "$V/var/lib/kde-icon-cache/manifest") links)"
@@ -61,13 +62,16 @@ check_theme () { # check_theme THEME
   ok $? "$theme: KDE loads the same bytes (an XPM's: its PNG twin) for all $(wc -l < "$WORK/$theme.after") (name, size) pairs, $(grep -c '	[0-9a-f]\{64\}$' "$WORK/$theme.after") of them found"
   # the pairs whose file is other bytes or of another type now: their
   # pixels, before (in the tree) and after (in the view)
-  bytes_and_type "$WORK/$theme.paths-before" "$T" > "$WORK/$theme.bt-before"
   bytes_and_type "$WORK/$theme.paths-after" "$V" > "$WORK/$theme.bt-after"
   LC_ALL=C sort "$WORK/$theme.bt-before" > "$WORK/$theme.bt-b"
   LC_ALL=C sort "$WORK/$theme.bt-after" | LC_ALL=C comm -13 "$WORK/$theme.bt-b" - | cut -f1 | sort -u > "$WORK/$theme.changed"
   renders "$T" "$theme" "$WORK/$theme.changed" > "$WORK/$theme.px-before"
   renders "$V" "$theme" "$WORK/$theme.changed" > "$WORK/$theme.px-after"
-  ! grep -q '	-$' "$WORK/$theme.px-after" && same_answers "$WORK/$theme.px-before" "$WORK/$theme.px-after"
+  # (a name whose XPM is now read as its PNG twin is one of them: with
+  # twins in the store, an empty list means the byte comparison missed them)
+  twins=$(grep -c '^file	[^	]*\.xpm\.png	' "$V/var/lib/kde-icon-cache/manifest")
+  { [ "$twins" -eq 0 ] || [ -s "$WORK/$theme.changed" ]; } &&
+    ! grep -q '	-$' "$WORK/$theme.px-after" && same_answers "$WORK/$theme.px-before" "$WORK/$theme.px-after"
   ok $? "$theme: KDE renders the same pixels for the $(wc -l < "$WORK/$theme.changed") names whose file is new bytes ($(wc -l < "$WORK/$theme.px-after") pairs)"
   "$TOP/tests/oracle/probe-count.sh" "$V" "$theme" 16,22,32,48 < "$WORK/menu" 2>/dev/null | cut -f1-3 > "$WORK/$theme.kde-after"
   python3 - "$WORK/$theme.report" "$WORK/$theme.menu-before" "$WORK/$theme.menu-after" <<'PY'
