@@ -11,7 +11,8 @@
 #   STAMP  the file, relative to ROOT, whose presence marks a complete root
 # and calls, in this order:
 #   root_args "$@"        --force, and refuse to run without root
-#   root_complete         true when ROOT can be reused (then it exits)
+#   root_complete PKG...  true when ROOT, made from PKG..., can be reused
+#                         (then it exits)
 #   root_begin            a fresh minbase ROOT.new, /proc mounted, apt updated
 #   root_install PKG...   the packages, then /proc unmounted
 #   root_finish SCRIPT WRITER   the stamp, and ROOT.new becomes ROOT
@@ -36,10 +37,17 @@ root_args () {
   [ "$(id -u)" -eq 0 ] || { echo "make-root.sh: needs root (debootstrap, chroot)" >&2; exit 2; }
 }
 
-# root_complete: a root with the stamp is complete (the stamp is written
-# last, just before the rename), so it is reused unless --force was given.
+# root_complete PACKAGE...: a root with the stamp is complete (the stamp
+# is written last, just before the rename), so it is reused unless --force
+# was given or it was made from another package list: the stamp holds a
+# digest of the list (root_finish writes it), and a root made before the
+# list changed would show the tests something else than they ask for.
 root_complete () {
-  [ "$force" -eq 0 ] && [ -f "$ROOT/$STAMP" ]
+  PACKAGES_LINE="# packages: $(printf '%s\n' "$@" | md5sum | cut -d' ' -f1)"
+  [ "$force" -eq 0 ] && [ -f "$ROOT/$STAMP" ] || return 1
+  grep -qxF "$PACKAGES_LINE" "$ROOT/$STAMP" && return 0
+  echo "make-root.sh: $ROOT was made from another package list: making it again"
+  return 1
 }
 
 # root_cleanup: the EXIT trap; whatever is still mounted in ROOT.new is
@@ -91,13 +99,14 @@ root_install () {
 
 # root_finish SCRIPT WRITER: ROOT.new/STAMP = a line saying that SCRIPT
 # made it, when and in how long, then what WRITER (a function of the
-# caller) prints about ROOT.new; then ROOT.new replaces ROOT, and the stamp
-# is shown.  The stamp is written before the rename, so a root without it
+# caller) prints about ROOT.new, then root_complete's package-list digest;
+# then ROOT.new replaces ROOT, and the stamp is shown.  The stamp is written before the rename, so a root without it
 # was never finished.
 root_finish () {
   {
     echo "# made by $1 on $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(($(date +%s) - t0)) s"
     "$2"
+    echo "$PACKAGES_LINE"
   } > "$NEW/$STAMP"
   rm -rf --one-file-system "$ROOT"
   mv "$NEW" "$ROOT"

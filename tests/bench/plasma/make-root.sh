@@ -45,16 +45,12 @@ APPS=$(sed 's/#.*//' "$TOP/tests/oracle/packages.list" | awk 'NF { print $1 }')
 
 root_args "$@"
 
-# The packages the root was made from, in its stamp: a root made before
-# packages.list grew shows another menu than make bench's tree, so it is
-# made again rather than reused.
-PACKAGES_LINE="# packages: $(printf '%s\n' $DESKTOP $APPS | md5sum | cut -d' ' -f1)"
-if root_complete; then
-  if grep -qxF "$PACKAGES_LINE" "$ROOT/$STAMP"; then
-    echo "make-root.sh: $ROOT is complete (reused)"
-    exit 0
-  fi
-  echo "make-root.sh: $ROOT was made from another package list: making it again"
+# (a root made before packages.list grew would show another menu than
+# make bench's tree: root_complete makes it again)
+# shellcheck disable=SC2086
+if root_complete $DESKTOP $APPS; then
+  echo "make-root.sh: $ROOT is complete (reused)"
+  exit 0
 fi
 
 root_begin
@@ -67,6 +63,5 @@ stamp_lines () {
   in_root "$NEW" dpkg-query -W -f '${Package}\t${Version}\n' |
     grep -E '^(plasma-workspace|plasma-desktop|breeze-icon-theme|libkf5iconthemes5|libqt5gui5|firefox-esr)\s'
   echo "# $(find "$NEW/usr/share/applications" -name '*.desktop' | wc -l) desktop files in /usr/share/applications"
-  echo "$PACKAGES_LINE"
 }
 root_finish tests/bench/plasma/make-root.sh stamp_lines

@@ -7,7 +7,9 @@
 #
 # Root: $KIC_KF6_ROOT, default ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6.
 # A complete root is marked by ROOT/.kic-kf6-stamp (it lists the packages
-# installed); a root with the stamp is reused as it is (--force remakes it).
+# installed and a digest of the package list it was made from); a root with
+# the stamp is reused as it is when that list is still the same (--force
+# remakes it).
 # The helper is rebuilt when tests/oracle/kic-oracle.cpp changed (run.sh does the same).
 #
 # Needs root (debootstrap, chroot, mount), debootstrap with the trixie
@@ -48,7 +50,8 @@ build_helper () {
     mv "$1/opt/kic/kic-oracle6.cpp.new" "$1/opt/kic/kic-oracle6.cpp"
 }
 
-if root_complete; then
+# shellcheck disable=SC2086
+if root_complete $PACKAGES; then
   build_helper "$ROOT"
   echo "make-root.sh: $ROOT is complete (reused)"
   cat "$ROOT/$STAMP"
