@@ -12,11 +12,16 @@
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
 #   make bench-plasma    Plasma 5.27 itself, headless, before/after a rebuild
 #   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
-#   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
+#   make install         the program, the man page, /etc/kde-icon-cache.conf (kept
+#                        when there is one) and the systemd units: PREFIX, DESTDIR,
+#                        SBINDIR, MANDIR, SYSTEMDUNITDIR
 
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+# systemd looks in /usr/local/lib/systemd/system too; the Debian package
+# gives /lib/systemd/system (debian/rules)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR ?=
 CC ?= cc
 CXX ?= c++
@@ -112,13 +117,24 @@ stress: $(PROG) $(ORACLE_BIN)
 	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh \
 	  tests/integration/xpm-png.sh
 
+# The configuration file is read at /etc/kde-icon-cache.conf whatever the
+# PREFIX; an admin's copy already there is never replaced (nor removed by
+# uninstall).  The units are the Debian package's (debian/), their
+# ExecStart pointed at SBINDIR.  The timer is not enabled:
+# systemctl enable --now kde-icon-cache.timer
 install: $(PROG)
-	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)/etc $(DESTDIR)$(SYSTEMDUNITDIR)
 	$(INSTALL) -m 0755 $(PROG) $(DESTDIR)$(SBINDIR)/kde-icon-cache
 	$(INSTALL) -m 0644 man/kde-icon-cache.8 $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8
+	test -e $(DESTDIR)/etc/kde-icon-cache.conf || \
+	  $(INSTALL) -m 0644 etc/kde-icon-cache.conf $(DESTDIR)/etc/kde-icon-cache.conf
+	sed 's|/usr/sbin/kde-icon-cache|$(SBINDIR)/kde-icon-cache|g' debian/kde-icon-cache.service > $(B)/kde-icon-cache.service
+	$(INSTALL) -m 0644 $(B)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service
+	$(INSTALL) -m 0644 debian/kde-icon-cache.timer $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/kde-icon-cache $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8
+	rm -f $(DESTDIR)$(SBINDIR)/kde-icon-cache $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8 \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer
 
 clean:
 	rm -rf kde-icon-cache build build-asan build-fuzz tests/oracle/kic-oracle
@@ -139,15 +155,17 @@ $(B)/slowfs: tests/bench/slowfs.c
 	$(CC) $(CFLAGS) -Wall -Wextra $(shell $(PKG_CONFIG) --cflags fuse3) $(LDFLAGS) -o $@ $< \
 	  $(shell $(PKG_CONFIG) --libs fuse3)
 
+# Its chart goes to $(B)/nfs.png (a build product, not tracked).
 bench-nfs: $(PROG) $(ORACLE_BIN)
 	@if $(PKG_CONFIG) --exists fuse3; then $(MAKE) $(B)/slowfs; fi
-	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) sh tests/bench/bench-nfs.sh
+	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) KIC_NFS_CHART=$(abspath $(B))/nfs.png \
+	  sh tests/bench/bench-nfs.sh
 
 # Can a raster icon wrapped in an SVG be planted in breeze without
 # changing a pixel?  Measured with KF5 on every raster menu icon.
 bench-wrap: $(PROG) $(ORACLE_BIN)
 	$(MAKE) -C tests/wrap
-	KIC_BIN=$(abspath $(PROG)) sh tests/wrap/experiment.sh $(KIC_TREE)
+	KIC_BIN=$(abspath $(PROG)) bash tests/wrap/experiment.sh $(KIC_TREE)
 
 bench: $(PROG) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
@@ -163,9 +181,10 @@ bench-plasma: $(PROG)
 
 # The rebuild on trees the size of a school server: every icon theme of
 # Debian 12, then 3x the applications (root: overlay mounts; the network
-# on the first run).  Chart: tests/bench/scale.png.
+# on the first run).  Chart: $(B)/scale.png.
 bench-scale: $(PROG)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-scale.sh
+	@mkdir -p $(B)
+	KIC_BIN=$(abspath $(PROG)) KIC_SCALE_CHART=$(abspath $(B))/scale.png sh tests/bench/bench-scale.sh
 
 .PHONY: bench bench-kf6 bench-nfs bench-plasma bench-scale bench-wrap demo
 

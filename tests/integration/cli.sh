@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 34
+plan 35
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -20,6 +20,9 @@ for opt in --rebuild --check --clean --resolve --list --explain --size --dry-run
   grep -q -- "^ *\(-[a-z], \)\?$opt[ =]" "$WORK/help" || missing="$missing $opt"
 done
 is "$missing" "" "--help names every option"
+# NAME goes only with --resolve (optional: standard input) and --explain
+is "$(sed -n '/^Usage:/,/^$/p' "$WORK/help" | grep -c NAME)/$(grep -c -e '--resolve.*\[NAME' -e '--explain.*] NAME' "$WORK/help")" \
+  "2/2" "--help's synopsis has NAME only on the --resolve and --explain lines"
 
 "$BIN" --root "$R" foo > /dev/null 2> "$WORK/err"; is $? 2 "a NAME without --resolve or --explain is a usage error (2)"
 grep -q "Try 'kde-icon-cache --help'" "$WORK/err"
