@@ -38,7 +38,7 @@ CFLAGS ?= -O2 -g
 ifeq ($(CI),true)
 WERROR ?= -Werror
 endif
-PKGS = glib-2.0 libxdg-basedir libzstd xpm libpng
+PKGS = glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 WARN_CFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -50,7 +50,7 @@ DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
 LIB_SRCS = src/commands.c src/config.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/iconloader.c src/keyfile.c src/manifest.c src/paths.c src/plan.c src/profile.c src/raster.c src/rcc.c \
-           src/resolver.c src/safeopen.c src/theme.c src/util.c src/version.c src/writer.c
+           src/report.c src/resolver.c src/safeopen.c src/theme.c src/util.c src/version.c src/writer.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first, so that prove -j runs the others beside them.
