@@ -18,6 +18,15 @@
 #include <string.h>
 #include <unistd.h>
 
+void
+kic_print_diagnostics (void)
+{
+  g_autoptr (GPtrArray) diagnostics = kic_diagnostics_take ();
+
+  for (guint i = 0; !kic_quiet && i < diagnostics->len; i++)
+    g_printerr ("kde-icon-cache: %s\n", (const char *) g_ptr_array_index (diagnostics, i));
+}
+
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */
@@ -40,6 +49,10 @@ load_system (const KicCommandOptions *options, GError **error)
     }
   else
     kic_debug ("profile: %s (--kde)", profile);
+  /* a typo in --theme would model a KDE nobody runs without a word */
+  if (options->system.theme != NULL && !kic_system_has_theme (system, options->system.theme))
+    kic_warning ("--theme: no icon theme '%s' in the root: KDE falls back to '%s', and so does this run",
+                 options->system.theme, system->current_theme);
   if (system->profile->breeze_resource_dirs != NULL)
     kic_debug ("breeze built into KDE: read from %s (%u directories)", system->profile->breeze_library,
                g_hash_table_size (system->profile->breeze_resource_dirs));
@@ -348,6 +361,8 @@ print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run
 
   for (guint i = 0; i < plan->names->len; i++)
     count[((KicNamePlan *) g_ptr_array_index (plan->names, i))->status]++;
+  /* the warnings before the summary, which stays the last line */
+  kic_print_diagnostics ();
   if (kic_quiet)
     return;
   g_printerr ("kde-icon-cache: %u desktop files, %u names: %u planted (%u links), %u unchanged, "
@@ -491,6 +506,10 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   system = load_system (&stamped, error);
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
+  for (guint i = 0; config.themes != NULL && config.themes[i] != NULL; i++)
+    if (!kic_system_has_theme (system, config.themes[i]))
+      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
+                   config.path, config.themes[i]);
   dirs = link_dirs (system);
   writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, error);
   if (writer == NULL)

@@ -226,5 +226,6 @@ main (int argc, char **argv)
     ok = kic_command_clean (&options, &error);
   else
     ok = kic_command_rebuild (&options, &error);
+  kic_print_diagnostics ();
   return ok ? EXIT_SUCCESS : report (error);
 }
