@@ -568,6 +568,37 @@ link_dirs (const KicSystem *system)
   return (char **) g_ptr_array_free (dirs, FALSE);
 }
 
+/* A dry run's report of each change it would make: ACTION<TAB>PATH[<TAB>DETAIL]. */
+static void
+print_change (const char *action, const char *path, const char *detail, gpointer data)
+{
+  (void) data;
+  printf ("%s\t%s%s%s\n", action, path, detail ? "\t" : "", detail ? detail : "");
+}
+
+/* The links of PLAN, as the writer takes them.  transfer container: the
+ * strings are PLAN's */
+static GPtrArray *
+plan_links (const KicPlan *plan)
+{
+  GPtrArray *links = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, plan->links);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const KicPlant *plant = value;
+      KicWriteLink *want = g_new (KicWriteLink, 1);
+
+      want->link = plant->link;
+      want->store = plant->store;
+      want->source = plant->source;
+      g_ptr_array_add (links, want);
+    }
+  return links;
+}
+
 /* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS
  * and LINK_DIRS must outlive it. */
 static KicWriter *
@@ -578,7 +609,8 @@ open_writer (const KicCommandOptions *options, KicSystem *system, char **link_di
   wopts->store = options->store;
   wopts->link_dirs = link_dirs;
   wopts->dry_run = dry_run;
-  wopts->print_changes = options->dry_run && !options->json;
+  if (options->dry_run && !options->json)
+    wopts->on_change = print_change;
   wopts->wait_seconds = options->wait_seconds;
   return kic_writer_open (wopts, error);
 }
@@ -622,6 +654,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   g_autoptr (KicWriter) writer = NULL;
   g_autoptr (KicPlan) plan = NULL;
   g_autoptr (GPtrArray) icons = NULL;
+  g_autoptr (GPtrArray) wanted = NULL;
   guint n_desktop_files = 0;
   g_autoptr (GPtrArray) owned = NULL;
   g_autofree char *settings = NULL;
@@ -672,7 +705,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 
     kic_writer_set_inputs (writer, inputs);
   }
-  if (!kic_writer_apply (writer, plan, settings, &stats, error))
+  wanted = plan_links (plan);
+  if (!kic_writer_apply (writer, wanted, settings, &stats, error))
     return FALSE;
   if (check_only)
     {
