@@ -180,7 +180,8 @@ add_name (JsonBuilder *b, const KicNamePlan *np)
 }
 
 void
-kic_report_rebuild_json (const char *theme, const KicPlan *plan, const KicWriteStats *stats, FILE *out)
+kic_report_rebuild_json (const char *theme, const KicPlan *plan, guint n_desktop_files,
+                              const KicWriteStats *stats, FILE *out)
 {
   KicJson *json = kic_json_new ();
   JsonBuilder *b = (JsonBuilder *) json;
@@ -196,7 +197,7 @@ kic_report_rebuild_json (const char *theme, const KicPlan *plan, const KicWriteS
       n_per_size_planted += np->per_size && np->status == KIC_NAME_PLANTED;
     }
   member_string (b, "theme", theme);
-  member_int (b, "desktop_files", plan->n_desktop_files);
+  member_int (b, "desktop_files", n_desktop_files);
   member_int (b, "lookups_proved", plan->n_verified);
   json_builder_set_member_name (b, "links");
   json_builder_begin_object (b);

@@ -40,7 +40,8 @@ void kic_json_add_problem (KicJson *json, const char *id, const char *file, cons
                            int size, guint calls, const char *package);
 
 /* --rebuild --json: the plan's report of every name (THEME the current
- * theme), and what the writer did. */
-void kic_report_rebuild_json (const char *theme, const KicPlan *plan, const KicWriteStats *stats, FILE *out);
+ * theme, N_DESKTOP_FILES the menu files read), and what the writer did. */
+void kic_report_rebuild_json (const char *theme, const KicPlan *plan, guint n_desktop_files,
+                              const KicWriteStats *stats, FILE *out);
 
 #endif /* KIC_REPORT_H */
