@@ -64,6 +64,11 @@ KicFsType kic_fs_index_stat (KicFsIndex *index, const char *path);
  * NAME is a single path component. */
 KicFsType kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name);
 
+/* The real path of the directory DIR (a listing of kic_fs_index_dir()):
+ * the key of the planner's overlay, so that a link planted there is seen
+ * by every path that resolves to it.  transfer none */
+const char *kic_fs_dir_real (const KicFsDir *dir);
+
 /* The names in directory PATH, sorted; NULL when PATH is not a directory.
  * transfer container (the strings belong to the index) */
 GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
@@ -108,6 +113,14 @@ void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat 
 void kic_fs_index_keep_stamps (KicFsIndex *index);
 /* Real path -> KicFsStamp*, or NULL when not kept.  transfer none */
 GHashTable *kic_fs_index_stamps (KicFsIndex *index);
+
+/* Changes by kic_fs_index_add() so far: what was worked out from the
+ * listings before may be stale when it changed. */
+guint kic_fs_index_generation (const KicFsIndex *index);
+
+/* The names in the listing DIR (kic_fs_index_dir()).  transfer container
+ * (the strings belong to the index) */
+GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
 
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);

@@ -173,6 +173,8 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->closure = g_ptr_array_new_with_free_func (name_plan_free);
   p->xpm_as_png = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->dir_keys = dir_keys_new ();
+  p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -218,6 +220,8 @@ planner_clear (Planner *p)
   if (p->closure != NULL)
     g_ptr_array_unref (p->closure);
   g_hash_table_unref (p->xpm_as_png);
+  g_hash_table_unref (p->dir_keys);
+  g_hash_table_unref (p->store_of);
 }
 
 KicPlan *
@@ -250,11 +254,25 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArra
   /* prove; a name whose links change a lookup is planned again without
    * the theme they were in, until the proof holds */
   plan->n_verified = 0;
-  while (!prove_once (&p, plan->names, &plan->n_verified))
+  for (p.rounds = 1; !prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
     {
+      if (p.rounds == KIC_MAX_PROOF_ROUNDS)
+        {
+          g_autofree char *reason = g_strdup_printf ("the proof did not settle in %d rounds: nothing is planted",
+                                                     KIC_MAX_PROOF_ROUNDS);
+
+          /* a tree shaped so that every plan breaks another lookup: no
+           * plan is proved, so none is kept (the previous run's links go
+           * too: what KDE has on its own is always safe) */
+          kic_warning ("%s", reason);
+          drop_all_plants (&p, plan->names, reason);
+          plan->gave_up = TRUE;
+          break;
+        }
       replan_banned (&p, plan->names, n_themes);
       replan_banned (&p, p.closure, n_themes);
     }
+  kic_debug ("the proof took %u rounds", p.rounds);
   report_sizes (&p, plan->names);
   plan->closure = g_steal_pointer (&p.closure);
   g_ptr_array_sort (plan->closure, compare_name_plans);

@@ -90,6 +90,8 @@ typedef struct {
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
   guint n_verified;    /* (name, size, theme) lookups proved unchanged */
+  gboolean gave_up;    /* the proof did not settle (KIC_MAX_PROOF_ROUNDS,
+                        * plan-private.h): nothing is planted */
 } KicPlan;
 
 /* The sizes the generation's menus ask for, and the default weights.
