@@ -17,6 +17,8 @@
  *   # mtime<TAB><directory><TAB><seconds>.<nanoseconds>
  *                                   journal only: the modification time a
  *                                   theme directory had before the run
+ *   # temporary: <token>            journal only: the temporary names the
+ *                                   run may leave are ".<name>.kic-<token>"
  *   # inputs: <sha256>              what the run read (fingerprint.h):
  *                                   only its fingerprint matches it
  *   # end                           the last line: a manifest without it
@@ -44,6 +46,8 @@ typedef struct {
   char *settings;      /* the "# settings:" line, or NULL */
   char *inputs;        /* the "# inputs:" line: the digest of the inputs
                         * the run read (fingerprint.h), or NULL */
+  char *temp_token;    /* journal only, "# temporary: <token>": the run's
+                        * temporary names are ".<name>.kic-<token>" */
   gboolean journal;    /* written before a run's changes, not after */
   GHashTable *made;    /* directory path (a set): "# made" lines */
   GHashTable *mtimes;  /* directory path -> "<seconds>.<nanoseconds>" */

@@ -19,6 +19,7 @@
 typedef struct {
   char *key;               /* NULL: not on disk */
   const KicFsDir *listing;
+  int may_plant;           /* 0 not asked yet, 1 yes, -1 no (KicPlanOptions.may_plant) */
 } DirKey;
 
 static void
@@ -47,6 +48,44 @@ const char *
 dir_key (Planner *p, const KicThemeDir *dir)
 {
   return dir_key_of (p, dir)->key;
+}
+
+/* May a link be planted in DIR (the writer's check, asked once)? */
+gboolean
+may_plant_dir (Planner *p, const KicThemeDir *dir)
+{
+  DirKey *dk = (DirKey *) dir_key_of (p, dir);
+
+  if (dk->key == NULL)
+    return FALSE;
+  if (dk->may_plant == 0)
+    dk->may_plant = p->options->may_plant == NULL || p->options->may_plant (dk->key, p->options->may_data) ? 1 : -1;
+  return dk->may_plant > 0;
+}
+
+/* May SOURCE be copied into the store (the writer's check, asked once;
+ * a refusal is one warning)?  *WHY (borrowed) says why not. */
+gboolean
+may_copy (Planner *p, const char *source, const char **why)
+{
+  const char *known = g_hash_table_lookup (p->copyable, source);
+
+  if (known == NULL)
+    {
+      char *reason = NULL;
+
+      if (p->options->may_copy != NULL && !p->options->may_copy (source, &reason, p->options->may_data))
+        kic_warning ("%s", reason);
+      else
+        {
+          g_free (reason);
+          reason = g_strdup ("");
+        }
+      g_hash_table_insert (p->copyable, g_strdup (source), reason);
+      known = reason;
+    }
+  *why = known;
+  return known[0] == '\0';
 }
 
 GHashTable *
@@ -251,7 +290,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           Candidate *c;
 
           if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (key = dir_key (p, dir)) == NULL
-              || g_hash_table_contains (seen, key))
+              || g_hash_table_contains (seen, key) || !may_plant_dir (p, dir))
             continue;
           g_hash_table_add (seen, (gpointer) key);
           for (guint i = 0; i < p->options->targets->len && !exact; i++)
@@ -466,6 +505,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   g_autoptr (GPtrArray) all = NULL;
   double before = 0, after;
   g_autofree char *store = NULL;
+  const char *why;
   const char *ext;
 
   kic_resolver_set_overlay (resolver, p->base);
@@ -526,6 +566,11 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   if (ext == NULL)
     {
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
+      return;
+    }
+  if (!may_copy (p, source, &why))
+    {
+      set_status (np, KIC_NAME_SKIPPED, why);
       return;
     }
   candidates = plant_candidates (p, resolver, np, ext, content, FALSE);

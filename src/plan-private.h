@@ -40,6 +40,7 @@ typedef struct {
   GHashTable *dir_keys;   /* KicThemeDir* -> its real path and listing (dir_key()) */
   GHashTable *store_of;   /* store path -> the source planted links claim it for */
   guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
+  GHashTable *copyable;   /* source -> "" when may_copy says yes, else why not */
 } Planner;
 
 /* The proof's rounds: each round after the first follows a name that
@@ -71,6 +72,8 @@ GHashTable *dir_keys_new (void);
 char *real_file_key (Planner *p, const char *path);
 KicPlant *plant_of_result (Planner *p, const KicResult *r);
 gboolean claim_store (Planner *p, const char *store, const char *source);
+gboolean may_copy (Planner *p, const char *source, const char **why);
+gboolean may_plant_dir (Planner *p, const KicThemeDir *dir);
 void overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void candidate_free (gpointer data);

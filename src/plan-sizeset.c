@@ -62,6 +62,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   g_autofree char *file = NULL;
   const char *ext;
   const char *key;
+  const char *why;
   gboolean add;
   KicPlant *plant;
 
@@ -83,6 +84,8 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
     }
   if (content == NULL || source == NULL || strchr (content, ':') != NULL)
     return NULL; /* exact for no size, or a file of the library's breeze */
+  if (!may_copy (p, source, &why))
+    return NULL;
   ext = link_extension (p, source);
   if (ext == NULL || !g_strv_contains ((const char *const *) theme->desc->extensions, ext))
     return NULL;
@@ -164,7 +167,7 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
       KicPlant *plant;
 
-      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir))
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || !may_plant_dir (p, dir))
         continue;
       plant = size_set_link (p, theme, dir, np, before_all);
       if (plant == NULL)

@@ -175,6 +175,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->xpm_as_png = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->dir_keys = dir_keys_new ();
   p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->copyable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -222,6 +223,7 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->xpm_as_png);
   g_hash_table_unref (p->dir_keys);
   g_hash_table_unref (p->store_of);
+  g_hash_table_unref (p->copyable);
 }
 
 KicPlan *

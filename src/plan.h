@@ -82,6 +82,14 @@ typedef struct {
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
   gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */
+  /* What the writer will refuse, asked before a plan counts on it (NULL:
+   * anything goes): may links be planted in DIR (a real directory of a
+   * theme; trusted.h), may SOURCE be copied into the store (source.h;
+   * *WHY says why not)?  A refused directory is no candidate; a name
+   * whose file cannot be copied is skipped, with one warning. */
+  gboolean (*may_plant) (const char *dir, gpointer data);
+  gboolean (*may_copy) (const char *source, char **why, gpointer data);
+  gpointer may_data;
 } KicPlanOptions;
 
 typedef struct {
