@@ -44,10 +44,12 @@ typedef struct {
 } Planner;
 
 /* The proof's rounds: each round after the first follows a name that
- * lost its links or a closure name that got some, so a real tree needs a
- * handful (the realistic tree: 3); past this many the plan is dropped
- * whole rather than let a hostile tree keep the lock for ever. */
-#define KIC_MAX_PROOF_ROUNDS 64
+ * lost its links in a theme, so a round is needed per theme taken from
+ * one name; the realistic tree needs 2 (breeze, oxygen: tests/oracle),
+ * and no search path of Debian's has more than five themes.  Past this
+ * many the plan is dropped whole rather than let a hostile tree (a chain
+ * of themes each of which breaks another lookup) keep the lock. */
+#define KIC_MAX_PROOF_ROUNDS 16
 
 typedef struct {
   const KicTheme *theme;
