@@ -12,6 +12,7 @@
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
 #   make bench-plasma    Plasma 5.27 itself, headless, before/after a rebuild
 #   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
+#   make bench-hostile   a rebuild over trees shaped to make the plan costly (under 10 s each)
 #   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
 
 PREFIX ?= /usr/local
@@ -167,7 +168,12 @@ bench-plasma: $(PROG)
 bench-scale: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-scale.sh
 
-.PHONY: bench bench-kf6 bench-nfs bench-plasma bench-scale bench-wrap demo
+# Trees shaped to make the plan costly (issue 19): 100 000 theme
+# directories, 100 000 icons in 10 000 directories; each under 10 s.
+bench-hostile: $(PROG)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-hostile.sh
+
+.PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-scale bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the

@@ -206,6 +206,7 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
   for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
     {
       g_autofree char *file = g_strconcat (name, theme->desc->extensions[e], NULL);
+      guint hash = kic_fs_name_hash (file);
 
       /* (no directory of the theme has it: nothing to compare) */
       if (!kic_resolver_theme_may_hold (resolver, theme, file))
@@ -226,7 +227,9 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
                 return FALSE;
               continue;
             }
-          if (dir_key (p, dir) == NULL || kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
+          if (dir_key_of (p, dir)->listing == NULL
+              || kic_fs_index_dir_stat_hashed (p->system->index, dir_key_of (p, dir)->listing, file, hash)
+                   == KIC_FS_NONE)
             continue;
           if (kic_overlay_lookup (p->base, dir_key (p, dir), file, &add) && !add)
             continue; /* a link of the previous run */
@@ -238,6 +241,79 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
   return TRUE;
 }
 
+
+/* A directory of a theme where links may go, whatever the name: of scale
+ * 1, a real directory of the theme that the writer will take
+ * (may_plant_dir()), listed there first under its real path; EXACT when it
+ * fits a target size exactly. */
+typedef struct {
+  const KicThemeDir *dir;
+  guint position;          /* its index in the theme's directories */
+  const char *key;         /* dir_key () */
+  const KicFsDir *listing;
+  gboolean exact;
+} ThemeCandidate;
+
+/* THEME's ThemeCandidates, in its order, worked out once per plan (a
+ * theme of 100 000 directories is not walked again for every name). */
+static const GArray *
+theme_candidates (Planner *p, const KicTheme *theme)
+{
+  GArray *list = g_hash_table_lookup (p->theme_candidates, theme);
+  g_autoptr (GHashTable) seen = NULL;
+
+  if (list != NULL)
+    return list;
+  list = g_array_new (FALSE, FALSE, sizeof (ThemeCandidate));
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint d = 0; d < theme->dirs->len; d++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+      ThemeCandidate tc = { dir, d, NULL, NULL, FALSE };
+
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (tc.key = dir_key (p, dir)) == NULL
+          || g_hash_table_contains (seen, tc.key) || !may_plant_dir (p, dir))
+        continue;
+      g_hash_table_add (seen, (gpointer) tc.key);
+      tc.listing = dir_key_of (p, dir)->listing;
+      for (guint i = 0; i < p->options->targets->len && !tc.exact; i++)
+        tc.exact = kic_dir_spec_exact (dir->spec, g_array_index (p->options->targets, KicTarget, i).size);
+      g_array_append_val (list, tc);
+    }
+  g_hash_table_insert (p->theme_candidates, (gpointer) theme, list);
+  return list;
+}
+
+/* The candidate directories two or more themes of RESOLVER list (a
+ * directory that is a link to another theme's, which is not plantable,
+ * does not count: the same real directory listed by two themes). */
+static GHashTable *
+shared_keys (Planner *p, KicResolver *resolver)
+{
+  GHashTable *shared = g_hash_table_lookup (p->shared_keys, resolver);
+  g_autoptr (GHashTable) once = NULL;
+  const GPtrArray *themes;
+
+  if (shared != NULL)
+    return shared;
+  shared = g_hash_table_new (g_str_hash, g_str_equal);
+  once = g_hash_table_new (g_str_hash, g_str_equal);
+  themes = kic_resolver_themes (resolver);
+  for (guint t = 0; t < themes->len; t++)
+    {
+      const GArray *list = theme_candidates (p, g_ptr_array_index (themes, t));
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          const char *key = g_array_index (list, ThemeCandidate, i).key;
+
+          if (!g_hash_table_add (once, (gpointer) key))
+            g_hash_table_add (shared, (gpointer) key);
+        }
+    }
+  g_hash_table_insert (p->shared_keys, resolver, shared);
+  return shared;
+}
 
 /* The directories a link for NAME with extension EXT may go to: those of
  * the themes that probe EXT and hold no other content under NAME, that fit
@@ -255,14 +331,20 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
   const GPtrArray *themes = kic_resolver_themes (resolver);
   GPtrArray *candidates = g_ptr_array_new_with_free_func (candidate_free);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *shared = shared_keys (p, resolver);
   g_autofree char *file = g_strconcat (name, ext, NULL);
+  guint hash = kic_fs_name_hash (file);
+  gboolean in_base, in_after;
 
   if (strchr (name, '/') != NULL)
     return candidates;
+  /* (almost no name is in the overlays: then no directory is asked) */
+  in_base = kic_overlay_has_name (p->base, file);
+  in_after = kic_overlay_has_name (p->after, file);
   for (guint t = 0; t < themes->len; t++)
     {
       const KicTheme *theme = g_ptr_array_index (themes, t);
-
+      const GArray *list;
       gboolean may_hold;
 
       if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext)
@@ -281,32 +363,28 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           || !theme_agrees (p, resolver, theme, name, content))
         continue;
       may_hold = kic_resolver_theme_may_hold (resolver, theme, file);
-      for (guint d = 0; d < theme->dirs->len; d++)
+      list = theme_candidates (p, theme);
+      for (guint i = 0; i < list->len; i++)
         {
-          const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
-          const char *key;
-          gboolean exact = FALSE;
+          const ThemeCandidate *tc = &g_array_index (list, ThemeCandidate, i);
           gboolean add;
           Candidate *c;
 
-          if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (key = dir_key (p, dir)) == NULL
-              || g_hash_table_contains (seen, key) || !may_plant_dir (p, dir))
+          /* a directory an earlier theme lists too is that theme's */
+          if (g_hash_table_contains (shared, tc->key) && !g_hash_table_add (seen, (gpointer) tc->key))
             continue;
-          g_hash_table_add (seen, (gpointer) key);
-          for (guint i = 0; i < p->options->targets->len && !exact; i++)
-            exact = kic_dir_spec_exact (dir->spec, g_array_index (p->options->targets, KicTarget, i).size);
-          if (!exact)
+          if (!tc->exact)
             continue;
-          if (may_hold && !(kic_overlay_lookup (p->base, key, file, &add) && !add)
-              && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
+          if (may_hold && !(in_base && kic_overlay_lookup (p->base, tc->key, file, &add) && !add) && tc->listing != NULL
+              && kic_fs_index_dir_stat_hashed (p->system->index, tc->listing, file, hash) != KIC_FS_NONE)
             continue; /* not ours: never replaced */
-          if (!for_floor && kic_overlay_lookup (p->after, key, file, &add) && add)
+          if (!for_floor && in_after && kic_overlay_lookup (p->after, tc->key, file, &add) && add)
             continue; /* another name planted there already */
           c = g_new0 (Candidate, 1);
           c->theme = theme;
-          c->dir = dir;
-          c->key = key;
-          c->listing = dir_key_of (p, dir)->listing;
+          c->dir = tc->dir;
+          c->key = tc->key;
+          c->listing = tc->listing;
           c->file = g_strdup (file);
           g_ptr_array_add (candidates, c);
         }
@@ -351,11 +429,12 @@ compare_priced (gconstpointer a, gconstpointer b)
  * candidate makes (past KIC_MAX_PRICED of them, the cheapest so far). */
 static gboolean
 add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *content, const char *source,
-              GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost)
+              GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost, double *today_out)
 {
   const GArray *targets = p->options->targets;
   g_autoptr (GArray) links = g_array_sized_new (FALSE, TRUE, sizeof (KicPricedLink), candidates->len);
   g_autoptr (GArray) priced = g_array_new (FALSE, FALSE, sizeof (Priced));
+  g_autoptr (GHashTable) watch = NULL;
   Candidate *best = NULL;
   double best_cost = bar;
   double today = 0;
@@ -379,6 +458,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *c
       pc->bound = 0;
       pc->exact = TRUE;
     }
+  watch = kic_priced_watch_new (links);
   for (guint t = 0; t < targets->len; t++)
     {
       const KicTarget *target = &g_array_index (targets, KicTarget, t);
@@ -387,7 +467,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *c
       kic_resolver_set_overlay (resolver, p->after);
       /* (every candidate is for the same file: the name with one extension) */
       r = kic_resolve_priced (resolver, name, target->size, ((Candidate *) g_ptr_array_index (candidates, 0))->file,
-                              links);
+                              links, watch);
       if (today != G_MAXDOUBLE && strcmp (content_of_result (p, r, source), content) != 0)
         today = G_MAXDOUBLE;
       else if (today != G_MAXDOUBLE)
@@ -404,6 +484,11 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *c
           pc->bound += target->weight * (link->asked ? link->calls : r->n_calls);
         }
     }
+  /* a BAR below 0 is today's cost (the first choice's bar) */
+  if (today_out != NULL)
+    *today_out = today;
+  if (bar < 0)
+    best_cost = today;
   /* a target size where today's lookup shows other content keeps it
    * where a candidate leaves the lookup as it is: those are priced in full */
   for (guint i = 0; today == G_MAXDOUBLE && i < candidates->len; i++)
@@ -458,11 +543,16 @@ static double
 choose_links (Planner *p, KicResolver *resolver, const char *name, const char *content,
               const char *source, GPtrArray *candidates, GPtrArray *chosen, gboolean keep_one)
 {
-  double cost = weighted_cost (p, resolver, name, content, source);
+  double cost = G_MAXDOUBLE;
 
-  if (keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, G_MAXDOUBLE, &cost))
+  if (keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, G_MAXDOUBLE, &cost, NULL))
     return G_MAXDOUBLE;
-  while (add_cheapest (p, resolver, name, content, source, candidates, chosen, cost, &cost))
+  /* the first choice's bar is the cost of today's lookups, which it makes
+   * anyway (with no candidate at all, nothing is chosen: the cost does not
+   * matter) */
+  if (!keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, -1, &cost, &cost))
+    return cost;
+  while (add_cheapest (p, resolver, name, content, source, candidates, chosen, cost, &cost, NULL))
     ;
   for (guint i = chosen->len; i-- > 0;)
     {
@@ -509,7 +599,11 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   const char *ext;
 
   kic_resolver_set_overlay (resolver, p->base);
-  all = kic_resolve_sizes (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+  /* what KDE loads at every size: without the calls, which only the
+   * target sizes need (each size's count costs a pass over the winning
+   * theme's directories: 249 of them per name in a theme of 10 000
+   * directories is most of a rebuild) */
+  all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
   for (guint i = 0; i < all->len; i++)
     {
       const KicResult *r = g_ptr_array_index (all, i);
@@ -530,18 +624,12 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       else if (strcmp (c, content) != 0)
         np->per_size = TRUE;
     }
-  /* KDE's cost today, from the lookups just made where the target size
-   * is among them */
+  /* KDE's cost today at the target sizes */
   for (guint t = 0; t < p->options->targets->len; t++)
     {
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-      g_autoptr (KicResult) outside = NULL;
-      const KicResult *r;
+      g_autoptr (KicResult) r = resolve_with (resolver, p->base, np->name, target->size);
 
-      if (target->size >= KIC_MIN_SIZE && target->size <= KIC_MAX_SIZE)
-        r = g_ptr_array_index (all, target->size - KIC_MIN_SIZE);
-      else
-        r = outside = resolve_with (resolver, p->base, np->name, target->size);
       before += target->weight * r->n_calls;
     }
   if (np->per_size)

@@ -41,6 +41,9 @@ typedef struct {
   GHashTable *store_of;   /* store path -> the source planted links claim it for */
   guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
   GHashTable *copyable;   /* source -> "" when may_copy says yes, else why not */
+  GHashTable *theme_candidates; /* KicTheme* -> GArray of ThemeCandidate (plan-choose.c) */
+  GHashTable *shared_keys; /* KicResolver* -> set of the candidate directories
+                            * more than one of its themes lists */
 } Planner;
 
 /* The proof's rounds: each round after the first follows a name that

@@ -176,6 +176,8 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->dir_keys = dir_keys_new ();
   p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   p->copyable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->theme_candidates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
+  p->shared_keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -224,6 +226,8 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->dir_keys);
   g_hash_table_unref (p->store_of);
   g_hash_table_unref (p->copyable);
+  g_hash_table_unref (p->theme_candidates);
+  g_hash_table_unref (p->shared_keys);
 }
 
 KicPlan *

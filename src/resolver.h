@@ -86,6 +86,8 @@ void kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gb
 void kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name);
 /* TRUE when the overlay says something about DIR/NAME; *ADD tells what */
 gboolean kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add);
+/* TRUE when the overlay says something about NAME in any directory */
+gboolean kic_overlay_has_name (const KicOverlay *overlay, const char *name);
 
 /* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none.
  * Its directories are real paths (kic_fs_index_realpath()): a file it adds
@@ -124,7 +126,11 @@ typedef struct {
  * directory reached through a link from an earlier theme, a theme with
  * too many distinct distances) CALLS is a lower bound: the calls before
  * the question and the question itself.  transfer full */
-KicResult *kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links);
+KicResult *kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links,
+                               GHashTable *watch);
+/* The watch kic_resolve_priced() takes for LINKS (made once for all the
+ * target sizes): each link's listing -> 1 + its index.  transfer full */
+GHashTable *kic_priced_watch_new (const GArray *links);
 
 /* kic_resolve() at every size from MIN to MAX, element s - MIN, at a
  * fraction of the cost (without the call lists).  transfer full */
