@@ -100,6 +100,107 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
 }
 
 
+/* Where a link for a name X may go, for every name KDE could be asked for,
+ * carried by a file or not (the proof can only look up the finitely many
+ * that files carry).
+ *
+ * KDE's lookup, findMatchingIcon() (KF5 5.103 kiconloader.cpp:832-911,
+ * KF6 6.13 :781-881, 6.30 :789-889), runs over the themes in order (:846;
+ * 6.13 :796; 6.30 :804) and in each over the name's chain: the name, then
+ * its cut at the last dash while that dash is past index 1, a trailing "-x"
+ * dropped (:860-866; 6.13 :825-835; 6.30 :833-843), a bare media type made
+ * "<media>-x-generic" (:884-887); KF6 also tries each form of a "-symbolic"
+ * name without the suffix and puts it back after each cut (6.13 :813-822,
+ * :834-835).  The first file found ends the lookup.  Only when no theme has
+ * any form does iconPath() try the mime generic icon, then the "User" group
+ * (<app>/pics, icons, pixmaps) under the name as it is, never cut
+ * (:1016-1021, :946-962; 6.13 :986-989; 6.30 :994-997).
+ *
+ * A link X.ext in theme T changes only a lookup that, with it, reaches form
+ * X in T.  Let R be where the lookup of a name N ended before.  If R comes
+ * before (T, X), nothing changes.  If R is (T, X) or a form after X in N's
+ * chain, N's chain from X on is X's own (a cut of a cut is a cut of the
+ * name), so N loads what X loads, before and after the link, and the proof
+ * looks X up.  If R is a form W before X, in a theme after T, W is a file
+ * of a theme searched, W's chain is the rest of N's, and W's lookup changes
+ * as N's does: the proof looks up every file stem of every theme searched.
+ * So the proof stands for all the names that no file carries, but in three
+ * cases:
+ *
+ * 1. X ends outside the themes (the User group, its mime generic icon, or
+ *    nothing): no theme has any form of X, so none has any form of X-foo
+ *    for a foo no theme has; X-foo found nothing (the User group tries
+ *    "X-foo" only) and with the link finds X (X-tray, X-panel, X-symbolic,
+ *    X-busy...).  No theme is safe for such a link: it is only made with
+ *    UnthemedLinks=true, which accepts exactly that change, or for KDE 3,
+ *    which cuts no name.
+ * 2. X reaches a -x-generic form (kic_resolver_cuts_to_generic): the flag
+ *    that ends the chain there is set once for the whole theme loop (:844,
+ *    :886; 6.13 :793, :856; 6.30 :801, :864), so past the first theme a
+ *    name tries itself only: X-foo's chain in the first theme holds cuts of
+ *    X that X's own chain does not ("foo-x-generic" tries itself only), and
+ *    later it holds X-foo alone.  Such an X gets links only where a link
+ *    cannot come before the theme KDE finds it in (theme_forbids).
+ * 3. KF6's "-symbolic": in every theme, T itself included, "Y-symbolic"
+ *    tries "X-symbolic" before X and "C-symbolic" for each cut C of X
+ *    after it, which X's chain does not; the chain of "X-symbolic" is the
+ *    rest of its chain, so the proof also looks X-symbolic up for every
+ *    link X (plan-proof.c, names_to_prove), and tests/integration/
+ *    unthemed.sh shows KF6 needing it.
+ *
+ * "Themes searched" are those of each list the planner models: every
+ * configured theme's and a user's of any other theme.  transfer full:
+ * KDE's lookup of NAME without our links, one per resolver. */
+GPtrArray *
+name_ends (Planner *p, const char *name)
+{
+  GPtrArray *ends = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+
+  /* which theme answers does not depend on the size: MatchBest takes a
+   * file of any size (kicontheme.cpp:173-259) */
+  for (guint r = 0; r < p->resolvers->len; r++)
+    g_ptr_array_add (ends, resolve_with (g_ptr_array_index (p->resolvers, r), p->base, name, 48));
+  return ends;
+}
+
+static int
+theme_position (const GPtrArray *themes, const char *name)
+{
+  for (guint i = 0; i < themes->len; i++)
+    if (strcmp (((const KicTheme *) g_ptr_array_index (themes, i))->desc->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+const char *
+theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme)
+{
+  const KicProfileTable *table = p->system->profile->table;
+  gboolean generic = kic_resolver_cuts_to_generic (g_ptr_array_index (p->resolvers, 0), name);
+
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+      const KicResult *end = g_ptr_array_index (ends, r);
+      int at = theme_position (themes, theme->desc->name);
+
+      if (at < 0)
+        continue; /* never searched by this user */
+      if (end->via != KIC_VIA_THEME)
+        {
+          /* case 1 */
+          if (!table->name_variants || (end->via != KIC_VIA_NONE && p->options->unthemed_links))
+            continue;
+          return UNTHEMED_REASON;
+        }
+      /* case 2 */
+      if (generic && at < theme_position (themes, end->theme->desc->name))
+        return "its dash cuts reach a -x-generic icon, and a link before the theme KDE finds it in would change "
+               "longer names cut back to it";
+    }
+  return NULL;
+}
+
 /* The directories a link for NAME with extension EXT may go to: those of
  * the themes that probe EXT and hold no other content under NAME, that fit
  * a target size exactly, and where no file of that name exists that the
@@ -113,9 +214,11 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
   GPtrArray *candidates = g_ptr_array_new_with_free_func (candidate_free);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *file = g_strconcat (name, ext, NULL);
+  g_autoptr (GPtrArray) ends = NULL;
 
   if (strchr (name, '/') != NULL)
     return candidates;
+  ends = name_ends (p, name);
   for (guint t = 0; t < themes->len; t++)
     {
       const KicTheme *theme = g_ptr_array_index (themes, t);
@@ -133,7 +236,9 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           /* a name of the closure must stop its own lookup in the theme
            * whose links its dash cut would otherwise reach */
           || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
-          || !theme_agrees (p, theme, name, content))
+          || !theme_agrees (p, theme, name, content)
+          /* links that could change names no file carries */
+          || theme_forbids (p, ends, name, theme) != NULL)
         continue;
       for (guint d = 0; d < theme->dirs->len; d++)
         {
@@ -276,6 +381,14 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
         }
       else if (strcmp (c, content) != 0)
         np->per_size = TRUE;
+    }
+  /* a name KDE finds only outside the themes: see theme_forbids, case 1
+   * (the other users' lists are checked for each theme there) */
+  if (((const KicResult *) g_ptr_array_index (all, 0))->via != KIC_VIA_THEME
+      && p->system->profile->table->name_variants && !p->options->unthemed_links)
+    {
+      set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
+      return;
     }
   /* KDE's cost today, from the lookups just made where the target size
    * is among them */

@@ -55,6 +55,11 @@ const char *link_extension (Planner *p, const char *source);
 const char *content_of_result (Planner *p, const KicResult *r, const char *trial_source);
 
 /* plan-choose.c */
+#define UNTHEMED_REASON                                                                                       \
+  "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
+  "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"
+GPtrArray *name_ends (Planner *p, const char *name);
+const char *theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
 void overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void candidate_free (gpointer data);

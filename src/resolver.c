@@ -670,6 +670,33 @@ kic_resolver_lookup_stems (KicResolver *resolver, const char *name)
   return stems;
 }
 
+gboolean
+kic_resolver_cuts_to_generic (const KicResolver *resolver, const char *name)
+{
+  gboolean generic = g_str_has_suffix (name, "-x-generic");
+  g_autoptr (GPtrArray) names = name_variants (resolver->profile->table, name, &generic);
+
+  return generic;
+}
+
+GPtrArray *
+kic_resolver_user_dirs (const KicResolver *resolver)
+{
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint s = 0; resolver->user_search_paths[s] != NULL; s++)
+    {
+      const char *sp = resolver->user_search_paths[s];
+
+      if (g_path_is_absolute (sp))
+        g_ptr_array_add (dirs, g_strdup (sp));
+      else
+        for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
+          g_ptr_array_add (dirs, g_strconcat (resolver->data_dirs[d], "/", sp, NULL));
+    }
+  return dirs;
+}
+
 /* :946-962, KIconLoaderPrivate::locate(): each search path; a relative one
  * through QStandardPaths::locate(GenericDataLocation), which stats the file
  * in every data directory in turn and takes the first regular file.  An
