@@ -149,7 +149,7 @@ def counts(path):
         out[(f[0], int(f[1]))] = int(f[2])
     return out
 before, after = counts(sys.argv[2]), counts(sys.argv[3])
-print("the floor: per size, the menu's calls (strace, KF5) before and after, and the fewest any links could give")
+print("the floor: per size, the menu's calls (strace, KF5) before and after, and the fewest any links the promise allows could give")
 print("%-6s %12s %12s %12s %14s %14s" % ("size", "before", "after", "floor", "before/after", "after/floor"))
 for size in sorted({k[1] for k in before}):
     keys = [k for k in before if k[1] == size]
