@@ -134,13 +134,16 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
  *    X-busy...).  No theme is safe for such a link: it is only made with
  *    UnthemedLinks=true, which accepts exactly that change, or for KDE 3,
  *    which cuts no name.
- * 2. X reaches a -x-generic form (kic_resolver_cuts_to_generic): the flag
- *    that ends the chain there is set once for the whole theme loop (:844,
- *    :886; 6.13 :793, :856; 6.30 :801, :864), so past the first theme a
- *    name tries itself only: X-foo's chain in the first theme holds cuts of
- *    X that X's own chain does not ("foo-x-generic" tries itself only), and
- *    later it holds X-foo alone.  Such an X gets links only where a link
- *    cannot come before the theme KDE finds it in (theme_forbids).
+ * 2. X reaches a -x-generic form (kic_resolver_cuts_to_generic: it ends
+ *    with "-x-generic", or its cuts end at a media type): the flag that
+ *    stops a chain at that form is set once for the whole theme loop
+ *    (:844, :886; 6.13 :793, :856; 6.30 :801, :864), so the chains are not
+ *    each other's rest: "foo-x-generic" tries itself only, in every theme,
+ *    where "foo-x-generic-bar" goes on to "foo"; past the first theme
+ *    "image-foo" tries itself alone, and "image-foo-bar" itself alone.  A
+ *    name cut back to X that found a cut of X, or nothing, would end at a
+ *    link of X in a theme before the one KDE finds X in.  Such an X gets
+ *    links only from that theme on (theme_forbids).
  * 3. KF6's "-symbolic": in every theme, T itself included, "Y-symbolic"
  *    tries "X-symbolic" before X and "C-symbolic" for each cut C of X
  *    after it, which X's chain does not; the chain of "X-symbolic" is the
@@ -172,6 +175,9 @@ theme_position (const GPtrArray *themes, const char *name)
   return -1;
 }
 
+/* Why a link for NAME in THEME could change the lookup of a name no file
+ * carries, for any user the planner models (name_ends: cases 1 and 2), or
+ * NULL.  ENDS: name_ends (P, NAME). */
 const char *
 theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme)
 {
@@ -431,7 +437,12 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   candidates = plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)
     {
-      set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
+      set_status (np, KIC_NAME_SKIPPED,
+                  kic_resolver_cuts_to_generic (resolver, np->name)
+                    ? "no theme from the one KDE finds it in on both probes its file type and holds no other file "
+                      "of that name (its dash cuts reach a -x-generic icon: a link in an earlier theme would change "
+                      "longer names cut back to it)"
+                    : "no theme on the search path both probes its file type and holds no other file of that name");
       return;
     }
   after = choose_links (p, resolver, np->name, content, source, candidates, chosen, np->closure_theme != NULL);
