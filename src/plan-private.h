@@ -33,6 +33,8 @@ typedef struct {
                            * whose lookups may try it (borrowed) */
   GPtrArray *reach;       /* per resolver: set of the directories its
                            * themes search (path, and mirrored disk path) */
+  GHashTable *unfiled;    /* names of known the proof added that no file
+                           * carries (KF6's X-symbolic for a link X) */
   GHashTable *dirty;      /* links planted or dropped since the proof
                            * last looked: what a round must re-check */
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */

@@ -178,6 +178,7 @@ proof_index (Planner *p, GPtrArray *names)
   gpointer key;
 
   p->known = known_names (p, names);
+  p->unfiled = g_hash_table_new (g_str_hash, g_str_equal);
   p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   g_hash_table_iter_init (&iter, p->known);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -235,6 +236,7 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
           if (!g_hash_table_contains (p->known, symbolic))
             {
               g_hash_table_add (p->known, symbolic);
+              g_hash_table_add (p->unfiled, symbolic);
               index_stems (p, symbolic);
             }
           else
@@ -366,6 +368,12 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               ++*n_verified;
               if (g_strcmp0 (before->path, after->path) == 0
                   || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
+                continue;
+              /* what UnthemedLinks=true accepts: a name no file carries
+               * that found nothing now finds the link it is cut back to
+               * (it found nothing, so that link is of a name KDE finds
+               * outside the themes: plan-choose.c, theme_forbids, case 1) */
+              if (before->path == NULL && p->options->unthemed_links && g_hash_table_contains (p->unfiled, name))
                 continue;
               culprit = find_culprit (p, resolver, name, s);
               reason = g_strdup_printf ("a link in %s would change what KDE shows for '%s' at %d px with %s",

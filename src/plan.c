@@ -214,6 +214,7 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->dirty);
   if (p->known != NULL)
     {
+      g_hash_table_unref (p->unfiled);
       g_hash_table_unref (p->stem_names);
       g_hash_table_unref (p->known);
       g_ptr_array_unref (p->reach);

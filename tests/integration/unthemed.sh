@@ -85,7 +85,7 @@ kde_content "$R" $pixnames > "$WORK/pixon.after"
 # what changes: exactly the names that found nothing and cut back to a
 # planted one (kicpix-busy has its own pixmap: the proof gives it its own
 # link beside kicpix's, and kicpix-busy-tray then cuts back to that)
-awk -F '\t' 'NR == FNR { b[$1 FS $2] = $3; if ($2 == 48) who[$3] = $1; next }
+awk -F '\t' 'FILENAME == ARGV[1] { b[$1 FS $2] = $3; if ($2 == 48) who[$3] = $1; next }
   b[$1 FS $2] != $3 { print $1 "\t" b[$1 FS $2] "\t" (($3 in who) ? who[$3] : $3) }' \
   "$WORK/pix.before" "$WORK/pixon.after" | sort -u > "$WORK/pixon.changed"
 printf 'kicpix-busy-tray\t-\tkicpix-busy\nkicpix-symbolic\t-\tkicpix\nkicpix-tray\t-\tkicpix\n' > "$WORK/pixon.want"
