@@ -674,8 +674,10 @@ gboolean
 kic_resolver_cuts_to_generic (const KicResolver *resolver, const char *name)
 {
   gboolean generic = g_str_has_suffix (name, "-x-generic");
-  g_autoptr (GPtrArray) names = name_variants (resolver->profile->table, name, &generic);
 
+  /* name_variants() sets GENERIC when a dash cut of NAME is a
+   * "-x-generic" form; the variants themselves are not needed here */
+  g_ptr_array_unref (name_variants (resolver->profile->table, name, &generic));
   return generic;
 }
 
