@@ -763,6 +763,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
   popts.themes = config.themes;
   popts.per_size_sets = config.per_size_sets;
+  popts.unthemed_links = config.unthemed_links;
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */

@@ -21,6 +21,7 @@ typedef struct {
   guint8 d_type;     /* DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN... from readdir */
   gboolean resolved; /* type below is known */
   KicFsType type;    /* what the entry is after following links */
+  GBytes *contents;  /* a virtual file's bytes (kic_fs_index_add_contents()), or NULL */
 } KicFsEntry;
 
 /* One name of a listing in the form kic_fs_index_dir_stat_hashed() searches. */
@@ -49,6 +50,16 @@ struct _KicFsIndex {
 };
 
 static void
+fs_entry_free (gpointer data)
+{
+  KicFsEntry *entry = data;
+
+  if (entry->contents != NULL)
+    g_bytes_unref (entry->contents);
+  g_free (entry);
+}
+
+static void
 fs_dir_free (gpointer data)
 {
   KicFsDir *dir = data;
@@ -68,7 +79,7 @@ fs_dir_new (const char *real)
   KicFsDir *dir = g_new0 (KicFsDir, 1);
 
   dir->real = g_strdup (real);
-  dir->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  dir->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_entry_free);
   return dir;
 }
 
@@ -605,6 +616,71 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
   g_hash_table_replace (listing->entries, g_strdup (name), entry);
   if (type == KIC_FS_NONE)
     g_hash_table_remove (listing->entries, name);
+  /* a directory of a virtual index exists, empty, once it is added: it
+   * has a listing (the overlay's key, kic_fs_dir_real(), as on disk) */
+  if (type == KIC_FS_DIR && index->is_virtual)
+    {
+      g_autofree char *child = g_build_filename (real, name, NULL);
+
+      if (g_hash_table_lookup (index->dirs, child) == NULL)
+        g_hash_table_replace (index->dirs, g_strdup (child), fs_dir_new (child));
+    }
+}
+
+void
+kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name, const void *data,
+                           gsize length)
+{
+  g_autofree char *clean = kic_path_clean (dir);
+  KicFsEntry *entry;
+
+  g_return_if_fail (index->is_virtual);
+  kic_fs_index_add (index, clean, name, KIC_FS_FILE);
+  /* a virtual directory is its own real path */
+  entry = g_hash_table_lookup (get_dir (index, clean)->entries, name);
+  entry->contents = g_bytes_new (data, length);
+}
+
+/* kic_fs_index_read_file_max() of a virtual index: the bytes given to
+ * kic_fs_index_add_contents(), under the same bound as a disk file. */
+static gboolean
+read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length,
+                   GError **error)
+{
+  g_autofree char *real = kic_fs_index_realpath (index, path);
+  g_autofree char *parent = NULL;
+  g_autofree char *base = NULL;
+  KicFsDir *dir;
+  KicFsEntry *entry = NULL;
+  gsize size;
+  const char *bytes;
+
+  if (real != NULL && strcmp (real, "/") != 0)
+    {
+      parent = g_path_get_dirname (real);
+      base = g_path_get_basename (real);
+      dir = get_dir (index, parent);
+      entry = dir != NULL ? g_hash_table_lookup (dir->entries, base) : NULL;
+    }
+  if (entry == NULL || entry->type != KIC_FS_FILE || entry->contents == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", path);
+      return FALSE;
+    }
+  bytes = g_bytes_get_data (entry->contents, &size);
+  if (size > max)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %" G_GSIZE_FORMAT " MiB",
+                   path, max >> 20);
+      return FALSE;
+    }
+  /* NUL-terminated, as a disk file's contents are */
+  *contents = g_malloc (size + 1);
+  memcpy (*contents, bytes, size);
+  (*contents)[size] = '\0';
+  if (length != NULL)
+    *length = size;
+  return TRUE;
 }
 
 int
@@ -629,7 +705,9 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   int fd;
   gboolean ok;
 
-  if (index->is_virtual || kic_fs_index_stat (index, path) != KIC_FS_FILE)
+  if (index->is_virtual)
+    return read_virtual_file (index, path, max, contents, length, error);
+  if (kic_fs_index_stat (index, path) != KIC_FS_FILE)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", host);
       return FALSE;

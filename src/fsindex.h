@@ -9,8 +9,10 @@
  * leaves the root.
  *
  * An index made with kic_fs_index_new_virtual() never touches the disk: its
- * directories exist only through kic_fs_index_add().  The unit tests and the
- * planner (which adds the links it intends to plant) use that.
+ * directories exist only through kic_fs_index_add(), its files' bytes only
+ * through kic_fs_index_add_contents() (it has no symbolic links: every path
+ * is its own real path).  The unit tests use that, down to a whole KDE
+ * system for the planner (kic_system_load_index(), iconloader.h).
  */
 #ifndef KIC_FSINDEX_H
 #define KIC_FSINDEX_H
@@ -81,6 +83,13 @@ char *kic_fs_index_realpath (KicFsIndex *index, const char *path);
  * directories when they are not in the index.  For a disk-backed index this
  * overrides what the disk says, for as long as the index lives. */
 void kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type);
+
+/* Record that DIR/NAME is a regular file holding LENGTH bytes of DATA
+ * (copied), which kic_fs_index_read_file() then returns.  Only for a
+ * virtual index: a file it was told of with kic_fs_index_add() alone
+ * cannot be read. */
+void kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name, const void *data,
+                                gsize length);
 
 /* Read a regular file under the root (following links inside the root),
  * of at most KIC_MAX_FILE bytes, or MAX. */

@@ -315,6 +315,113 @@ shared_keys (Planner *p, KicResolver *resolver)
   return shared;
 }
 
+/* Where a link for a name X may go, for every name KDE could be asked for,
+ * carried by a file or not (the proof can only look up the finitely many
+ * that files carry).
+ *
+ * KDE's lookup, findMatchingIcon() (KF5 5.103 kiconloader.cpp:832-911,
+ * KF6 6.13 :781-881, 6.30 :789-889), runs over the themes in order (:846;
+ * 6.13 :796; 6.30 :804) and in each over the name's chain: the name, then
+ * its cut at the last dash while that dash is past index 1, a trailing "-x"
+ * dropped (:860-866; 6.13 :825-835; 6.30 :833-843), a bare media type made
+ * "<media>-x-generic" (:884-887); KF6 also tries each form of a "-symbolic"
+ * name without the suffix and puts it back after each cut (6.13 :813-822,
+ * :834-835).  The first file found ends the lookup.  Only when no theme has
+ * any form does iconPath() try the mime generic icon, then the "User" group
+ * (<app>/pics, icons, pixmaps) under the name as it is, never cut
+ * (:1016-1021, :946-962; 6.13 :986-989; 6.30 :994-997).
+ *
+ * A link X.ext in theme T changes only a lookup that, with it, reaches form
+ * X in T.  Let R be where the lookup of a name N ended before.  If R comes
+ * before (T, X), nothing changes.  If R is (T, X) or a form after X in N's
+ * chain, N's chain from X on is X's own (a cut of a cut is a cut of the
+ * name), so N loads what X loads, before and after the link, and the proof
+ * looks X up.  If R is a form W before X, in a theme after T, W is a file
+ * of a theme searched, W's chain is the rest of N's, and W's lookup changes
+ * as N's does: the proof looks up every file stem of every theme searched.
+ * So the proof stands for all the names that no file carries, but in three
+ * cases:
+ *
+ * 1. X ends outside the themes (the User group, its mime generic icon, or
+ *    nothing): no theme has any form of X, so none has any form of X-foo
+ *    for a foo no theme has; X-foo found nothing (the User group tries
+ *    "X-foo" only) and with the link finds X (X-tray, X-panel, X-symbolic,
+ *    X-busy...).  No theme is safe for such a link: it is only made with
+ *    UnthemedLinks=true, which accepts exactly that change, or for KDE 3,
+ *    which cuts no name.
+ * 2. X reaches a -x-generic form (kic_resolver_cuts_to_generic: it ends
+ *    with "-x-generic", or its cuts end at a media type): the flag that
+ *    stops a chain at that form is set once for the whole theme loop
+ *    (:844, :886; 6.13 :793, :856; 6.30 :801, :864), so the chains are not
+ *    each other's rest: "foo-x-generic" tries itself only, in every theme,
+ *    where "foo-x-generic-bar" goes on to "foo"; past the first theme
+ *    "image-foo" tries itself alone, and "image-foo-bar" itself alone.  A
+ *    name cut back to X that found a cut of X, or nothing, would end at a
+ *    link of X in a theme before the one KDE finds X in.  Such an X gets
+ *    links only from that theme on (theme_forbids).
+ * 3. KF6's "-symbolic": in every theme, T itself included, "Y-symbolic"
+ *    tries "X-symbolic" before X and "C-symbolic" for each cut C of X
+ *    after it, which X's chain does not; the chain of "X-symbolic" is the
+ *    rest of its chain, so the proof also looks X-symbolic up for every
+ *    link X (plan-proof.c, names_to_prove), and tests/integration/
+ *    unthemed.sh shows KF6 needing it.
+ *
+ * "Themes searched" are those of each list the planner models: every
+ * configured theme's and a user's of any other theme.  transfer full:
+ * KDE's lookup of NAME without our links, one per resolver. */
+GPtrArray *
+name_ends (Planner *p, const char *name)
+{
+  GPtrArray *ends = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+
+  /* which theme answers does not depend on the size: MatchBest takes a
+   * file of any size (kicontheme.cpp:173-259) */
+  for (guint r = 0; r < p->resolvers->len; r++)
+    g_ptr_array_add (ends, resolve_with (g_ptr_array_index (p->resolvers, r), p->base, name, 48));
+  return ends;
+}
+
+static int
+theme_position (const GPtrArray *themes, const char *name)
+{
+  for (guint i = 0; i < themes->len; i++)
+    if (strcmp (((const KicTheme *) g_ptr_array_index (themes, i))->desc->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* Why a link for NAME in THEME could change the lookup of a name no file
+ * carries, for any user the planner models (name_ends: cases 1 and 2), or
+ * NULL.  ENDS: name_ends (P, NAME). */
+const char *
+theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme)
+{
+  const KicProfileTable *table = p->system->profile->table;
+  gboolean generic = kic_resolver_cuts_to_generic (g_ptr_array_index (p->resolvers, 0), name);
+
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+      const KicResult *end = g_ptr_array_index (ends, r);
+      int at = theme_position (themes, theme->desc->name);
+
+      if (at < 0)
+        continue; /* never searched by this user */
+      if (end->via != KIC_VIA_THEME)
+        {
+          /* case 1 */
+          if (!table->name_variants || (end->via != KIC_VIA_NONE && p->options->unthemed_links))
+            continue;
+          return UNTHEMED_REASON;
+        }
+      /* case 2 */
+      if (generic && at < theme_position (themes, end->theme->desc->name))
+        return "its dash cuts reach a -x-generic icon, and a link before the theme KDE finds it in would change "
+               "longer names cut back to it";
+    }
+  return NULL;
+}
+
 /* The directories a link for NAME with extension EXT may go to: those of
  * the themes that probe EXT and hold no other content under NAME, that fit
  * a target size exactly, that are real directories of their theme
@@ -335,12 +442,14 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
   g_autofree char *file = g_strconcat (name, ext, NULL);
   guint hash = kic_fs_name_hash (file);
   gboolean in_base, in_after;
+  g_autoptr (GPtrArray) ends = NULL;
 
   if (strchr (name, '/') != NULL)
     return candidates;
   /* (almost no name is in the overlays: then no directory is asked) */
   in_base = kic_overlay_has_name (p->base, file);
   in_after = kic_overlay_has_name (p->after, file);
+  ends = name_ends (p, name);
   for (guint t = 0; t < themes->len; t++)
     {
       const KicTheme *theme = g_ptr_array_index (themes, t);
@@ -360,7 +469,9 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           /* a name of the closure must stop its own lookup in the theme
            * whose links its dash cut would otherwise reach */
           || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
-          || !theme_agrees (p, resolver, theme, name, content))
+          || !theme_agrees (p, resolver, theme, name, content)
+          /* links that could change names no file carries */
+          || theme_forbids (p, ends, name, theme) != NULL)
         continue;
       may_hold = kic_resolver_theme_may_hold (resolver, theme, file);
       list = theme_candidates (p, theme);
@@ -624,6 +735,14 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       else if (strcmp (c, content) != 0)
         np->per_size = TRUE;
     }
+  /* a name KDE finds only outside the themes: see theme_forbids, case 1
+   * (the other users' lists are checked for each theme there) */
+  if (((const KicResult *) g_ptr_array_index (all, 0))->via != KIC_VIA_THEME
+      && p->system->profile->table->name_variants && !p->options->unthemed_links)
+    {
+      set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
+      return;
+    }
   /* KDE's cost today at the target sizes */
   for (guint t = 0; t < p->options->targets->len; t++)
     {
@@ -664,7 +783,12 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   candidates = plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)
     {
-      set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
+      set_status (np, KIC_NAME_SKIPPED,
+                  kic_resolver_cuts_to_generic (resolver, np->name)
+                    ? "no theme from the one KDE finds it in on both probes its file type and holds no other file "
+                      "of that name (its dash cuts reach a -x-generic icon: a link in an earlier theme would change "
+                      "longer names cut back to it)"
+                    : "no theme on the search path both probes its file type and holds no other file of that name");
       return;
     }
   after = choose_links (p, resolver, np->name, content, source, candidates, chosen, np->closure_theme != NULL);

@@ -33,6 +33,8 @@ typedef struct {
                            * whose lookups may try it (borrowed) */
   GPtrArray *reach;       /* per resolver: set of the directories its
                            * themes search (path, and mirrored disk path) */
+  GHashTable *unfiled;    /* names of known the proof added that no file
+                           * carries (KF6's X-symbolic for a link X) */
   GHashTable *dirty;      /* links planted or dropped since the proof
                            * last looked: what a round must re-check */
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
@@ -79,6 +81,11 @@ KicPlant *plant_of_result (Planner *p, const KicResult *r);
 gboolean claim_store (Planner *p, const char *store, const char *source);
 gboolean may_copy (Planner *p, const char *source, const char **why);
 gboolean may_plant_dir (Planner *p, const KicThemeDir *dir);
+#define UNTHEMED_REASON                                                                                       \
+  "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
+  "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"
+GPtrArray *name_ends (Planner *p, const char *name);
+const char *theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
 void overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void candidate_free (gpointer data);

@@ -162,6 +162,19 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
       return;
     }
+  {
+    /* links no name carried by no file may meet (plan-choose.c) */
+    g_autoptr (GPtrArray) ends = name_ends (p, np->name);
+    const char *why = theme_forbids (p, ends, np->name, theme);
+
+    if (why != NULL)
+      {
+        g_autofree char *reason = g_strdup_printf ("KDE loads different files at different sizes, and %s", why);
+
+        set_status (np, KIC_NAME_SKIPPED, reason);
+        return;
+      }
+  }
   for (guint d = 0; d < theme->dirs->len; d++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);

@@ -147,6 +147,9 @@ add_name (GPtrArray *names, GHashTable *seen, const char *icon)
       return;
     }
   g_hash_table_add (seen, np->name);
+  /* no link for an absolute Icon=, nor for its base name (which Plasma 6
+   * looks up in the themes first): a file outside the themes is the case
+   * no theme is safe for (plan-choose.c, theme_forbids, case 1) */
   if (kic_icon_name_is_absolute (valid))
     set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
   g_ptr_array_add (names, np);
@@ -216,6 +219,7 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->dirty);
   if (p->known != NULL)
     {
+      g_hash_table_unref (p->unfiled);
       g_hash_table_unref (p->stem_names);
       g_hash_table_unref (p->known);
       g_ptr_array_unref (p->reach);

@@ -79,6 +79,8 @@ typedef struct {
   GArray *targets;     /* KicTarget */
   char **themes;       /* themes to plant for; NULL: the current theme */
   gboolean per_size_sets; /* plant per-size sets (PerSizeSets=) */
+  gboolean unthemed_links; /* links for names KDE finds only outside the
+                            * themes (UnthemedLinks=): plan-choose.c */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
   gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */

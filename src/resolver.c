@@ -1070,6 +1070,35 @@ locate_type (Lookup *lookup, const char *path)
   return kic_fs_index_stat (lookup->resolver->index, path);
 }
 
+gboolean
+kic_resolver_cuts_to_generic (const KicResolver *resolver, const char *name)
+{
+  gboolean generic = g_str_has_suffix (name, "-x-generic");
+
+  /* name_variants() sets GENERIC when a dash cut of NAME is a
+   * "-x-generic" form; the variants themselves are not needed here */
+  g_ptr_array_unref (name_variants (resolver->profile->table, name, &generic));
+  return generic;
+}
+
+GPtrArray *
+kic_resolver_user_dirs (const KicResolver *resolver)
+{
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint s = 0; resolver->user_search_paths[s] != NULL; s++)
+    {
+      const char *sp = resolver->user_search_paths[s];
+
+      if (g_path_is_absolute (sp))
+        g_ptr_array_add (dirs, g_strdup (sp));
+      else
+        for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
+          g_ptr_array_add (dirs, g_strconcat (resolver->data_dirs[d], "/", sp, NULL));
+    }
+  return dirs;
+}
+
 /* :946-962, KIconLoaderPrivate::locate(): each search path; a relative one
  * through QStandardPaths::locate(GenericDataLocation), which stats the file
  * in every data directory in turn and takes the first regular file.  An
@@ -1119,23 +1148,6 @@ locate (Lookup *lookup, const char *file)
   return FALSE;
 }
 
-GPtrArray *
-kic_resolver_user_dirs (KicResolver *resolver)
-{
-  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint s = 0; resolver->user_search_paths[s] != NULL; s++)
-    {
-      const char *sp = resolver->user_search_paths[s];
-
-      if (g_path_is_absolute (sp))
-        g_ptr_array_add (dirs, g_strdup (sp));
-      else
-        for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
-          g_ptr_array_add (dirs, g_strconcat (resolver->data_dirs[d], "/", sp, NULL));
-    }
-  return dirs;
-}
 
 /* :982-994: the "User" group: .png, .svgz, .svg, .xpm, each over every
  * search path before the next extension (KDE 3/4: the same order over

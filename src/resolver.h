@@ -153,10 +153,16 @@ GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
  * then only a file the overlay adds can be found there. */
 gboolean kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file);
 
-/* The directories the "User" group's fallback stats files in (locate():
- * each search path in each data directory, or the absolute ones), as
- * KDE names them.  transfer full */
-GPtrArray *kic_resolver_user_dirs (KicResolver *resolver);
+/* Does the lookup of NAME reach a -x-generic form in its first theme: NAME
+ * ends with "-x-generic", or its dash cuts end at a media type ("text-foo"
+ * -> "text" -> "text-x-generic")?  Then KDE tries only NAME itself in every
+ * later theme (genericFallback is set once for the whole theme loop,
+ * kiconloader.cpp:844, :884-887; KF6 @v6.13.0 :793, :857-860). */
+gboolean kic_resolver_cuts_to_generic (const KicResolver *resolver, const char *name);
+
+/* The directories the "User" group looks in, in order (each search path
+ * in every data directory; an absolute one as it is).  transfer full */
+GPtrArray *kic_resolver_user_dirs (const KicResolver *resolver);
 
 /* Which of the four image extensions KDE knows (.png .xpm .svg .svgz,
  * kiconloader.cpp:588-599) NAME ends with; NULL for none.  transfer none */
