@@ -632,6 +632,9 @@ kic_system_load (const KicSystemOptions *options, GError **error)
       return NULL;
     }
   system->index = kic_fs_index_new (root);
+  /* a root that cannot be opened is an error, not an empty system */
+  if (!kic_fs_index_complete (system->index, error))
+    return NULL;
   if (options->keep_stamps)
     kic_fs_index_keep_stamps (system->index);
   system->profile = kic_profile_new (system->index, options->kde, options->kde_version, error);
