@@ -105,7 +105,7 @@ kic_command_resolve (const KicCommandOptions *options, GError **error)
 
       printf ("%s\t%s\n", name, result->path ? result->path : "-");
     }
-  return TRUE;
+  return kic_fs_index_complete (system->index, error);
 }
 
 static const char *
@@ -179,7 +179,7 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
       else
         printf ("=> not found (%u calls)\n", result->n_calls);
     }
-  return TRUE;
+  return kic_fs_index_complete (system->index, error);
 }
 
 /* JSON string syntax: quotes, backslashes and control characters escaped;
@@ -316,7 +316,7 @@ kic_command_list (const KicCommandOptions *options, GError **error)
   if (options->problems && !options->json)
     {
       print_problems (system, entries, NULL);
-      return TRUE;
+      return kic_fs_index_complete (system->index, error);
     }
   if (options->json)
     {
@@ -375,9 +375,13 @@ kic_command_list (const KicCommandOptions *options, GError **error)
       g_string_append (json, "\n  ]");
       print_problems (system, entries, json);
       g_string_append (json, "\n}\n");
+      /* JSON is printed whole or not at all */
+      if (!kic_fs_index_complete (system->index, error))
+        return FALSE;
       fputs (json->str, stdout);
     }
-  return TRUE;
+  /* a listing cut short names its directory and exits 3 */
+  return kic_fs_index_complete (system->index, error);
 }
 
 /* What the manifest records of the settings: a change of them is a change. */
@@ -777,6 +781,10 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     }
   icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
   plan = kic_plan_build (system, &popts, icons);
+  /* a plan made from a listing cut short (a readdir error) could plant
+   * where KDE finds a file: nothing is written */
+  if (!kic_fs_index_complete (system->index, error))
+    return FALSE;
   settings = settings_string (system, popts.targets, config.themes);
   {
     g_autofree char *inputs = kic_fingerprint_inputs (system->index, options->store);

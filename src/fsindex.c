@@ -47,6 +47,9 @@ struct _KicFsIndex {
   GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
   guint n_dirs_read;
   guint generation;       /* kic_fs_index_add() calls so far */
+  GError *incomplete;     /* the first reason the picture is not the disk's:
+                           * the root could not be opened, a listing failed
+                           * part way (kic_fs_index_complete()) */
 };
 
 static void
@@ -90,6 +93,9 @@ index_new (const char *root, gboolean is_virtual)
 
   index->root = g_strdup (root);
   index->rootfd = is_virtual ? -1 : kic_root_open (root[0] ? root : "/");
+  if (index->rootfd < 0 && !is_virtual)
+    index->incomplete = g_error_new (G_FILE_ERROR, g_file_error_from_errno (errno), "cannot open the root '%s': %s",
+                                     root[0] ? root : "/", g_strerror (errno));
   index->is_virtual = is_virtual;
   index->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_dir_free);
   index->real_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -124,8 +130,29 @@ kic_fs_index_free (KicFsIndex *index)
     g_hash_table_unref (index->stamps);
   if (index->rootfd >= 0)
     close (index->rootfd);
+  g_clear_error (&index->incomplete);
   g_free (index->root);
   g_free (index);
+}
+
+gboolean
+kic_fs_index_complete (const KicFsIndex *index, GError **error)
+{
+  if (index->incomplete == NULL)
+    return TRUE;
+  g_propagate_error (error, g_error_copy (index->incomplete));
+  return FALSE;
+}
+
+/* A listing of HOST that cannot be trusted to be whole: remembered, so
+ * that no result is taken from it as complete. */
+static void
+set_incomplete (KicFsIndex *index, const char *host, int errsv)
+{
+  kic_warning ("cannot read directory '%s': %s", host, g_strerror (errsv));
+  if (index->incomplete == NULL)
+    index->incomplete = g_error_new (G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot read directory '%s': %s",
+                                     host, g_strerror (errsv));
 }
 
 const char *
@@ -227,11 +254,14 @@ read_dir (KicFsIndex *index, const char *real)
   d = fdopendir (fd);
   if (d == NULL)
     {
+      set_incomplete (index, host, errno);
       close (fd);
       return NULL;
     }
   dir = fs_dir_new (real[1] ? real : "/");
-  while ((de = readdir (d)) != NULL)
+  /* readdir() returns NULL at the end and on an error, which only errno
+   * tells apart: a listing cut short is not the directory */
+  while ((errno = 0, de = readdir (d)) != NULL)
     {
       KicFsEntry *entry;
 
@@ -256,6 +286,12 @@ read_dir (KicFsIndex *index, const char *real)
                                                                                        : KIC_FS_OTHER;
         }
       g_hash_table_insert (dir->entries, g_strdup (de->d_name), entry);
+    }
+  if (errno != 0)
+    {
+      set_incomplete (index, host, errno);
+      fs_dir_free (dir);
+      dir = NULL;
     }
   closedir (d);
   return dir;

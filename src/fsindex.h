@@ -37,6 +37,12 @@ KicFsIndex *kic_fs_index_new_virtual (void);
 void kic_fs_index_free (KicFsIndex *index);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicFsIndex, kic_fs_index_free)
 
+/* TRUE when what the index read is the disk's picture; FALSE with ERROR
+ * naming the path when the root could not be opened or a directory's
+ * listing failed part way (a readdir error): a run must then stop (exit
+ * 3), not take a partial listing as complete. */
+gboolean kic_fs_index_complete (const KicFsIndex *index, GError **error);
+
 /* transfer none; the host directory the index reads, "" when virtual */
 const char *kic_fs_index_root (const KicFsIndex *index);
 

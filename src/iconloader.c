@@ -639,6 +639,9 @@ kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GErro
   g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
 
   system->index = index;
+  /* a root that cannot be opened is an error, not an empty system */
+  if (!kic_fs_index_complete (system->index, error))
+    return NULL;
   if (options->keep_stamps)
     kic_fs_index_keep_stamps (system->index);
   system->profile = kic_profile_new (system->index, options->kde, options->kde_version, error);

@@ -144,6 +144,21 @@ exit_status (const GError *error)
   return EXIT_RUNTIME;
 }
 
+/* Flush standard output; FALSE (and ERROR, when not NULL) if anything
+ * written there was lost. */
+static gboolean
+stdout_flushed (GError **error)
+{
+  int failed = fflush (stdout) != 0;
+  int errsv = errno;
+
+  if (!failed && !ferror (stdout))
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot write to standard output: %s",
+               failed ? g_strerror (errsv) : "write error");
+  return FALSE;
+}
+
 /* Print ERROR as its exit status says: a usage error points at --help,
  * "out of date" is no error (and --quiet silences it). */
 static int
@@ -196,7 +211,7 @@ main (int argc, char **argv)
   if (opt_version)
     {
       printf ("kde-icon-cache %s\n", kic_version);
-      return EXIT_SUCCESS;
+      return stdout_flushed (&error) ? EXIT_SUCCESS : report (error);
     }
   options.system.root = opt_root;
   options.system.theme = opt_theme;
@@ -222,5 +237,9 @@ main (int argc, char **argv)
     ok = kic_command_clean (&options, &error);
   else
     ok = kic_command_rebuild (&options, &error);
+  /* what went to standard output must have got there: a full disk or a
+   * closed pipe is a runtime error too (as in coreutils' close_stdout) */
+  if (!stdout_flushed (ok ? &error : NULL))
+    ok = FALSE;
   return ok ? EXIT_SUCCESS : report (error);
 }
