@@ -202,7 +202,8 @@ main (int argc, char **argv)
                                 "Copies the icon file KDE loads for each application menu entry\n"
                                 "into a store and plants links where KDE's search ends early, changing\n"
                                 "nothing KDE shows.  Without a mode it rebuilds.");
-  g_option_context_set_description (context, "See kde-icon-cache(8) for details and exit status.");
+  g_option_context_set_description (context, "Exit status: 0 done (an icon that cannot be cached is a warning, not an error), 1 out of\n"
+                                             "date (--check), 2 usage error, 3 runtime error.  See kde-icon-cache(8) for details.");
   g_option_context_add_main_entries (context, mode_entries, NULL);
   g_option_context_add_main_entries (context, option_entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error)

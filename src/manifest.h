@@ -10,7 +10,7 @@
  * "# journal" line says a run was under way and may have left more).  All
  * paths are as seen inside the root.  A path holding a tab, a newline or a
  * control character is never planted, so a line always splits cleanly.
- * Four comments carry state:
+ * Five comments carry state:
  *
  *   # made<TAB><directory>          a parent of the store a run created
  *                                   (--clean removes it again when empty)

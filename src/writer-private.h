@@ -100,6 +100,7 @@ gboolean take_lock (Writer *w, GError **error);
 gboolean in_store (const Writer *w, const char *path);
 char *manifest_path (const Writer *w);
 gboolean prune_store (Writer *w, GError **error);
+void remove_store_temps (int fd);
 gboolean store_budget_allows (Writer *w, DirHandle *dir, gsize length);
 gboolean put_file (Writer *w, const KicManifestEntry *entry, GError **error);
 gboolean put_manifest (Writer *w, const char *text, GError **error);

@@ -232,6 +232,13 @@ recover_killed_run (Writer *w, GError **error)
   g_hash_table_iter_init (&iter, w->old->mtimes);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     open_dir (w, key, 0, NULL);
+  /* the manifest's and the fingerprint's, which no journal lists */
+  {
+    DirHandle *store = open_dir (w, w->options.store, 0, NULL);
+
+    if (store != NULL)
+      remove_store_temps (store->fd);
+  }
   return TRUE;
 }
 

@@ -376,6 +376,28 @@ remove_locked_dir (int parentfd, const char *name)
   return unlinkat (parentfd, name, AT_REMOVEDIR) == 0;
 }
 
+/* The temporary names a killed run left in the store directory FD (of
+ * the manifest and the fingerprint: ".manifest.kic-*"), regular files:
+ * no one else writes there. */
+void
+remove_store_temps (int fd)
+{
+  DIR *d = dir_stream (dup (fd));
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  struct dirent *de;
+
+  if (d == NULL)
+    return;
+  while ((errno = 0, de = readdir (d)) != NULL)
+    if ((g_str_has_prefix (de->d_name, TEMP_PREFIX "manifest" TEMP_INFIX)
+         || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_INFIX))
+        && de->d_type == DT_REG)
+      g_ptr_array_add (names, g_strdup (de->d_name));
+  closedir (d);
+  for (guint i = 0; i < names->len; i++)
+    unlinkat (fd, g_ptr_array_index (names, i), 0);
+}
+
 /* The store, with the lock held: our copies and manifest are gone; it is
  * renamed away first, so that the lock is never removed from a store
  * that exists (a run that waited on it sees that it went, and starts
@@ -399,6 +421,7 @@ remove_store (Writer *w)
       unlinkat (fd, TEMP_PREFIX "manifest" TEMP_SUFFIX, 0); /* a killed run's */
       unlinkat (fd, KIC_FINGERPRINT_FILE, 0);
       unlinkat (fd, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_SUFFIX, 0);
+      remove_store_temps (fd);
       close (fd);
     }
   if (pfd < 0)
