@@ -10,6 +10,8 @@
 #include "paths.h"
 #include "plan.h"
 #include "report.h"
+#include "source.h"
+#include "trusted.h"
 #include "writer.h"
 #include "kic.h"
 #include "resolver.h"
@@ -117,7 +119,7 @@ kic_command_resolve (const KicCommandOptions *options, GError **error)
 
       printf ("%s\t%s\n", name, result->path ? result->path : "-");
     }
-  return TRUE;
+  return kic_fs_index_complete (system->index, error);
 }
 
 static const char *
@@ -191,7 +193,7 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
       else
         printf ("=> not found (%u calls)\n", result->n_calls);
     }
-  return TRUE;
+  return kic_fs_index_complete (system->index, error);
 }
 
 /* --size, else the sizes the generation's menus ask for (kde-lookup.md
@@ -292,6 +294,10 @@ kic_command_list (const KicCommandOptions *options, GError **error)
   if (options->problems)
     {
       print_problems (system, entries, json);
+      /* JSON is printed whole or not at all; a listing cut short names
+       * its directory and exits 3 */
+      if (!kic_fs_index_complete (system->index, error))
+        return FALSE;
       if (json != NULL)
         kic_json_print (json, stdout);
       return TRUE;
@@ -324,9 +330,13 @@ kic_command_list (const KicCommandOptions *options, GError **error)
     {
       kic_json_end_array (json);
       print_problems (system, entries, json);
+      /* JSON is printed whole or not at all */
+      if (!kic_fs_index_complete (system->index, error))
+        return FALSE;
       kic_json_print (json, stdout);
     }
-  return TRUE;
+  /* a listing cut short names its directory and exits 3 */
+  return kic_fs_index_complete (system->index, error);
 }
 
 /* What the manifest records of the settings: a change of them is a change. */
@@ -430,6 +440,71 @@ link_dirs (const KicSystem *system)
   return (char **) g_ptr_array_free (dirs, FALSE);
 }
 
+/* The writer's checks, for the planner to ask first (KicPlanOptions). */
+typedef struct {
+  int rootfd;
+  const char *prefix; /* host prefix of the root, "" for "/" */
+  GHashTable *parents; /* directory -> GINT (1 + its trusted descriptor), 0: refused */
+} RootChecks;
+
+/* The planner asks of every candidate directory, and a theme's directories
+ * share their parents: a parent is walked once (kic_trusted_dir_open())
+ * and kept open, and each directory is one openat below it; at most 64
+ * parents are kept, the rest walked in full.  (The writer checks again
+ * when it plants: this only keeps the plan from counting on a refusal.) */
+static gboolean
+root_may_plant (const char *dir, gpointer data)
+{
+  RootChecks *rc = data;
+  g_autofree char *parent = g_path_get_dirname (dir);
+  g_autofree char *name = g_path_get_basename (dir);
+  g_autofree char *host = g_strconcat (rc->prefix, dir, NULL);
+  gpointer value;
+  int pfd, fd;
+
+  if (strcmp (dir, "/") == 0)
+    return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
+  if (g_hash_table_lookup_extended (rc->parents, parent, NULL, &value))
+    pfd = GPOINTER_TO_INT (value) - 1;
+  else
+    {
+      pfd = kic_trusted_dir_open (rc->rootfd, rc->prefix, parent, NULL);
+      if (g_hash_table_size (rc->parents) < 64 || pfd < 0)
+        g_hash_table_insert (rc->parents, g_strdup (parent), GINT_TO_POINTER (pfd + 1));
+      else
+        {
+          gboolean ok = pfd >= 0 && (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) >= 0;
+
+          if (ok)
+            close (fd);
+          if (pfd >= 0)
+            close (pfd);
+          return ok;
+        }
+    }
+  if (pfd < 0 || (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
+static void
+close_parent (gpointer data)
+{
+  int fd = GPOINTER_TO_INT (data) - 1;
+
+  if (fd >= 0)
+    close (fd);
+}
+
+static gboolean
+root_may_copy (const char *source, char **why, gpointer data)
+{
+  const RootChecks *rc = data;
+
+  return kic_source_copyable (rc->rootfd, rc->prefix, source, why);
+}
+
 /* A dry run's report of each change it would make: ACTION<TAB>PATH[<TAB>DETAIL]. */
 static void
 print_change (const char *action, const char *path, const char *detail, gpointer data)
@@ -523,6 +598,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   g_auto (KicConfig) config = { 0 };
   KicWriterOptions wopts = { 0 };
   KicPlanOptions popts = { 0 };
+  g_autoptr (GHashTable) parents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_parent);
+  RootChecks checks = { -1, "", parents };
   KicWriteStats stats;
   const KicManifest *old;
   /* --json reports every name: that needs the plan */
@@ -560,11 +637,24 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
   popts.themes = config.themes;
   popts.per_size_sets = config.per_size_sets;
+  popts.unthemed_links = config.unthemed_links;
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
+  checks.rootfd = kic_fs_index_rootfd (system->index);
+  checks.prefix = strcmp (root, "/") == 0 ? "" : root;
+  if (checks.rootfd >= 0)
+    {
+      popts.may_plant = root_may_plant;
+      popts.may_copy = root_may_copy;
+      popts.may_data = &checks;
+    }
   icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
   plan = kic_plan_build (system, &popts, icons);
+  /* a plan made from a listing cut short (a readdir error) could plant
+   * where KDE finds a file: nothing is written */
+  if (!kic_fs_index_complete (system->index, error))
+    return FALSE;
   settings = settings_string (system, popts.targets, config.themes);
   {
     g_autofree char *inputs = kic_fingerprint_inputs (system->index, options->store);

@@ -42,7 +42,7 @@ kic_config_parse_size (const char *text, GArray *targets, GError **error)
 
 /* The keys of the file (config.h); anything else is most likely a typo
  * ("Sizez=16"), which would silently leave the default in force. */
-static const char *const known_keys[] = { "Sizes", "Themes", "ExtraNames", "PerSizeSets", NULL };
+static const char *const known_keys[] = { "Sizes", "Themes", "ExtraNames", "PerSizeSets", "UnthemedLinks", NULL };
 
 static void
 warn_unknown (GKeyFile *kf, const char *host)
@@ -62,7 +62,7 @@ warn_unknown (GKeyFile *kf, const char *host)
       keys = g_key_file_get_keys (kf, groups[g], NULL, NULL);
       for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
         if (!g_strv_contains (known_keys, keys[k]))
-          kic_warning ("%s: unknown key '%s' ignored (known: Sizes, Themes, ExtraNames, PerSizeSets)", host,
+          kic_warning ("%s: unknown key '%s' ignored (known: Sizes, Themes, ExtraNames, PerSizeSets, UnthemedLinks)", host,
                        keys[k]);
     }
 }
@@ -139,6 +139,8 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   for (guint i = 0; config->extra_names[i] != NULL; i++)
     g_strstrip (config->extra_names[i]);
   if (!get_bool (kf, host, "PerSizeSets", &config->per_size_sets, error))
+    return FALSE;
+  if (!get_bool (kf, host, "UnthemedLinks", &config->unthemed_links, error))
     return FALSE;
   warn_unknown (kf, host);
   return TRUE;

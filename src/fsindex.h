@@ -9,8 +9,10 @@
  * leaves the root.
  *
  * An index made with kic_fs_index_new_virtual() never touches the disk: its
- * directories exist only through kic_fs_index_add().  The unit tests and the
- * planner (which adds the links it intends to plant) use that.
+ * directories exist only through kic_fs_index_add(), its files' bytes only
+ * through kic_fs_index_add_contents() (it has no symbolic links: every path
+ * is its own real path).  The unit tests use that, down to a whole KDE
+ * system for the planner (kic_system_load_index(), iconloader.h).
  */
 #ifndef KIC_FSINDEX_H
 #define KIC_FSINDEX_H
@@ -34,6 +36,12 @@ KicFsIndex *kic_fs_index_new (const char *root);
 KicFsIndex *kic_fs_index_new_virtual (void);
 void kic_fs_index_free (KicFsIndex *index);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicFsIndex, kic_fs_index_free)
+
+/* TRUE when what the index read is the disk's picture; FALSE with ERROR
+ * naming the path when the root could not be opened or a directory's
+ * listing failed part way (a readdir error): a run must then stop (exit
+ * 3), not take a partial listing as complete. */
+gboolean kic_fs_index_complete (const KicFsIndex *index, GError **error);
 
 /* transfer none; the host directory the index reads, "" when virtual */
 const char *kic_fs_index_root (const KicFsIndex *index);
@@ -64,6 +72,11 @@ KicFsType kic_fs_index_stat (KicFsIndex *index, const char *path);
  * NAME is a single path component. */
 KicFsType kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name);
 
+/* The real path of the directory DIR (a listing of kic_fs_index_dir()):
+ * the key of the planner's overlay, so that a link planted there is seen
+ * by every path that resolves to it.  transfer none */
+const char *kic_fs_dir_real (const KicFsDir *dir);
+
 /* The names in directory PATH, sorted; NULL when PATH is not a directory.
  * transfer container (the strings belong to the index) */
 GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
@@ -76,6 +89,13 @@ char *kic_fs_index_realpath (KicFsIndex *index, const char *path);
  * directories when they are not in the index.  For a disk-backed index this
  * overrides what the disk says, for as long as the index lives. */
 void kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type);
+
+/* Record that DIR/NAME is a regular file holding LENGTH bytes of DATA
+ * (copied), which kic_fs_index_read_file() then returns.  Only for a
+ * virtual index: a file it was told of with kic_fs_index_add() alone
+ * cannot be read. */
+void kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name, const void *data,
+                                gsize length);
 
 /* Read a regular file under the root (following links inside the root),
  * of at most KIC_MAX_FILE bytes, or MAX. */
@@ -108,6 +128,14 @@ void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat 
 void kic_fs_index_keep_stamps (KicFsIndex *index);
 /* Real path -> KicFsStamp*, or NULL when not kept.  transfer none */
 GHashTable *kic_fs_index_stamps (KicFsIndex *index);
+
+/* Changes by kic_fs_index_add() so far: what was worked out from the
+ * listings before may be stale when it changed. */
+guint kic_fs_index_generation (const KicFsIndex *index);
+
+/* The names in the listing DIR (kic_fs_index_dir()).  transfer container
+ * (the strings belong to the index) */
+GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
 
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);

@@ -19,10 +19,11 @@ base_restore (Planner *p, const char *dir, const char *file, gboolean had, gbool
 }
 
 static gboolean
-is_added (const KicOverlay *overlay, const char *path)
+is_added (Planner *p, const KicOverlay *overlay, const char *path)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *file = g_path_get_basename (path);
+  g_autofree char *key = real_file_key (p, path);
+  g_autofree char *dir = g_path_get_dirname (key);
+  g_autofree char *file = g_path_get_basename (key);
   gboolean add;
 
   return kic_overlay_lookup (overlay, dir, file, &add) && add;
@@ -31,7 +32,10 @@ is_added (const KicOverlay *overlay, const char *path)
 /* The fewest calls KDE could make for NP at SIZE (BEFORE: its lookup
  * today) with links of the content it shows at that size, in the places
  * the promises allow the name (themes that probe the file's type and hold
- * no other content under the name, no foreign file in the way), chosen
+ * no other content under the name, no foreign file in the way, and none
+ * that could change a name no file carries: plan-choose.c, theme_forbids;
+ * so a name KDE finds only outside the themes is at its floor today
+ * unless UnthemedLinks=true), chosen
  * for this size alone: greedily, since a link that is not an exact fit
  * still prunes the directories the MatchBest scan goes on to (kde-lookup.md
  * §1.2), so two links can beat one.  Other names are left out: whether the
@@ -68,14 +72,14 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
           g_autoptr (KicResult) r = NULL;
           gboolean was, add = FALSE, ends_at_link;
 
-          was = kic_overlay_lookup (p->base, c->dir->path, c->file, &add);
+          was = kic_overlay_lookup (p->base, c->key, c->file, &add);
           if (was && add)
             continue; /* chosen already */
-          kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+          kic_overlay_set (p->base, c->key, c->file, TRUE);
           r = resolve_with (resolver, p->base, np->name, size);
           /* the content stays when it ends at one of the links */
-          ends_at_link = r->path != NULL && is_added (p->base, r->path);
-          base_restore (p, c->dir->path, c->file, was, add);
+          ends_at_link = r->path != NULL && is_added (p, p->base, r->path);
+          base_restore (p, c->key, c->file, was, add);
           if (ends_at_link && r->n_calls < best)
             {
               best = r->n_calls;
@@ -88,10 +92,10 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
         Candidate *c = g_ptr_array_index (candidates, best_i);
         gboolean state[2] = { FALSE, FALSE };
 
-        state[0] = kic_overlay_lookup (p->base, c->dir->path, c->file, &state[1]);
+        state[0] = kic_overlay_lookup (p->base, c->key, c->file, &state[1]);
         g_array_append_val (had, state);
         g_array_append_val (chosen, best_i);
-        kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+        kic_overlay_set (p->base, c->key, c->file, TRUE);
       }
     }
   for (guint k = chosen->len; k-- > 0;)
@@ -99,7 +103,7 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
       Candidate *c = g_ptr_array_index (candidates, g_array_index (chosen, guint, k));
       gboolean *state = &g_array_index (had, gboolean, 2 * k);
 
-      base_restore (p, c->dir->path, c->file, state[0], state[1]);
+      base_restore (p, c->key, c->file, state[0], state[1]);
     }
   return best;
 }

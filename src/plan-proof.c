@@ -84,9 +84,24 @@ dir_files (Planner *p, const KicThemeDir *dir)
   return files;
 }
 
+static void
+add_stems_of (GHashTable *all, GPtrArray *files)
+{
+  for (guint f = 0; files != NULL && f < files->len; f++)
+    {
+      const char *file = g_ptr_array_index (files, f);
+      const char *ext = kic_icon_name_extension (file);
+
+      if (ext != NULL)
+        g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
+    }
+}
+
 /* Every name whose lookup could be asked for: the menu's names, the stem
- * of every icon in every directory of the themes searched, and every mime
- * type that has a generic icon. */
+ * of every icon in every directory of the themes searched, and of every
+ * icon the "User" group finds (pixmaps, icons, <app>/pics: a name there
+ * whose dash cut meets a link of UnthemedLinks=true changes from its own
+ * file to the link's). */
 static GHashTable *
 known_names (Planner *p, GPtrArray *names)
 {
@@ -107,17 +122,20 @@ known_names (Planner *p, GPtrArray *names)
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
               g_autoptr (GPtrArray) files = dir_files (p, dir);
 
-              for (guint f = 0; files != NULL && f < files->len; f++)
-                {
-                  const char *file = g_ptr_array_index (files, f);
-                  const char *ext = kic_icon_name_extension (file);
-
-                  if (ext != NULL)
-                    g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
-                }
+              add_stems_of (all, files);
             }
         }
     }
+  {
+    g_autoptr (GPtrArray) user = kic_resolver_user_dirs (g_ptr_array_index (p->resolvers, 0));
+
+    for (guint d = 0; d < user->len; d++)
+      {
+        g_autoptr (GPtrArray) files = kic_fs_index_list (p->system->index, g_ptr_array_index (user, d));
+
+        add_stems_of (all, files);
+      }
+  }
   return all;
 }
 
@@ -131,40 +149,45 @@ compare_strings (gconstpointer a, gconstpointer b)
  * stems, kic_resolver_lookup_stems(), follow the generation and the mime
  * data, which every resolver of the system shares), and the directories
  * each resolver searches. */
+/* Index KEY (a name of p->known) under the stems its lookups may try. */
+static void
+index_stems (Planner *p, char *key)
+{
+  g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (g_ptr_array_index (p->resolvers, 0), key);
+
+  for (guint i = 0; i < stems->len; i++)
+    {
+      const char *stem = g_ptr_array_index (stems, i);
+      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+
+      if (tried_by == NULL)
+        {
+          tried_by = g_ptr_array_new ();
+          g_hash_table_insert (p->stem_names, g_strdup (stem), tried_by);
+        }
+      /* a name's stems may repeat (a dash cut equal to its generic) */
+      if (tried_by->len == 0 || g_ptr_array_index (tried_by, tried_by->len - 1) != key)
+        g_ptr_array_add (tried_by, key);
+    }
+}
+
 static void
 proof_index (Planner *p, GPtrArray *names)
 {
-  KicResolver *first = g_ptr_array_index (p->resolvers, 0);
   GHashTableIter iter;
   gpointer key;
 
   p->known = known_names (p, names);
+  p->unfiled = g_hash_table_new (g_str_hash, g_str_equal);
   p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   g_hash_table_iter_init (&iter, p->known);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (first, key);
-
-      for (guint i = 0; i < stems->len; i++)
-        {
-          const char *stem = g_ptr_array_index (stems, i);
-          GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
-
-          if (tried_by == NULL)
-            {
-              tried_by = g_ptr_array_new ();
-              g_hash_table_insert (p->stem_names, g_strdup (stem), tried_by);
-            }
-          /* a name's stems may repeat (a dash cut equal to its generic) */
-          if (tried_by->len == 0 || g_ptr_array_index (tried_by, tried_by->len - 1) != key)
-            g_ptr_array_add (tried_by, key);
-        }
-    }
+    index_stems (p, key);
   p->reach = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   for (guint r = 0; r < p->resolvers->len; r++)
     {
       const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
-      GHashTable *dirs = g_hash_table_new (g_str_hash, g_str_equal);
+      GHashTable *dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
       for (guint t = 0; t < themes->len; t++)
         {
@@ -174,11 +197,28 @@ proof_index (Planner *p, GPtrArray *names)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
 
-              g_hash_table_add (dirs, dir->path);
+              g_hash_table_add (dirs, g_strdup (dir->path));
               if (dir->mirror != NULL)
-                g_hash_table_add (dirs, dir->mirror);
+                g_hash_table_add (dirs, g_strdup (dir->mirror));
+              /* links are named by real paths: a directory reached
+               * through a link reaches the one it leads to */
+              if (dir_key (p, dir) != NULL)
+                g_hash_table_add (dirs, g_strdup (dir_key (p, dir)));
             }
         }
+      /* and the "User" group's directories, which may lead to a theme
+       * directory too */
+      {
+        g_autoptr (GPtrArray) user = kic_resolver_user_dirs (g_ptr_array_index (p->resolvers, r));
+
+        for (guint u = 0; u < user->len; u++)
+          {
+            char *real = kic_fs_index_realpath (p->system->index, g_ptr_array_index (user, u));
+
+            if (real != NULL)
+              g_hash_table_add (dirs, real);
+          }
+      }
       g_ptr_array_add (p->reach, dirs);
     }
 }
@@ -201,7 +241,25 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
       g_autofree char *dir = g_path_get_dirname (key);
       g_autofree char *stem = link_stem (key);
       gboolean reached = g_hash_table_contains (reach, dir);
-      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+      GPtrArray *tried_by;
+
+      /* KF6: "<stem>-symbolic" stands for every "-symbolic" name cut
+       * back to the link, which tries the -symbolic forms of the stem's
+       * own cuts after it (plan-choose.c, theme_forbids, case 3) */
+      if (p->system->profile->table->symbolic_variants && !g_str_has_suffix (stem, "-symbolic"))
+        {
+          char *symbolic = g_strconcat (stem, "-symbolic", NULL);
+
+          if (!g_hash_table_contains (p->known, symbolic))
+            {
+              g_hash_table_add (p->known, symbolic);
+              g_hash_table_add (p->unfiled, symbolic);
+              index_stems (p, symbolic);
+            }
+          else
+            g_free (symbolic);
+        }
+      tried_by = g_hash_table_lookup (p->stem_names, stem);
 
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
         {
@@ -229,10 +287,18 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
   for (guint i = 0; i < r->calls->len; i++)
     {
       const KicCall *call = g_ptr_array_index (r->calls, i);
-      g_autofree char *clean = call->hit ? kic_path_clean (call->path) : NULL;
+      g_autofree char *clean = NULL;
+      g_autofree char *key = NULL;
       KicPlant *plant;
 
-      if (clean != NULL && (plant = g_hash_table_lookup (p->plants, clean)) != NULL)
+      if (!call->hit || (call->kind != KIC_CALL_ACCESS && call->kind != KIC_CALL_STAT))
+        continue;
+      clean = kic_path_clean (call->path);
+      if ((plant = g_hash_table_lookup (p->plants, clean)) != NULL)
+        return plant;
+      /* a theme directory that is a link to the one planted in */
+      key = real_file_key (p, clean);
+      if ((plant = g_hash_table_lookup (p->plants, key)) != NULL)
         return plant;
     }
   return NULL;
@@ -285,6 +351,22 @@ plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *the
   return m->plants->len > 0;
 }
 
+/* Drop every link of the plan: the names' and the closure's. */
+void
+drop_all_plants (Planner *p, GPtrArray *names, const char *reason)
+{
+  for (guint n = 0; n < names->len; n++)
+    drop_plants (p, g_ptr_array_index (names, n), reason);
+  /* what is left of the closure belongs to no name: drop it too */
+  while (p->closure->len > 0)
+    {
+      KicNamePlan *m = g_ptr_array_index (p->closure, p->closure->len - 1);
+
+      drop_plants (p, m, reason);
+      g_ptr_array_remove (p->closure, m);
+    }
+}
+
 /* One round of the proof over the lookups the links planted or dropped
  * since the last round may change (the first round: all the links).  A
  * lookup that changes gets a link of its own beside the one it meets (the
@@ -328,6 +410,12 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               if (g_strcmp0 (before->path, after->path) == 0
                   || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
                 continue;
+              /* what UnthemedLinks=true accepts: a name no file carries
+               * that found nothing now finds the link it is cut back to
+               * (it found nothing, so that link is of a name KDE finds
+               * outside the themes: plan-choose.c, theme_forbids, case 1) */
+              if (before->path == NULL && p->options->unthemed_links && g_hash_table_contains (p->unfiled, name))
+                continue;
               culprit = find_culprit (p, resolver, name, s);
               reason = g_strdup_printf ("a link in %s would change what KDE shows for '%s' at %d px with %s",
                                         culprit ? culprit->theme : "a theme", name, s,
@@ -338,8 +426,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                 {
                   /* cannot happen: a lookup that meets no link is the
                    * same as before; be safe and plant nothing */
-                  for (guint n = 0; n < names->len; n++)
-                    drop_plants (p, g_ptr_array_index (names, n), reason);
+                  drop_all_plants (p, names, reason);
                   return FALSE;
                 }
               owner = g_hash_table_lookup (p->plant_name, culprit->link);

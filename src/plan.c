@@ -147,6 +147,9 @@ add_name (GPtrArray *names, GHashTable *seen, const char *icon)
       return;
     }
   g_hash_table_add (seen, np->name);
+  /* no link for an absolute Icon=, nor for its base name (which Plasma 6
+   * looks up in the themes first): a file outside the themes is the case
+   * no theme is safe for (plan-choose.c, theme_forbids, case 1) */
   if (kic_icon_name_is_absolute (valid))
     set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
   g_ptr_array_add (names, np);
@@ -173,6 +176,11 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->closure = g_ptr_array_new_with_free_func (name_plan_free);
   p->xpm_as_png = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->dir_keys = dir_keys_new ();
+  p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->copyable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->theme_candidates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
+  p->shared_keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -211,6 +219,7 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->dirty);
   if (p->known != NULL)
     {
+      g_hash_table_unref (p->unfiled);
       g_hash_table_unref (p->stem_names);
       g_hash_table_unref (p->known);
       g_ptr_array_unref (p->reach);
@@ -218,6 +227,11 @@ planner_clear (Planner *p)
   if (p->closure != NULL)
     g_ptr_array_unref (p->closure);
   g_hash_table_unref (p->xpm_as_png);
+  g_hash_table_unref (p->dir_keys);
+  g_hash_table_unref (p->store_of);
+  g_hash_table_unref (p->copyable);
+  g_hash_table_unref (p->theme_candidates);
+  g_hash_table_unref (p->shared_keys);
 }
 
 KicPlan *
@@ -250,11 +264,25 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArra
   /* prove; a name whose links change a lookup is planned again without
    * the theme they were in, until the proof holds */
   plan->n_verified = 0;
-  while (!prove_once (&p, plan->names, &plan->n_verified))
+  for (p.rounds = 1; !prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
     {
+      if (p.rounds == KIC_MAX_PROOF_ROUNDS)
+        {
+          g_autofree char *reason = g_strdup_printf ("the proof did not settle in %d rounds: nothing is planted",
+                                                     KIC_MAX_PROOF_ROUNDS);
+
+          /* a tree shaped so that every plan breaks another lookup: no
+           * plan is proved, so none is kept (the previous run's links go
+           * too: what KDE has on its own is always safe) */
+          kic_warning ("%s", reason);
+          drop_all_plants (&p, plan->names, reason);
+          plan->gave_up = TRUE;
+          break;
+        }
       replan_banned (&p, plan->names, n_themes);
       replan_banned (&p, p.closure, n_themes);
     }
+  kic_debug ("the proof took %u rounds", p.rounds);
   report_sizes (&p, plan->names);
   plan->closure = g_steal_pointer (&p.closure);
   g_ptr_array_sort (plan->closure, compare_name_plans);

@@ -79,9 +79,19 @@ typedef struct {
   GArray *targets;     /* KicTarget */
   char **themes;       /* themes to plant for; NULL: the current theme */
   gboolean per_size_sets; /* plant per-size sets (PerSizeSets=) */
+  gboolean unthemed_links; /* links for names KDE finds only outside the
+                            * themes (UnthemedLinks=): plan-choose.c */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
   gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */
+  /* What the writer will refuse, asked before a plan counts on it (NULL:
+   * anything goes): may links be planted in DIR (a real directory of a
+   * theme; trusted.h), may SOURCE be copied into the store (source.h;
+   * *WHY says why not)?  A refused directory is no candidate; a name
+   * whose file cannot be copied is skipped, with one warning. */
+  gboolean (*may_plant) (const char *dir, gpointer data);
+  gboolean (*may_copy) (const char *source, char **why, gpointer data);
+  gpointer may_data;
 } KicPlanOptions;
 
 typedef struct {
@@ -90,6 +100,8 @@ typedef struct {
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
   guint n_verified;    /* (name, size, theme) lookups proved unchanged */
+  gboolean gave_up;    /* the proof did not settle (KIC_MAX_PROOF_ROUNDS,
+                        * plan-private.h): nothing is planted */
 } KicPlan;
 
 /* The sizes the generation's menus ask for, and the default weights.

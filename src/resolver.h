@@ -86,14 +86,51 @@ void kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gb
 void kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name);
 /* TRUE when the overlay says something about DIR/NAME; *ADD tells what */
 gboolean kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add);
+/* TRUE when the overlay says something about NAME in any directory */
+gboolean kic_overlay_has_name (const KicOverlay *overlay, const char *name);
 
-/* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none. */
+/* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none.
+ * Its directories are real paths (kic_fs_index_realpath()): a file it adds
+ * is seen through every path that resolves to that directory, the "User"
+ * group's directories included. */
 void kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay);
+
 
 /* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);
 void kic_result_free (KicResult *result);
+
+/* A link the planner could add, priced by kic_resolve_priced(). */
+typedef struct {
+  const KicTheme *theme;   /* its theme and directory (on disk, no Qt resource) */
+  const KicThemeDir *dir;
+  const KicFsDir *listing; /* the listing of that directory's real path */
+  gboolean asked;          /* out: the lookup asks what the file is there */
+  gboolean exact;          /* out: CALLS is what the lookup costs with the
+                            * file there; else a lower bound of it */
+  guint calls;             /* out: the calls, or their lower bound; 0 when
+                            * not ASKED (then the lookup is the same as
+                            * without the link, content and cost) */
+  guint position;          /* (the index of DIR in the theme's directories) */
+} KicPricedLink;
+
+/* kic_resolve (RESOLVER, NAME, SIZE, FALSE), and what the same lookup
+ * costs with FILE (NAME with an extension) added by the overlay in each
+ * of LINKS (KicPricedLink) instead -- each alone -- from one lookup and
+ * one pass over a theme's directories, not a lookup per link: the lookup
+ * with the link makes the same calls up to its first question about the
+ * link's directory, and (KF) when that comes from the MatchBest scan of
+ * the link's own directory, the scan then hits there and the rest of it
+ * depends only on where (kicontheme.cpp:235).  Elsewhere (KDE 3/4, a
+ * directory reached through a link from an earlier theme, a theme with
+ * too many distinct distances) CALLS is a lower bound: the calls before
+ * the question and the question itself.  transfer full */
+KicResult *kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links,
+                               GHashTable *watch);
+/* The watch kic_resolve_priced() takes for LINKS (made once for all the
+ * target sizes): each link's listing -> 1 + its index.  transfer full */
+GHashTable *kic_priced_watch_new (const GArray *links);
 
 /* kic_resolve() at every size from MIN to MAX, element s - MIN, at a
  * fraction of the cost (without the call lists).  transfer full */
@@ -110,6 +147,22 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
  * mime/generic-icons name.  A lookup can only change when a
  * file with one of these stems appears or goes.  transfer full */
 GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
+
+/* Could a directory of THEME hold FILE (a file name with no '/')?  FALSE
+ * when none of its directories' listings (or Qt resources) has the name:
+ * then only a file the overlay adds can be found there. */
+gboolean kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file);
+
+/* Does the lookup of NAME reach a -x-generic form in its first theme: NAME
+ * ends with "-x-generic", or its dash cuts end at a media type ("text-foo"
+ * -> "text" -> "text-x-generic")?  Then KDE tries only NAME itself in every
+ * later theme (genericFallback is set once for the whole theme loop,
+ * kiconloader.cpp:844, :884-887; KF6 @v6.13.0 :793, :857-860). */
+gboolean kic_resolver_cuts_to_generic (const KicResolver *resolver, const char *name);
+
+/* The directories the "User" group looks in, in order (each search path
+ * in every data directory; an absolute one as it is).  transfer full */
+GPtrArray *kic_resolver_user_dirs (const KicResolver *resolver);
 
 /* Which of the four image extensions KDE knows (.png .xpm .svg .svgz,
  * kiconloader.cpp:588-599) NAME ends with; NULL for none.  transfer none */

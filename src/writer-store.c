@@ -7,6 +7,7 @@
 #include "raster.h"
 #include "kic.h"
 #include "safeopen.h"
+#include "source.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,26 +72,21 @@ content_matches_name (const char *name, const char *data, gsize length)
   return FALSE;
 }
 
-/* Read SOURCE, an icon file inside the root: a regular file that anyone
- * may read (the copy will be mode 0644) and whose content is an image of
- * the type its name says. */
+/* Read SOURCE, an icon file inside the root: one every user could read
+ * already (the copy will be mode 0644, source.h), at most
+ * KIC_MAX_ICON_BYTES and with no holes, whose content is an image of the
+ * type its name says. */
 static gboolean
 read_source (Writer *w, const char *source, char **data, gsize *length, struct stat *st,
              GError **error)
 {
   g_autofree char *host = host_path (w, source);
-  int fd = kic_open_in_root (w->rootfd, source, O_RDONLY | O_NONBLOCK, TRUE);
+  int fd = kic_source_open (w->rootfd, w->prefix, source, st, error);
   gboolean ok;
 
   if (fd < 0)
-    return set_errno_error (error, errno, "open", host);
-  if (fstat (fd, st) < 0 || !S_ISREG (st->st_mode) || !(st->st_mode & S_IROTH))
-    {
-      close (fd);
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not a regular file anyone may read: not copied", host);
-      return FALSE;
-    }
-  ok = kic_read_fd (fd, host, data, length, error);
+    return FALSE;
+  ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, data, length, error);
   close (fd);
   if (ok && !content_matches_name (source, *data, *length))
     {
@@ -164,7 +161,60 @@ store_content (Writer *w, const char *store, const char *source, char **data, gs
   return TRUE;
 }
 
-/* Step 2: a store copy whose content is not there yet. */
+/* The free space the store's file system keeps whatever we copy: a tenth
+ * of it, at most 256 MiB (on a 2 GiB /var, 200 MiB; on anything of
+ * 2.5 GiB or more, 256 MiB), and a tenth of its inodes, at most 10 000. */
+#define RESERVE_FRACTION 10
+#define RESERVE_MAX_BYTES ((guint64) 256 << 20)
+#define RESERVE_MAX_INODES 10000
+
+/* May a copy of LENGTH bytes be written in DIR (of the store)?  Not when
+ * the file system would then keep less than its reserve free (as
+ * statvfs(3) tells it to users, not to root): then one warning, and no
+ * new copy is written this run -- a hostile tree cannot fill /var, and a
+ * small /var is never filled (issue 19, row 7). */
+gboolean
+store_budget_allows (Writer *w, DirHandle *dir, gsize length)
+{
+  struct statvfs vfs;
+  guint64 block, total, avail, reserve, inode_reserve;
+
+  if (w->budget_spent)
+    return FALSE;
+  if (fstatvfs (dir->fd, &vfs) < 0)
+    return TRUE; /* cannot tell: a full disk is still an error */
+  block = vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize;
+  total = (guint64) vfs.f_blocks * block;
+  avail = (guint64) vfs.f_bavail * block;
+  reserve = MIN (total / RESERVE_FRACTION, RESERVE_MAX_BYTES);
+  inode_reserve = MIN ((guint64) vfs.f_files / RESERVE_FRACTION, RESERVE_MAX_INODES);
+  /* (the copy's last block and its inode; file systems without a count
+   * of inodes say 0 of 0) */
+  if (avail >= reserve + length + block && (vfs.f_files == 0 || (guint64) vfs.f_favail > inode_reserve + 1))
+    return TRUE;
+  kic_warning ("the file system of '%s%s' has %" G_GUINT64_FORMAT " KiB and %" G_GUINT64_FORMAT
+               " inodes free, and keeps %" G_GUINT64_FORMAT " KiB and %" G_GUINT64_FORMAT
+               " inodes free for its users: no more icons are cached in this run",
+               w->prefix, w->options.store, avail >> 10, (guint64) vfs.f_favail, reserve >> 10, inode_reserve);
+  w->budget_spent = TRUE;
+  return FALSE;
+}
+
+/* A copy that cannot be written this run: it and its links are left out,
+ * with one warning, and the run goes on (issue 19, row 9). */
+static void
+lose (Writer *w, const KicManifestEntry *entry, const char *why)
+{
+  if (why != NULL)
+    kic_warning ("%s; its links are left out", why);
+  g_hash_table_add (w->lost, g_strdup (entry->path));
+  w->stats->files_written--;
+}
+
+/* Step 2: a store copy whose content is not there yet.  FALSE only when
+ * the run must stop (error_is_global()): a copy whose source changed
+ * while it was read, that is in the way, or that the store's budget has
+ * no room for is left out (lose()). */
 gboolean
 put_file (Writer *w, const KicManifestEntry *entry, GError **error)
 {
@@ -172,6 +222,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   g_autofree char *name = g_path_get_basename (entry->path);
   g_autofree char *data = NULL;
   g_autofree char *sum = NULL;
+  g_autoptr (GError) local = NULL;
   DirHandle *handle;
   struct stat st;
   gsize length;
@@ -182,16 +233,40 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   w->stats->files_written++;
   if (w->options.dry_run)
     return TRUE;
-  handle = open_dir (w, dir, TRUE, error);
-  if (handle == NULL || !store_content (w, entry->path, entry->target, &data, &length, &st, error))
-    return FALSE;
+  handle = open_dir (w, dir, OPEN_CREATE, &local);
+  if (handle == NULL || !store_content (w, entry->path, entry->target, &data, &length, &st, &local))
+    {
+      if (error_is_global (local))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      lose (w, entry, local->message);
+      return TRUE;
+    }
   sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
   if (strcmp (sum, entry->sha256) != 0)
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
-      return FALSE;
+      g_autofree char *why = g_strdup_printf ("'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
+
+      lose (w, entry, why);
+      return TRUE;
     }
-  return write_file_at (handle, name, data, length, &st.st_mtim, entry->path, error);
+  if (!store_budget_allows (w, handle, length))
+    {
+      lose (w, entry, NULL);
+      return TRUE;
+    }
+  if (!write_file_at (w, handle, name, data, length, &st.st_mtim, 0644, entry->path, &local))
+    {
+      if (error_is_global (local))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      lose (w, entry, local->message);
+    }
+  return TRUE;
 }
 
 /* Write the manifest text, unless it is already exactly that. */
@@ -206,50 +281,69 @@ put_manifest (Writer *w, const char *text, GError **error)
     return TRUE;
   if (w->options.dry_run)
     return TRUE;
-  handle = open_dir (w, w->options.store, TRUE, error);
-  if (handle == NULL || !write_file_at (handle, "manifest", text, strlen (text), NULL, path, error))
+  handle = open_dir (w, w->options.store, OPEN_CREATE, error);
+  if (handle == NULL || !write_file_at (w, handle, "manifest", text, strlen (text), NULL, 0644, path, error))
     return FALSE;
   handle->changed = FALSE; /* the store's own time may move */
   return TRUE;
 }
 
-/* Remove the empty directories below DIRFD; the store's tree of copies
- * shrinks as copies go.  Nothing but empty directories is removed. */
-static void
-remove_empty_below (int dirfd)
+/* Remove the empty directories below DIRFD (HOST), DEPTH below the
+ * store's files; the store's tree of copies shrinks as copies go.  Nothing
+ * but empty directories is removed.  The names are read first and the
+ * stream closed before going down, so that a deep tree needs one
+ * descriptor per level, not two. */
+static gboolean
+remove_empty_below (int dirfd, const char *host, guint depth, GError **error)
 {
   DIR *d = dir_stream (dup (dirfd));
+  g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   struct dirent *de;
 
   if (d == NULL)
-    return;
-  while ((de = readdir (d)) != NULL)
+    return TRUE;
+  while ((errno = 0, de = readdir (d)) != NULL)
+    if (de->d_type == DT_DIR && strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
+      g_ptr_array_add (subdirs, g_strdup (de->d_name));
+  if (!read_dir_end (d, host, error))
+    return FALSE;
+  for (guint i = 0; i < subdirs->len; i++)
     {
+      const char *name = g_ptr_array_index (subdirs, i);
+      g_autofree char *sub_host = g_strconcat (host, "/", name, NULL);
       int sub;
 
-      if (de->d_type != DT_DIR || strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
-        continue;
-      sub = openat (dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      /* (a source path is at most PATH_MAX: so is the tree of copies) */
+      if (depth >= PATH_MAX / 2)
+        break;
+      sub = openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (sub < 0)
         continue;
-      remove_empty_below (sub);
+      if (!remove_empty_below (sub, sub_host, depth + 1, error))
+        {
+          close (sub);
+          return FALSE;
+        }
       close (sub);
-      unlinkat (dirfd, de->d_name, AT_REMOVEDIR);
+      unlinkat (dirfd, name, AT_REMOVEDIR); /* fails when not empty: then it stays */
     }
-  closedir (d);
+  return TRUE;
 }
 
 /* The store's "files" directory: empty directories go. */
-void
-prune_store (Writer *w)
+gboolean
+prune_store (Writer *w, GError **error)
 {
   g_autofree char *files = g_strndup (w->files, strlen (w->files) - 1);
+  g_autofree char *host = host_path (w, files);
   int fd = kic_open_in_root (w->rootfd, files, O_RDONLY | O_DIRECTORY, TRUE);
+  gboolean ok;
 
   if (fd < 0)
-    return;
-  remove_empty_below (fd);
+    return TRUE;
+  ok = remove_empty_below (fd, host, 0, error);
   close (fd);
+  return ok;
 }
 
 /* Does the directory NAME in PARENTFD hold nothing but "lock"? */
@@ -262,11 +356,11 @@ holds_only_lock (int parentfd, const char *name)
 
   if (d == NULL)
     return FALSE;
-  while ((de = readdir (d)) != NULL)
+  while ((errno = 0, de = readdir (d)) != NULL)
     if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && strcmp (de->d_name, "lock") != 0)
       only = FALSE;
-  closedir (d);
-  return only;
+  /* a listing cut short is no proof of emptiness */
+  return read_dir_end (d, name, NULL) && only;
 }
 
 /* Remove the directory NAME in PARENTFD, which holds only its lock. */
@@ -280,6 +374,28 @@ remove_locked_dir (int parentfd, const char *name)
   unlinkat (fd, "lock", 0);
   close (fd);
   return unlinkat (parentfd, name, AT_REMOVEDIR) == 0;
+}
+
+/* The temporary names a killed run left in the store directory FD (of
+ * the manifest and the fingerprint: ".manifest.kic-*"), regular files:
+ * no one else writes there. */
+void
+remove_store_temps (int fd)
+{
+  DIR *d = dir_stream (dup (fd));
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  struct dirent *de;
+
+  if (d == NULL)
+    return;
+  while ((errno = 0, de = readdir (d)) != NULL)
+    if ((g_str_has_prefix (de->d_name, TEMP_PREFIX "manifest" TEMP_INFIX)
+         || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_INFIX))
+        && de->d_type == DT_REG)
+      g_ptr_array_add (names, g_strdup (de->d_name));
+  closedir (d);
+  for (guint i = 0; i < names->len; i++)
+    unlinkat (fd, g_ptr_array_index (names, i), 0);
 }
 
 /* The store, with the lock held: our copies and manifest are gone; it is
@@ -305,6 +421,7 @@ remove_store (Writer *w)
       unlinkat (fd, TEMP_PREFIX "manifest" TEMP_SUFFIX, 0); /* a killed run's */
       unlinkat (fd, KIC_FINGERPRINT_FILE, 0);
       unlinkat (fd, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_SUFFIX, 0);
+      remove_store_temps (fd);
       close (fd);
     }
   if (pfd < 0)

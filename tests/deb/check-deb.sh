@@ -31,11 +31,14 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${KIC_DEBOOTSTRAP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debootstrap}
 MIRROR=${KIC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
-# What the root has beyond minbase: the package's shared libraries, and
-# the real breeze and hicolor themes (3 MB), so that KDE's search for an
-# icon only hicolor has is long and the trigger plants links, into breeze
-# for an SVG and into hicolor's directories for a PNG.
-INCLUDE=libglib2.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme
+# What the root has beyond minbase: the package's Depends (read from the
+# .deb once it is built, below: dpkg -i installs no dependency, and a
+# library added to the build must reach the root without anyone editing
+# a list here), and the real breeze and hicolor themes (3 MB), so that
+# KDE's search for an icon only hicolor has is long and the trigger
+# plants links, into breeze for an SVG and into hicolor's directories for
+# a PNG.
+THEMES=breeze-icon-theme,hicolor-icon-theme
 STORE=/var/lib/kde-icon-cache
 TAB=$(printf '\t')
 
@@ -150,6 +153,13 @@ if [ $st -ne 0 ] || [ -z "$deb" ]; then
   bail "dpkg-buildpackage -us -uc builds kde-icon-cache_*.deb"
 fi
 ok 0 "dpkg-buildpackage -us -uc builds $(basename "$deb") ($(($(date +%s) - t0)) s, tests included)"
+# Depends: "libc6 (>= 2.34), libglib2.0-0 (>= 2.75.3), a | b" -> the
+# names, the first of each alternative, sorted
+DEPENDS=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/:any//; s/[[:space:]]//g' |
+  grep . | sort -u | paste -sd, -)
+[ -n "$DEPENDS" ]
+ok $? "the package's Depends: $DEPENDS"
+INCLUDE=$DEPENDS,$THEMES
 grep -q '^Result: PASS' "$WORK/build.log"
 ok $? "the package's build-time tests ran and passed (dh_auto_test)"
 
@@ -196,7 +206,8 @@ ok $? "lintian (source and binary): no error and no warning ($(grep -c '^[IPXON]
 # ---------------------------------------------------------------- the root
 # The pristine root is kept unpacked in the cache and never changed: the
 # test works on an overlay of it (or, where overlayfs cannot be mounted, on
-# a copy).  It is made again when it is a week old or INCLUDE changed.
+# a copy).  It is made again when it is a week old or INCLUDE changed
+# (the package's Depends among it: the directory's name is its digest).
 t0=$(date +%s)
 pristine=$CACHE/$SUITE-minbase-$(echo "$INCLUDE" | cksum | cut -d ' ' -f 1)
 if [ -x "$pristine/usr/bin/dpkg" ] && [ -n "$(find "$pristine.stamp" -mtime -7 2> /dev/null)" ]; then
@@ -224,7 +235,8 @@ else
   cp -a "$pristine/." "$R/"
   how="$how cache, copy"
 fi
-[ -x "$R/usr/bin/dpkg" ] && in_root dpkg-query -W libglib2.0-0 libxdg-basedir1 > /dev/null
+# shellcheck disable=SC2046 # one package name per word
+[ -x "$R/usr/bin/dpkg" ] && in_root dpkg-query -W $(echo "$INCLUDE" | tr ',' ' ') > /dev/null
 ok $? "a $SUITE minbase root with $INCLUDE ($how, $(($(date +%s) - t0)) s)"
 snapshot > "$WORK/before"
 

@@ -104,6 +104,7 @@ test_load_missing (void)
   g_assert_true (load (NULL, &config, NULL));
   g_assert_cmpuint (config.targets->len, ==, 0);
   g_assert_null (config.themes);
+  g_assert_false (config.unthemed_links);
   kic_config_clear (&config);
 }
 
@@ -119,6 +120,33 @@ test_load (void)
   g_assert_cmpuint (g_strv_length (config.themes), ==, 2);
   g_assert_cmpstr (config.themes[0], ==, "breeze");
   g_assert_cmpstr (config.themes[1], ==, "oxygen");
+  g_assert_false (config.unthemed_links);
+  kic_config_clear (&config);
+}
+
+/* UnthemedLinks= (plan-choose.c, theme_forbids): off unless set */
+static void
+test_load_unthemed (void)
+{
+  KicConfig config = { 0 };
+
+  g_autoptr (GPtrArray) said = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_ptr_array_unref (kic_diagnostics_take ());
+  g_assert_true (load ("[kde-icon-cache]\nUnthemedLinks=true\n", &config, NULL));
+  g_assert_true (config.unthemed_links);
+  kic_config_clear (&config);
+  g_assert_true (load ("[kde-icon-cache]\nUnthemedLinks=false\n", &config, NULL));
+  g_assert_false (config.unthemed_links);
+  kic_config_clear (&config);
+  /* a known key: no "unknown key" warning */
+  said = kic_diagnostics_take ();
+  g_assert_cmpuint (said->len, ==, 0);
+  /* a boolean as PerSizeSets= is: "maybe" is an error, not a quiet false */
+  g_assert_false (load ("[kde-icon-cache]\nUnthemedLinks=maybe\n", &config, &error));
+  g_assert_error (error, KIC_ERROR, KIC_ERROR_CONFIG);
+  g_assert_nonnull (strstr (error->message, "key 'UnthemedLinks'"));
   kic_config_clear (&config);
 }
 
@@ -210,5 +238,6 @@ main (int argc, char **argv)
   g_test_add_func ("/config/load-bad", test_load_bad);
   g_test_add_func ("/config/load-bool", test_load_bool);
   g_test_add_func ("/config/load-unknown", test_load_unknown);
+  g_test_add_func ("/config/load-unthemed", test_load_unthemed);
   return g_test_run ();
 }
