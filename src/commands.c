@@ -6,6 +6,7 @@
 #include "desktop.h"
 #include "dpkg.h"
 #include "fingerprint.h"
+#include "menu.h"
 #include "paths.h"
 #include "plan.h"
 #include "writer.h"
@@ -414,14 +415,14 @@ append_links (GString *json, const KicNamePlan *np)
 }
 
 static void
-print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteStats *stats)
+print_json_report (const KicSystem *system, const KicPlan *plan, guint n_desktop_files, const KicWriteStats *stats)
 {
   g_autoptr (GString) json = g_string_new ("{\n  \"theme\": ");
   guint n_per_size = 0, n_per_size_planted = 0;
 
   json_string (json, system->current_theme);
   g_string_append_printf (json, ",\n  \"desktop_files\": %u,\n  \"lookups_proved\": %u,\n",
-                          plan->n_desktop_files, plan->n_verified);
+                          n_desktop_files, plan->n_verified);
   g_string_append_printf (json, "  \"links\": {\"added\": %u, \"replaced\": %u, \"removed\": %u, "
                                 "\"unchanged\": %u, \"refused\": %u},\n",
                           stats->added, stats->replaced, stats->removed, stats->unchanged, stats->refused);
@@ -494,7 +495,7 @@ print_json_report (const KicSystem *system, const KicPlan *plan, const KicWriteS
 }
 
 static void
-print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run)
+print_summary (const KicPlan *plan, guint n_desktop_files, const KicWriteStats *stats, gboolean dry_run)
 {
   guint count[KIC_NAME_ABSOLUTE + 1] = { 0 };
   guint links = g_hash_table_size (plan->links);
@@ -506,7 +507,7 @@ print_summary (const KicPlan *plan, const KicWriteStats *stats, gboolean dry_run
   g_printerr ("kde-icon-cache: %u desktop files, %u names: %u planted (%u links), %u unchanged, "
               "%u skipped, %u not found, %u absolute; links %s%u added, %u replaced, %u removed, "
               "%u kept, %u refused\n",
-              plan->n_desktop_files, plan->names->len, count[KIC_NAME_PLANTED], links,
+              n_desktop_files, plan->names->len, count[KIC_NAME_PLANTED], links,
               count[KIC_NAME_UNCHANGED], count[KIC_NAME_SKIPPED], count[KIC_NAME_NOT_FOUND],
               count[KIC_NAME_ABSOLUTE], dry_run ? "(dry run) " : "", stats->added, stats->replaced,
               stats->removed, stats->unchanged, stats->refused);
@@ -567,6 +568,37 @@ link_dirs (const KicSystem *system)
   return (char **) g_ptr_array_free (dirs, FALSE);
 }
 
+/* A dry run's report of each change it would make: ACTION<TAB>PATH[<TAB>DETAIL]. */
+static void
+print_change (const char *action, const char *path, const char *detail, gpointer data)
+{
+  (void) data;
+  printf ("%s\t%s%s%s\n", action, path, detail ? "\t" : "", detail ? detail : "");
+}
+
+/* The links of PLAN, as the writer takes them.  transfer container: the
+ * strings are PLAN's */
+static GPtrArray *
+plan_links (const KicPlan *plan)
+{
+  GPtrArray *links = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, plan->links);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const KicPlant *plant = value;
+      KicWriteLink *want = g_new (KicWriteLink, 1);
+
+      want->link = plant->link;
+      want->store = plant->store;
+      want->source = plant->source;
+      g_ptr_array_add (links, want);
+    }
+  return links;
+}
+
 /* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS
  * and LINK_DIRS must outlive it. */
 static KicWriter *
@@ -577,7 +609,8 @@ open_writer (const KicCommandOptions *options, KicSystem *system, char **link_di
   wopts->store = options->store;
   wopts->link_dirs = link_dirs;
   wopts->dry_run = dry_run;
-  wopts->print_changes = options->dry_run && !options->json;
+  if (options->dry_run && !options->json)
+    wopts->on_change = print_change;
   wopts->wait_seconds = options->wait_seconds;
   return kic_writer_open (wopts, error);
 }
@@ -620,6 +653,9 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   g_auto (GStrv) dirs = NULL;
   g_autoptr (KicWriter) writer = NULL;
   g_autoptr (KicPlan) plan = NULL;
+  g_autoptr (GPtrArray) icons = NULL;
+  g_autoptr (GPtrArray) wanted = NULL;
+  guint n_desktop_files = 0;
   g_autoptr (GPtrArray) owned = NULL;
   g_autofree char *settings = NULL;
   g_auto (KicConfig) config = { 0 };
@@ -657,19 +693,20 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     }
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
   popts.themes = config.themes;
-  popts.extra_names = config.extra_names;
   popts.per_size_sets = config.per_size_sets;
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
-  plan = kic_plan_build (system, &popts);
+  icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
+  plan = kic_plan_build (system, &popts, icons);
   settings = settings_string (system, popts.targets, config.themes);
   {
     g_autofree char *inputs = kic_fingerprint_inputs (system->index, options->store);
 
     kic_writer_set_inputs (writer, inputs);
   }
-  if (!kic_writer_apply (writer, plan, settings, &stats, error))
+  wanted = plan_links (plan);
+  if (!kic_writer_apply (writer, wanted, settings, &stats, error))
     return FALSE;
   if (check_only)
     {
@@ -694,8 +731,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
         kic_warning ("%s", local->message);
     }
   if (options->json)
-    print_json_report (system, plan, &stats);
-  print_summary (plan, &stats, wopts.dry_run);
+    print_json_report (system, plan, n_desktop_files, &stats);
+  print_summary (plan, n_desktop_files, &stats, wopts.dry_run);
   return TRUE;
 }
 

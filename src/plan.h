@@ -7,8 +7,10 @@
  * every size from 8 to 256, for each configured theme and for users of any
  * other theme) must give a file with the same content as before.
  *
- * It is pure: it works on the KicSystem's index and resolvers, and only
- * reads the contents of icon files to compare them.
+ * It changes nothing on disk: it works on the KicSystem's index and
+ * resolvers, reads the icon files KDE would load (to compare their
+ * contents) and converts XPM icons in memory (to decide their PNG twins).
+ * It is given the names to plan (menu.h scans the menu for them).
  */
 #ifndef KIC_PLAN_H
 #define KIC_PLAN_H
@@ -76,7 +78,6 @@ typedef struct KicNamePlan_ {
 typedef struct {
   GArray *targets;     /* KicTarget */
   char **themes;       /* themes to plant for; NULL: the current theme */
-  char **extra_names;  /* names to plan besides the menu's; may be NULL */
   gboolean per_size_sets; /* plant per-size sets (PerSizeSets=) */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
@@ -88,7 +89,6 @@ typedef struct {
   GPtrArray *closure;  /* KicNamePlan*: the names planted with them (closure_for set) */
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
-  guint n_desktop_files;   /* .desktop and .directory files read */
   guint n_verified;    /* (name, size, theme) lookups proved unchanged */
 } KicPlan;
 
@@ -98,9 +98,10 @@ typedef struct {
  * 22 its category column (tests/oracle/FINDINGS.md §h), 16 the rest; KDE 4: Kickoff 32, the classic menu 16; KDE 3: 16. */
 GArray *kic_plan_default_targets (const KicProfileTable *profile);
 
-/* Pure: it cannot fail (a file it cannot read is a name it skips, with
- * the reason).  transfer full */
-KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options);
+/* Plan ICONS (Icon= values as written, strings; the first of the same
+ * lookup name counts).  It cannot fail (a file it cannot read is a name
+ * it skips, with the reason).  transfer full */
+KicPlan *kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *icons);
 void kic_plan_free (KicPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPlan, kic_plan_free)
 

@@ -36,7 +36,6 @@
 
 #include "fsindex.h"
 #include "manifest.h"
-#include "plan.h"
 
 #include <glib.h>
 
@@ -45,13 +44,26 @@ typedef struct {
   const char *store; /* the store directory, inside the root */
   char **link_dirs;  /* where links may have been planted (the icon theme bases) */
   gboolean dry_run;  /* write nothing, take no lock */
-  gboolean print_changes; /* print each change on standard output */
+  /* called with each change the run makes (or, for a dry run, would
+   * make): ACTION "copy", "link", "replace" or "remove", the path inside
+   * the root, and DETAIL (a link's target, a copy's source) or NULL */
+  void (*on_change) (const char *action, const char *path, const char *detail, gpointer data);
+  gpointer on_change_data;
   int wait_seconds;  /* how long to wait for another run's lock */
   /* for the tests: called with a link's path just before it is created,
    * replaced or moved aside, where a racing package install could be */
   void (*before_link) (const char *link, gpointer data);
   gpointer before_link_data;
 } KicWriterOptions;
+
+/* One link the caller wants: LINK (a path inside the root, as KDE
+ * names it) to the store copy STORE of SOURCE (the real path of an icon
+ * file; an XPM's STORE ending in ".png" is its PNG twin, raster.h). */
+typedef struct {
+  const char *link;
+  const char *store;
+  const char *source;
+} KicWriteLink;
 
 typedef struct {
   guint added, replaced, removed, unchanged, refused;
@@ -77,9 +89,9 @@ const KicManifest *kic_writer_manifest (const KicWriter *writer);
  * transfer full */
 GPtrArray *kic_writer_owned_links (KicWriter *writer);
 
-/* Make the disk match PLAN.  SETTINGS is recorded in the manifest (a
- * change of settings alone is a change).  Once per writer. */
-gboolean kic_writer_apply (KicWriter *writer, const KicPlan *plan, const char *settings,
+/* Make the disk match LINKS (KicWriteLink*).  SETTINGS is recorded in the
+ * manifest (a change of settings alone is a change).  Once per writer. */
+gboolean kic_writer_apply (KicWriter *writer, const GPtrArray *links, const char *settings,
                            KicWriteStats *stats, GError **error);
 
 /* Record INPUTS (kic_fingerprint_inputs()) in the manifest that

@@ -93,50 +93,52 @@ open_writer (Fixture *f, GError **error)
   return kic_writer_open (&f->options, error);
 }
 
-/* A plan of one link at LINK for SOURCE's copy; none when SOURCE is NULL. */
-static KicPlan *
-plan_of (const char *source)
+/* The links of one link at LINK for SOURCE's copy; none when SOURCE is
+ * NULL.  The strings are freed with the array (wanted_free). */
+static GPtrArray *
+links_of (const char *source)
 {
-  KicPlan *plan = g_new0 (KicPlan, 1);
+  GPtrArray *links = g_ptr_array_new ();
 
-  plan->names = g_ptr_array_new ();
-  plan->links = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, kic_plant_free);
-  plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (source != NULL)
     {
-      KicPlant *plant = g_new0 (KicPlant, 1);
+      KicWriteLink *want = g_new0 (KicWriteLink, 1);
 
-      plant->link = g_strdup (LINK);
-      plant->source = g_strdup (source);
-      plant->store = g_strconcat (STORE, "/files", source, NULL);
-      plant->theme = g_strdup ("t");
-      g_hash_table_insert (plan->links, plant->link, plant);
-      g_hash_table_insert (plan->files, g_strdup (plant->store), g_strdup (source));
+      want->link = g_strdup (LINK);
+      want->source = g_strdup (source);
+      want->store = g_strconcat (STORE, "/files", source, NULL);
+      g_ptr_array_add (links, want);
     }
-  return plan;
+  return links;
 }
 
 static void
-plan_free (KicPlan *plan)
+links_free (GPtrArray *links)
 {
-  g_ptr_array_unref (plan->names);
-  g_hash_table_unref (plan->links);
-  g_hash_table_unref (plan->files);
-  g_free (plan);
+  for (guint i = 0; i < links->len; i++)
+    {
+      KicWriteLink *want = g_ptr_array_index (links, i);
+
+      g_free ((char *) want->link);
+      g_free ((char *) want->source);
+      g_free ((char *) want->store);
+      g_free (want);
+    }
+  g_ptr_array_unref (links);
 }
 
-/* One run: open, apply the plan of SOURCE, free. */
+/* One run: open, apply the link of SOURCE, free. */
 static void
 run (Fixture *f, const char *source, KicWriteStats *stats)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (KicWriter) writer = open_writer (f, &error);
-  KicPlan *plan = plan_of (source);
+  GPtrArray *links = links_of (source);
 
   g_assert_no_error (error);
-  g_assert_true (kic_writer_apply (writer, plan, "test", stats, &error));
+  g_assert_true (kic_writer_apply (writer, links, "test", stats, &error));
   g_assert_no_error (error);
-  plan_free (plan);
+  links_free (links);
 }
 
 static void

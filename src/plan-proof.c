@@ -1,0 +1,385 @@
+/* plan-proof.c - the proof that nothing KDE shows changes, and the
+ * closure that keeps it
+ *
+ * Every name whose lookup could try a planted file name (the menu's
+ * names, every icon of the themes searched, every mime type, each with
+ * its dash cuts and generic names) is looked up at every size from 8 to
+ * 256 with and without the links, for each configured theme and for a
+ * user of any other theme; the content KDE would load must not change.
+ * A lookup that changes gets a link of its own (the closure), or the name
+ * whose links it meets loses them in that theme and is planned again.
+ */
+#include "plan-private.h"
+
+#include "kic.h"
+
+#include <string.h>
+
+static void drop_plants (Planner *p, KicNamePlan *np, const char *reason);
+
+/* The names planted for NP's links lose theirs with them (and so on down:
+ * each was only wanted because of the links above it). */
+static void
+drop_closure_of (Planner *p, KicNamePlan *np, const char *reason)
+{
+  g_autoptr (GPtrArray) members = g_ptr_array_new ();
+
+  for (guint i = 0; i < p->closure->len; i++)
+    {
+      KicNamePlan *m = g_ptr_array_index (p->closure, i);
+
+      if (m->closure_for == np)
+        g_ptr_array_add (members, m);
+    }
+  for (guint i = 0; i < members->len; i++)
+    {
+      KicNamePlan *m = g_ptr_array_index (members, i);
+
+      drop_plants (p, m, reason);
+      g_ptr_array_remove (p->closure, m);
+    }
+}
+
+static void
+drop_plants (Planner *p, KicNamePlan *np, const char *reason)
+{
+  drop_closure_of (p, np, reason);
+  for (guint i = 0; i < np->plants->len; i++)
+    {
+      KicPlant *plant = g_ptr_array_index (np->plants, i);
+      g_autofree char *dir = g_path_get_dirname (plant->link);
+      g_autofree char *file = g_path_get_basename (plant->link);
+
+      overlay_restore (p, dir, file);
+      g_hash_table_add (p->dirty, g_strdup (plant->link));
+      g_hash_table_remove (p->plant_name, plant->link);
+      g_hash_table_remove (p->plants, plant->link);
+    }
+  g_ptr_array_set_size (np->plants, 0);
+  set_status (np, KIC_NAME_SKIPPED, reason);
+}
+
+static char *
+link_stem (const char *link)
+{
+  g_autofree char *base = g_path_get_basename (link);
+
+  return kic_icon_name_strip_extension (base);
+}
+
+/* The file names in DIR, on disk or in the library.  transfer container */
+static GPtrArray *
+dir_files (Planner *p, const KicThemeDir *dir)
+{
+  GPtrArray *files;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (dir->resource_files == NULL)
+    return kic_fs_index_list (p->system->index, dir->mirror ? dir->mirror : dir->path);
+  files = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, dir->resource_files);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (files, key);
+  return files;
+}
+
+/* Every name whose lookup could be asked for: the menu's names, the stem
+ * of every icon in every directory of the themes searched, and every mime
+ * type that has a generic icon. */
+static GHashTable *
+known_names (Planner *p, GPtrArray *names)
+{
+  GHashTable *all = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < names->len; i++)
+    g_hash_table_add (all, g_strdup (((KicNamePlan *) g_ptr_array_index (names, i))->name));
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const KicTheme *theme = g_ptr_array_index (themes, t);
+
+          for (guint d = 0; d < theme->dirs->len; d++)
+            {
+              const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+              g_autoptr (GPtrArray) files = dir_files (p, dir);
+
+              for (guint f = 0; files != NULL && f < files->len; f++)
+                {
+                  const char *file = g_ptr_array_index (files, f);
+                  const char *ext = kic_icon_name_extension (file);
+
+                  if (ext != NULL)
+                    g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
+                }
+            }
+        }
+    }
+  return all;
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The proof's indexes: the names, which of them may try each stem (the
+ * stems, kic_resolver_lookup_stems(), follow the generation and the mime
+ * data, which every resolver of the system shares), and the directories
+ * each resolver searches. */
+static void
+proof_index (Planner *p, GPtrArray *names)
+{
+  KicResolver *first = g_ptr_array_index (p->resolvers, 0);
+  GHashTableIter iter;
+  gpointer key;
+
+  p->known = known_names (p, names);
+  p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_hash_table_iter_init (&iter, p->known);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (first, key);
+
+      for (guint i = 0; i < stems->len; i++)
+        {
+          const char *stem = g_ptr_array_index (stems, i);
+          GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+
+          if (tried_by == NULL)
+            {
+              tried_by = g_ptr_array_new ();
+              g_hash_table_insert (p->stem_names, g_strdup (stem), tried_by);
+            }
+          /* a name's stems may repeat (a dash cut equal to its generic) */
+          if (tried_by->len == 0 || g_ptr_array_index (tried_by, tried_by->len - 1) != key)
+            g_ptr_array_add (tried_by, key);
+        }
+    }
+  p->reach = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+      GHashTable *dirs = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const KicTheme *theme = g_ptr_array_index (themes, t);
+
+          for (guint d = 0; d < theme->dirs->len; d++)
+            {
+              const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+
+              g_hash_table_add (dirs, dir->path);
+              if (dir->mirror != NULL)
+                g_hash_table_add (dirs, dir->mirror);
+            }
+        }
+      g_ptr_array_add (p->reach, dirs);
+    }
+}
+
+/* The names the lookups of resolver R may change with by the links in
+ * CHANGED: those that may try the stem of a link in a directory R searches
+ * (a name with a '/' may reach other directories: for any link), sorted. */
+static GPtrArray *
+names_to_prove (Planner *p, guint r, GHashTable *changed)
+{
+  GHashTable *reach = g_ptr_array_index (p->reach, r);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, changed);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *dir = g_path_get_dirname (key);
+      g_autofree char *stem = link_stem (key);
+      gboolean reached = g_hash_table_contains (reach, dir);
+      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+
+      for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
+        {
+          const char *name = g_ptr_array_index (tried_by, i);
+
+          if ((reached || strchr (name, '/') != NULL) && !g_hash_table_contains (seen, name))
+            {
+              g_hash_table_add (seen, (gpointer) name);
+              g_ptr_array_add (out, (gpointer) name);
+            }
+        }
+    }
+  g_ptr_array_sort (out, compare_strings);
+  return out;
+}
+
+/* The link the lookup of NAME at SIZE now meets. */
+static KicPlant *
+find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
+{
+  g_autoptr (KicResult) r = NULL;
+
+  kic_resolver_set_overlay (resolver, p->after);
+  r = kic_resolve (resolver, name, size, TRUE);
+  for (guint i = 0; i < r->calls->len; i++)
+    {
+      const KicCall *call = g_ptr_array_index (r->calls, i);
+      g_autofree char *clean = call->hit ? kic_path_clean (call->path) : NULL;
+      KicPlant *plant;
+
+      if (clean != NULL && (plant = g_hash_table_lookup (p->plants, clean)) != NULL)
+        return plant;
+    }
+  return NULL;
+}
+
+static gboolean
+is_menu_name (GPtrArray *names, const char *name)
+{
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (((KicNamePlan *) g_ptr_array_index (names, i))->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The links of OWNER in THEME change the lookup of NAME: KDE cuts NAME
+ * at its last dash in each theme before it moves to the next
+ * (findMatchingIcon, KF5 kiconloader.cpp:832-911; kde-lookup.md §3.1), so "X-symbolic" or
+ * "X-beta" meets a link "X.svg" in a theme that comes before its own file.
+ * A link for NAME itself in THEME, to its own content, ends its lookup at
+ * its own name before any cut.  Plan that link (the closure); the proof
+ * then checks the set again.  FALSE when NAME cannot have one: a menu name
+ * (planned on its own), one already tried there, one KDE loads with
+ * different content at different sizes, or a theme with no place for it. */
+static gboolean
+plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *theme, const char *name)
+{
+  KicNamePlan *m;
+
+  if (strcmp (owner->name, name) == 0 || is_menu_name (names, name))
+    return FALSE;
+  for (guint i = 0; i < p->closure->len; i++)
+    {
+      m = g_ptr_array_index (p->closure, i);
+      if (strcmp (m->name, name) == 0 && strcmp (m->closure_theme, theme) == 0)
+        return FALSE;
+    }
+  m = g_new0 (KicNamePlan, 1);
+  m->name = g_strdup (name);
+  m->plants = g_ptr_array_new_with_free_func (kic_plant_free);
+  m->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  m->banned = g_ptr_array_new_with_free_func (g_free);
+  m->closure_for = owner;
+  m->closure_theme = g_strdup (theme);
+  g_ptr_array_add (p->closure, m);
+  /* the last resolver is the "any other theme" user: proof only */
+  for (guint r = 0; r + 1 < p->resolvers->len; r++)
+    plan_name (p, g_ptr_array_index (p->resolvers, r), m);
+  kic_debug ("closure: '%s' in %s for the links of '%s': %s", name, theme, owner->name,
+             m->plants->len > 0 ? "planted" : m->reason);
+  return m->plants->len > 0;
+}
+
+/* One round of the proof over the lookups the links planted or dropped
+ * since the last round may change (the first round: all the links).  A
+ * lookup that changes gets a link of its own beside the one it meets (the
+ * closure), or else the links of the name responsible are dropped and it
+ * is marked to be planned again; FALSE when any did (run another round:
+ * the new and the dropped links are dirty). */
+gboolean
+prove_once (Planner *p, GPtrArray *names, guint *n_verified)
+{
+  g_autoptr (GHashTable) changed = p->dirty;
+  gboolean held = TRUE;
+
+  if (p->known == NULL)
+    proof_index (p, names);
+  p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      KicResolver *resolver = g_ptr_array_index (p->resolvers, r);
+      g_autoptr (GPtrArray) sorted = names_to_prove (p, r, changed);
+
+      for (guint i = 0; i < sorted->len; i++)
+        {
+          const char *name = g_ptr_array_index (sorted, i);
+          g_autoptr (GPtrArray) before_all = NULL;
+          g_autoptr (GPtrArray) after_all = NULL;
+
+          kic_resolver_set_overlay (resolver, p->base);
+          before_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          kic_resolver_set_overlay (resolver, p->after);
+          after_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+          for (guint k = 0; k < before_all->len; k++)
+            {
+              const KicResult *before = g_ptr_array_index (before_all, k);
+              const KicResult *after = g_ptr_array_index (after_all, k);
+              int s = KIC_MIN_SIZE + (int) k;
+              KicPlant *culprit;
+              KicNamePlan *owner;
+              g_autofree char *reason = NULL;
+
+              ++*n_verified;
+              if (g_strcmp0 (before->path, after->path) == 0
+                  || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
+                continue;
+              culprit = find_culprit (p, resolver, name, s);
+              reason = g_strdup_printf ("a link in %s would change what KDE shows for '%s' at %d px with %s",
+                                        culprit ? culprit->theme : "a theme", name, s,
+                                        (char *) g_ptr_array_index (p->theme_names, r));
+              kic_debug ("%s: '%s' instead of '%s'", reason, after->path ? after->path : "nothing",
+                         before->path ? before->path : "nothing");
+              if (culprit == NULL)
+                {
+                  /* cannot happen: a lookup that meets no link is the
+                   * same as before; be safe and plant nothing */
+                  for (guint n = 0; n < names->len; n++)
+                    drop_plants (p, g_ptr_array_index (names, n), reason);
+                  return FALSE;
+                }
+              owner = g_hash_table_lookup (p->plant_name, culprit->link);
+              /* the round goes on: the names after this one must still be
+               * proved (the new links are dirty for the next round) */
+              if (plant_closure (p, names, owner, culprit->theme, name))
+                {
+                  held = FALSE;
+                  break;
+                }
+              g_free (owner->ban_reason);
+              owner->ban_reason = g_strdup (reason);
+              /* plan the name again, without that theme */
+              g_ptr_array_add (owner->banned, g_strdup (culprit->theme));
+              owner->replan = TRUE;
+              drop_plants (p, owner, reason);
+              held = FALSE;
+              break;
+            }
+        }
+    }
+  return held;
+}
+/* Plan the names of NAMES that the proof took links from again, without
+ * the themes they were in. */
+void
+replan_banned (Planner *p, GPtrArray *names, guint n_themes)
+{
+  for (guint i = 0; i < names->len; i++)
+    {
+      KicNamePlan *np = g_ptr_array_index (names, i);
+      g_autofree char *reason = NULL;
+
+      if (!np->replan)
+        continue;
+      np->replan = FALSE;
+      reason = g_strdup (np->reason);
+      for (guint r = 0; r < n_themes; r++)
+        plan_name (p, g_ptr_array_index (p->resolvers, r), np);
+      if (np->plants->len == 0)
+        set_status (np, KIC_NAME_SKIPPED, reason);
+    }
+}

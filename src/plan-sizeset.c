@@ -1,0 +1,231 @@
+/* plan-sizeset.c - per-size sets (PerSizeSets=true)
+ *
+ * A name KDE finds outside the current theme with different content at
+ * different sizes gets links in the current theme's directories, each to
+ * the file KDE loads at that directory's exact sizes, when with the set
+ * every size from 8 to 256 still shows its own file.  Unlike one
+ * content's links, part of such a set is not safe: a run killed half way
+ * can leave KDE showing a neighbouring size's file at some sizes until the
+ * next run (which finds the killed run's links in the journal) or --clean.
+ */
+#include "plan-private.h"
+
+#include "kic.h"
+
+#include <string.h>
+
+/* KDE's weighted cost for NP's name over the target sizes with the
+ * overlay AFTER, or G_MAXDOUBLE when any size from 8 to 256 would show
+ * other content than BEFORE_ALL (its lookups without the links) does. */
+static double
+size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const GPtrArray *before_all,
+               char **wrong)
+{
+  g_autoptr (GPtrArray) after_all = NULL;
+  double cost = 0;
+
+  kic_resolver_set_overlay (resolver, p->after);
+  after_all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+  for (guint k = 0; k < before_all->len; k++)
+    if (strcmp (content_of_result (p, g_ptr_array_index (before_all, k), NULL),
+                content_of_result (p, g_ptr_array_index (after_all, k), NULL)) != 0)
+      {
+        const char *path = ((const KicResult *) g_ptr_array_index (after_all, k))->path;
+
+        kic_debug ("per-size set of '%s': at %u px %s instead of %s", np->name, KIC_MIN_SIZE + k, path,
+                   ((const KicResult *) g_ptr_array_index (before_all, k))->path);
+        if (wrong != NULL)
+          *wrong = g_strdup (path);
+        return G_MAXDOUBLE;
+      }
+  for (guint t = 0; t < p->options->targets->len; t++)
+    {
+      const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
+      g_autoptr (KicResult) r = resolve_with (resolver, p->after, np->name, target->size);
+
+      cost += target->weight * r->n_calls;
+    }
+  return cost;
+}
+
+/* The link a per-size set of NP may have in DIR of THEME: to the file KDE
+ * loads (BEFORE_ALL) at every size from 8 to 256 the directory is exact
+ * for, when that is one content KDE reads from disk, of a type THEME
+ * probes, and DIR holds no file of the name we did not plant.  NULL
+ * otherwise.  transfer full */
+static KicPlant *
+size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const KicNamePlan *np,
+               const GPtrArray *before_all)
+{
+  const char *content = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *file = NULL;
+  const char *ext;
+  gboolean add;
+  KicPlant *plant;
+
+  for (int s = KIC_MIN_SIZE; s <= KIC_MAX_SIZE; s++)
+    {
+      const KicResult *r = g_ptr_array_index (before_all, s - KIC_MIN_SIZE);
+      const char *c;
+
+      if (!kic_dir_spec_exact (dir->spec, s))
+        continue;
+      c = content_of_result (p, r, NULL);
+      if (content == NULL)
+        {
+          content = c;
+          source = kic_fs_index_realpath (p->system->index, r->path);
+        }
+      else if (strcmp (c, content) != 0)
+        return NULL;
+    }
+  if (content == NULL || source == NULL || strchr (content, ':') != NULL)
+    return NULL; /* exact for no size, or a file of the library's breeze */
+  ext = link_extension (p, source);
+  if (ext == NULL || !g_strv_contains ((const char *const *) theme->desc->extensions, ext))
+    return NULL;
+  file = g_strconcat (np->name, ext, NULL);
+  if (!(kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
+      && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
+    return NULL; /* not ours: never replaced */
+  if (kic_overlay_lookup (p->after, dir->path, file, &add) && add)
+    return NULL; /* another name planted there already */
+  plant = g_new0 (KicPlant, 1);
+  plant->link = g_strconcat (dir->path, "/", file, NULL);
+  plant->source = g_steal_pointer (&source);
+  plant->store = g_strconcat (p->options->store, "/files", plant->source,
+                              g_str_has_suffix (plant->source, ext) ? "" : ext, NULL);
+  plant->theme = g_strdup (theme->desc->name);
+  return plant;
+}
+
+static void
+size_set_unset (Planner *p, KicPlant *plant)
+{
+  g_autofree char *dir = g_path_get_dirname (plant->link);
+  g_autofree char *file = g_path_get_basename (plant->link);
+
+  overlay_restore (p, dir, file);
+  g_hash_table_remove (p->plants, plant->link);
+}
+
+static void
+size_set_set (Planner *p, KicPlant *plant)
+{
+  g_autofree char *dir = g_path_get_dirname (plant->link);
+  g_autofree char *file = g_path_get_basename (plant->link);
+
+  kic_overlay_set (p->after, dir, file, TRUE);
+  g_hash_table_insert (p->plants, plant->link, plant);
+}
+
+/* A name KDE loads with different content at different sizes (BEFORE_ALL,
+ * 8 to 256; hicolor's 16x16/apps/X.svg, 22x22/apps/X.svg, ...,
+ * scalable/apps/X.svg): a link in every directory of the current theme of
+ * RESOLVER, each to the file KDE loads at that directory's exact sizes
+ * (kiconloader.cpp:832-911 stops at the first theme with any hit, and
+ * kicontheme.cpp:553-612 takes an exact directory first, else the closest:
+ * kde-lookup.md §1.2, §3.1), kept only where KDE's lookup of the name at
+ * every size from 8 to 256 shows the same content with the set as without;
+ * then each link whose removal keeps that and costs no more goes.  The
+ * proof checks the set like any plan, and drops it whole (drop_plants). */
+void
+plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArray *before_all, double before)
+{
+  const KicTheme *theme = g_ptr_array_index (kic_resolver_themes (resolver), 0);
+  g_autoptr (GPtrArray) set = g_ptr_array_new_with_free_func (kic_plant_free);
+  double cost = G_MAXDOUBLE;
+  guint n_dirs;
+
+  gboolean in_theme = FALSE;
+
+  /* a name the current theme already answers at some size is left as
+   * it is: its own files there decide the scan */
+  for (guint k = 0; k < before_all->len && !in_theme; k++)
+    in_theme = ((const KicResult *) g_ptr_array_index (before_all, k))->theme == theme;
+  if (in_theme)
+    {
+      set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes, some from the current theme");
+      return;
+    }
+  if (np->closure_theme != NULL || theme->guessed_resource
+      || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL))
+    {
+      set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
+      return;
+    }
+  for (guint d = 0; d < theme->dirs->len; d++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+      KicPlant *plant;
+
+      if (dir->spec->scale != 1 || kic_theme_dir_is_resource (dir) || dir->mirror != NULL)
+        continue;
+      plant = size_set_link (p, theme, dir, np, before_all);
+      if (plant == NULL)
+        continue;
+      if (g_hash_table_contains (p->plants, plant->link))
+        {
+          kic_plant_free (plant); /* a directory listed twice */
+          continue;
+        }
+      size_set_set (p, plant);
+      g_ptr_array_add (set, plant);
+    }
+  n_dirs = set->len;
+  /* a link that answers a size with another file than KDE loads there
+   * leaves the set, until the rest holds at every size (or none is left) */
+  while (set->len > 0)
+    {
+      g_autofree char *wrong = NULL;
+      guint i;
+
+      cost = size_set_cost (p, resolver, np, before_all, &wrong);
+      if (cost != G_MAXDOUBLE)
+        break;
+      for (i = 0; wrong != NULL && i < set->len; i++)
+        if (strcmp (((KicPlant *) g_ptr_array_index (set, i))->link, wrong) == 0)
+          break;
+      if (wrong == NULL || i == set->len)
+        break; /* no link of the set is at fault: cannot be repaired */
+      size_set_unset (p, g_ptr_array_index (set, i));
+      g_ptr_array_remove_index (set, i);
+    }
+  for (guint i = set->len; cost != G_MAXDOUBLE && i-- > 0;)
+    {
+      KicPlant *plant = g_ptr_array_index (set, i);
+      double trial;
+
+      size_set_unset (p, plant);
+      trial = size_set_cost (p, resolver, np, before_all, NULL);
+      if (trial <= cost)
+        {
+          g_ptr_array_remove_index (set, i);
+          cost = trial;
+        }
+      else
+        size_set_set (p, plant);
+    }
+  if (set->len == 0 || cost == G_MAXDOUBLE || cost >= before)
+    {
+      for (guint i = 0; i < set->len; i++)
+        size_set_unset (p, g_ptr_array_index (set, i));
+      set_status (np, KIC_NAME_SKIPPED,
+                  n_dirs == 0 ? "KDE loads different files at different sizes, and no directory of the current theme can hold one of them (a type it does not probe, or several files over its sizes)"
+                  : cost == G_MAXDOUBLE ? "KDE loads different files at different sizes, and no set of links in the current theme shows each size its file"
+                                        : "KDE loads different files at different sizes, and no set of links in the current theme makes it cheaper");
+      return;
+    }
+  kic_debug ("per-size set: '%s' in %s, %u links", np->name, theme->desc->name, set->len);
+  for (guint i = 0; i < set->len; i++)
+    {
+      KicPlant *plant = g_ptr_array_index (set, i);
+
+      g_ptr_array_add (np->plants, plant);
+      g_hash_table_insert (p->plant_name, plant->link, np);
+      g_hash_table_add (p->dirty, g_strdup (plant->link));
+    }
+  g_ptr_array_set_free_func (set, NULL);
+  set_status (np, KIC_NAME_PLANTED, NULL);
+}
