@@ -427,6 +427,7 @@ ok $st "the root is as it was before kde-icon-cache was installed (every path, m
 # the root of this suite is done with: unmounted, its files gone
 if [ -n "$MOUNTED" ]; then umount "$MOUNTED" 2> /dev/null || umount -l "$MOUNTED"; MOUNTED=; fi
 rm -rf --one-file-system "${WORK:?}/$SUITE"
+# shellcheck disable=SC2034 # (read by tap.sh's ok)
 TAP_PREFIX=
 }
 
