@@ -229,19 +229,21 @@ kic_fingerprint_matches (int rootfd, const char *text, const char *settings, con
   return TRUE;
 }
 
-/* Read the regular file PATH inside the root ROOTFD (O_NONBLOCK: a FIFO
- * put there cannot hang a run that only looks).  transfer full; NULL when
- * it is not one or cannot be read */
+/* Read the regular file PATH inside the root ROOTFD.  Nothing is opened
+ * before its type is known (kic_open_regular_in_root(): O_PATH, fstat,
+ * then the real open only for a regular file): root inside a chroot may
+ * put a device node or a FIFO there (issue 19, row 10).  transfer full;
+ * NULL when it is not one or cannot be read */
 static char *
 read_in_root (int rootfd, const char *path, gsize *length)
 {
   char *text = NULL;
-  int fd = kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE);
   struct stat st;
+  int fd = kic_open_regular_in_root (rootfd, path, &st);
 
   if (fd < 0)
     return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !kic_read_fd (fd, path, &text, length, NULL))
+  if (!kic_read_fd (fd, path, &text, length, NULL))
     text = NULL;
   close (fd);
   return text;
