@@ -3,8 +3,9 @@
  * The text: a header line, the settings, then one line per input,
  *   d <tab> <state> <tab> <path>   a directory listing
  *   f <tab> <state> <tab> <path>   a file read
- * where the state is stamp_state()'s numbers, or "none" when there is no
- * such directory or file.  Paths are g_strescape()d.
+ * where the state is stamp_state()'s numbers, "none" when there is no
+ * such directory or file, or "racy" when the stamp proves nothing
+ * (stamp_is_racy()).  Paths are g_strescape()d.
  */
 #include "fingerprint.h"
 
@@ -16,18 +17,81 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define HEADER "kde-icon-cache fingerprint 1"
+/* 2: directories others may write stamped by their change time too, and
+ * "racy" stamps (a fingerprint of version 1 may hide either: it matches
+ * nothing) */
+#define HEADER "kde-icon-cache fingerprint 2"
 
-/* A stamp as the fingerprint writes it.  A directory's modification
- * time, not its change time or size: the writer keeps the time of the
- * directories it plants in, but a link changes the other two. */
+/* May someone other than root (and the user running the tool, who trusts
+ * their own tree as trusted.h does) change the directory stamped as
+ * STAMP?  Its owner, or its group or everyone when it is writable by
+ * them (an ACL that lets a user write shows in the group bits). */
+static gboolean
+others_may_write (const KicFsStamp *stamp)
+{
+  return (stamp->uid != 0 && stamp->uid != geteuid ()) || (stamp->mode & (S_IWGRP | S_IWOTH)) != 0;
+}
+
+/* The time a change of what STAMP stamps sets, and the stamp records:
+ * the change time of a file and of a directory others may write, the
+ * modification time of a directory only root may (stamp_state()). */
+static gint64
+change_time (const KicFsStamp *stamp)
+{
+  if (stamp->type == KIC_FS_DIR && !others_may_write (stamp))
+    return stamp->mtime_ns;
+  return stamp->ctime_ns;
+}
+
+/* The granularity of the times of STAMP's file system: a file system
+ * that keeps whole seconds (ext3 with small inodes, FAT's 2 s, some NFS
+ * servers) when neither time has a fraction, else the tick of the coarse
+ * clock file times are taken from (4 ms with HZ=250). */
+static gint64
+granularity_ns (const KicFsStamp *stamp)
+{
+  struct timespec res;
+
+  if (stamp->mtime_ns % 1000000000 == 0 && stamp->ctime_ns % 1000000000 == 0)
+    return 2 * (gint64) 1000000000;
+  if (clock_getres (CLOCK_REALTIME_COARSE, &res) != 0)
+    return 10 * (gint64) 1000000;
+  return MAX ((gint64) res.tv_sec * 1000000000 + res.tv_nsec, 1);
+}
+
+/* git's "racy git" rule: a change made after the stamp was read, but in
+ * the same tick of the clock the file system takes its times from, leaves
+ * the times the stamp has (Debian 12's kernel takes them from the coarse
+ * clock: a tick is 4 ms).  A stamp whose change time is not older than
+ * its read by a whole tick cannot tell such a change apart: it is written
+ * "racy", which matches nothing, so the next run plans in full and takes
+ * a stamp that proves something.  (With multigrain times, Linux 6.13 on
+ * ext4, a change after a stat gets a later time anyway.) */
+static gboolean
+stamp_is_racy (const KicFsStamp *stamp)
+{
+  return stamp->exists && stamp->read_ns != 0 && change_time (stamp) > stamp->read_ns - granularity_ns (stamp);
+}
+
+/* A stamp as the fingerprint writes it.  A directory: its identity and
+ * modification time, and its change time when others may write it: its
+ * owner can add an icon and set the modification time back, not the
+ * change time (issue 19, row 11).  Not the change time of a directory
+ * only root may write: the writer plants there and keeps its
+ * modification time, but a link changes the change time. */
 static char *
 stamp_state (const KicFsStamp *stamp)
 {
   if (!stamp->exists)
     return g_strdup ("none");
+  if (stamp_is_racy (stamp))
+    return g_strdup ("racy");
+  if (stamp->type == KIC_FS_DIR && others_may_write (stamp))
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                            stamp->dev, stamp->ino, stamp->mtime_ns, stamp->ctime_ns);
   if (stamp->type == KIC_FS_DIR)
     return g_strdup_printf ("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, stamp->dev,
                             stamp->ino, stamp->mtime_ns);
@@ -229,19 +293,21 @@ kic_fingerprint_matches (int rootfd, const char *text, const char *settings, con
   return TRUE;
 }
 
-/* Read the regular file PATH inside the root ROOTFD (O_NONBLOCK: a FIFO
- * put there cannot hang a run that only looks).  transfer full; NULL when
- * it is not one or cannot be read */
+/* Read the regular file PATH inside the root ROOTFD.  Nothing is opened
+ * before its type is known (kic_open_regular_in_root(): O_PATH, fstat,
+ * then the real open only for a regular file): root inside a chroot may
+ * put a device node or a FIFO there (issue 19, row 10).  transfer full;
+ * NULL when it is not one or cannot be read */
 static char *
 read_in_root (int rootfd, const char *path, gsize *length)
 {
   char *text = NULL;
-  int fd = kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE);
   struct stat st;
+  int fd = kic_open_regular_in_root (rootfd, path, &st);
 
   if (fd < 0)
     return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !kic_read_fd (fd, path, &text, length, NULL))
+  if (!kic_read_fd (fd, path, &text, length, NULL))
     text = NULL;
   close (fd);
   return text;

@@ -8,8 +8,13 @@
  * environment).  All of it but the manifest goes through the run's
  * KicFsIndex.  The fingerprint lists each input with what stat(2) says of
  * it: a directory's identity (device, inode) and modification time, which
- * any file added, removed or renamed in it changes; a file's identity,
- * size, modification and change times, which rewriting it changes.
+ * any file added, removed or renamed in it changes, and its change time
+ * when others than root may write it (its owner can set the modification
+ * time back, not the change time: issue 19, row 11); a file's identity,
+ * size, modification and change times, which rewriting it changes.  A
+ * stamp whose change time is not older than its read by a tick of the
+ * file system's clock is "racy" and matches nothing: a change in that
+ * tick would leave the same times (git's racy rule).
  *
  * Each stamp is taken as the input is read (kic_fs_index_keep_stamps()),
  * so an input that changes while the run goes on (a package unpacked in

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The kernel gives up after 40 links in one lookup (ELOOP); so do we. */
@@ -200,6 +201,8 @@ kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
   stamp->size = st->st_size;
   stamp->mtime_ns = (gint64) st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
   stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+  stamp->uid = st->st_uid;
+  stamp->mode = st->st_mode;
 }
 
 /* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
@@ -208,12 +211,17 @@ keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
 {
   KicFsStamp *stamp;
   struct stat st;
+  struct timespec now;
   int errsv = errno;
 
   if (index->stamps == NULL)
     return;
   stamp = g_new0 (KicFsStamp, 1);
+  /* before the fstat: a change after it gets a time no earlier than this
+   * (fingerprint.c, the racy rule) */
+  clock_gettime (CLOCK_REALTIME_COARSE, &now);
   kic_fs_stamp_of_stat (stamp, type, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL);
+  stamp->read_ns = (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
   g_hash_table_replace (index->stamps, g_strdup (real), stamp);
   errno = errsv;
 }

@@ -117,6 +117,11 @@ typedef struct {
   gint64 size;
   gint64 mtime_ns;
   gint64 ctime_ns;
+  guint32 uid;      /* who may change it (fingerprint.c: a directory */
+  guint32 mode;     /* others may write is stamped by its ctime too) */
+  gint64 read_ns;   /* CLOCK_REALTIME_COARSE, the clock file times come
+                     * from, just before the fstat; 0 when not read so
+                     * (fingerprint.c: git's racy rule) */
 } KicFsStamp;
 
 struct stat;

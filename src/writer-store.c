@@ -377,8 +377,8 @@ remove_locked_dir (int parentfd, const char *name)
 }
 
 /* The temporary names a killed run left in the store directory FD (of
- * the manifest and the fingerprint: ".manifest.kic-*"), regular files:
- * no one else writes there. */
+ * the manifest, the fingerprint and a lock being replaced:
+ * ".manifest.kic-*"), regular files: no one else writes there. */
 void
 remove_store_temps (int fd)
 {
@@ -390,7 +390,8 @@ remove_store_temps (int fd)
     return;
   while ((errno = 0, de = readdir (d)) != NULL)
     if ((g_str_has_prefix (de->d_name, TEMP_PREFIX "manifest" TEMP_INFIX)
-         || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_INFIX))
+         || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_INFIX)
+         || g_str_has_prefix (de->d_name, TEMP_PREFIX "lock" TEMP_INFIX))
         && de->d_type == DT_REG)
       g_ptr_array_add (names, g_strdup (de->d_name));
   closedir (d);

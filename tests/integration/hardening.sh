@@ -56,9 +56,13 @@ R=$(fresh r2b)
 kic --root "$R"
 ln -s ../../scalable/apps/hiscalable.svg "$R/usr/share/icons/hicolor/48x48/apps/pkglink.svg"
 printf 'link\t/usr/share/icons/hicolor/48x48/apps/pkglink.svg\t../../scalable/apps/hiscalable.svg\n' >> "$R$S/manifest"
+# (the package's removal: the prerm's --clean removes the links; the postrm
+# no longer walks the manifest, issue 19 row 5, hardening-lock.sh)
+mkdir -p "$WORK/bin2"; ln -sf "$BIN" "$WORK/bin2/kde-icon-cache"
+PATH=$WORK/bin2:$PATH DPKG_ROOT=$R sh "$TOP/debian/kde-icon-cache.prerm" remove
 DPKG_ROOT=$R sh "$TOP/debian/kde-icon-cache.postrm" remove
 [ -L "$R/usr/share/icons/hicolor/48x48/apps/pkglink.svg" ] && [ "$(find "$R" -lname '*kde-icon-cache*' | wc -l)" = 0 ]
-ok $? "2: the package's postrm, too, removes our links and not a package's link the manifest names"
+ok $? "2: the package's prerm, too, removes our links and not a package's link the manifest names"
 
 # -- 3: a file a package creates at a planted path during the run -------
 R=$(fresh r3)

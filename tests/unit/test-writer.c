@@ -288,6 +288,9 @@ test_lock (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   struct stat st;
 
   g_assert_no_error (error);
+  /* only root may open it, so only root may hold it (issue 19, row 4) */
+  g_assert_cmpint (stat (lock, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
   second = open_writer (f, &error);
   g_assert_null (second);
   g_assert_error (error, KIC_ERROR, KIC_ERROR_IO);
@@ -306,6 +309,13 @@ test_lock (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_error (error, KIC_ERROR, KIC_ERROR_IO);
   g_assert_cmpint (stat (shadow, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  g_clear_error (&error);
+  /* a FIFO: refused, named, without being opened (row 10) */
+  g_assert_cmpint (unlink (lock), ==, 0);
+  g_assert_cmpint (mkfifo (lock, 0600), ==, 0);
+  g_assert_null (open_writer (f, &error));
+  g_assert_error (error, KIC_ERROR, KIC_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "is not a lock file of ours"));
 }
 
 static void
