@@ -58,8 +58,10 @@ oracles=kf5
 for r in $kf6_roots; do
   if [ ! -f "$r/.kic-kf6-stamp" ]; then
     echo "# KF6 root $r: not there (tests/oracle/kf6/make-root.sh makes it): skipped"
+    echo "oracle-wide.sh: SKIPPED: KF6 root $r: not there (tests/oracle/kf6/make-root.sh --suite $(echo "${r##*/}" | sed 's/^kf6-//') makes it)" >&2
   elif [ "$(id -u)" -ne 0 ] || ! command -v unshare > /dev/null 2>&1; then
     echo "# KF6 root $r: needs root and unshare: skipped"
+    echo "oracle-wide.sh: SKIPPED: KF6 root $r: needs root and unshare" >&2
   else
     oracles="$oracles $r"
   fi
