@@ -145,8 +145,12 @@ check () {
   rc=$?
   grep '^link	' "$V/var/lib/kde-icon-cache/manifest" 2>/dev/null | cut -f2 | sed 's|.*/||; s/\.[^.]*$//' |
     LC_ALL=C sort -u > "$w/planted"
-  [ $rc -eq 0 ] && [ -s "$w/planted" ]
-  ok $? "$label: --rebuild exits 0 and plants ($(wc -l < "$w/planted") names, $("$BIN" --version 2>/dev/null | head -n 1))"
+  # the plan must be for the KDE that answers: for KF6 the root's release
+  # (the manifest records the profile)
+  prof=$(sed -n 's/^# settings: profile=\([^ ]*\).*/\1/p' "$V/var/lib/kde-icon-cache/manifest" 2>/dev/null)
+  if [ "$o" = kf5 ]; then want=kf5; else want=kf6-$(kf6_release "$o"); fi
+  [ $rc -eq 0 ] && [ -s "$w/planted" ] && case $prof in "$want"|"$want"+*) true ;; *) false ;; esac
+  ok $? "$label: --rebuild exits 0 and plants ($(wc -l < "$w/planted") names, profile $prof, $("$BIN" --version 2>/dev/null | head -n 1))"
 
   icon_names "$T" | grep -v '^/' > "$w/menu"
   sed -n 's/^\([^:]*\)\/\([^:]*\):\(.*\)$/\1-\2	\3/p' "$T/usr/share/mime/generic-icons" 2>/dev/null > "$w/generic"
