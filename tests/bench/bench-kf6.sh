@@ -29,6 +29,7 @@ V=$VIEW
 # the real library files and their soname links: the file name carries
 # the release whose profile --kde=auto picks (a cp -L of the soname would
 # model 6.13 whatever the root runs)
+# shellcheck source=tests/oracle/kf6/libs.sh
 . "$K/libs.sh"
 kf6_copy_libs "$ROOT" "$V"
 find "$V/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' |

@@ -40,7 +40,7 @@
 K=$TOP/tests/oracle/kf6
 C=${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests
 roots=${KIC_KF6_ROOTS:-${KIC_KF6_ROOT:-$C/kf6-trixie $C/kf6-forky}}
-present= absent=
+present='' absent=''
 for r in $roots; do
   if [ -f "$r/.kic-kf6-stamp" ]; then present="$present $r"; else absent="$absent $r"; fi
 done

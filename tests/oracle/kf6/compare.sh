@@ -69,7 +69,7 @@ fail () { echo "compare.sh: cannot classify: $*" >&2; exit 3; }
 # --kde-version: a comparison against another profile compares nothing.
 if [ -n "$version" ]; then want=$version; else want=$(kf6_release "$ROOT") || fail "no release in $ROOT's libKF6IconThemes.so.6"; fi
 vopt=${version:+--kde-version=$version}
-profile=$("$BIN" --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 $vopt -v --resolve --size 16 < /dev/null 2>&1 |
+profile=$("$BIN" --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 ${vopt:+"$vopt"} -v --resolve --size 16 < /dev/null 2>&1 |
   sed -n 's/^kde-icon-cache: profile: //p')
 case $profile in
 "kf6 $want "*|"kf6 $want.0 "*) echo "compare.sh: our profile: $profile" >&2 ;;
@@ -85,11 +85,11 @@ n_want=$((n_names * n_sizes))
 # the library's resources (the embedded breeze), once per root
 res=$ROOT/opt/kic/resources.txt
 if [ ! -s "$res" ] || [ -n "$(find "$ROOT/opt/kic/kic-oracle6" -newer "$res" 2>/dev/null)" ]; then
-  chroot "$ROOT" env -i QT_QPA_PLATFORM=offscreen LANG=C.UTF-8 HOME=/tmp /opt/kic/kic-oracle6 --resources > "$res.new" 2>/dev/null &&
-    mv "$res.new" "$res"
+  chroot "$ROOT" env -i QT_QPA_PLATFORM=offscreen LANG=C.UTF-8 HOME=/tmp /opt/kic/kic-oracle6 --resources > "$res.new.$$" 2>/dev/null &&
+    mv "$res.new.$$" "$res"
 fi
 for s in $(echo "$sizes" | tr ',' ' '); do
-  "$BIN" -q --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 $vopt --resolve --size "$s" < "$work/names" > "$work/ours.$s" ||
+  "$BIN" -q --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 ${vopt:+"$vopt"} --resolve --size "$s" < "$work/names" > "$work/ours.$s" ||
     fail "kde-icon-cache --resolve --size $s failed"
   awk -v s="$s" -F '\t' '{ print $1 "\t" s "\t" $2 }' "$work/ours.$s"
 done > "$work/ours"
@@ -100,7 +100,7 @@ if [ $counts -eq 1 ]; then
     { cat "$work/probe.err" >&2; fail "probe-count.sh failed"; }
   for s in $(echo "$sizes" | tr ',' ' '); do
     tr '\n' '\0' < "$work/names" > "$work/names0"
-    xargs -0 -a "$work/names0" "$BIN" -q --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 $vopt --explain --size "$s" > "$work/explain" ||
+    xargs -0 -a "$work/names0" "$BIN" -q --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 ${vopt:+"$vopt"} --explain --size "$s" > "$work/explain" ||
       fail "kde-icon-cache --explain --size $s failed"
     awk -v s="$s" '/ at [0-9]+ px; themes searched/ { name = $0; sub(/ at [0-9]+ px; themes searched.*/, "", name) }
         /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); print name "\t" s "\t" n }' "$work/explain"
@@ -187,9 +187,10 @@ grep -a "^count${TAB}other${TAB}" "$work/result" | cut -f3,4 | while IFS="$TAB" 
     { cat "$work/probe.err" >&2; echo "compare.sh: cannot classify: probe-count.sh --calls failed for $name at $size" >&2; exit 3; }
   # the lookup differs in count, so KF6 made calls: no call list is no list
   [ -s "$work/kcalls" ] || { echo "compare.sh: cannot classify: no calls traced for $name at $size" >&2; exit 3; }
+  # shellcheck disable=SC2016
   cut -f4 "$work/kcalls" | grep -v '^\$TREE/usr\(/local\)\?/share/icons/breeze/' > "$work/kc" || true
   # shellcheck disable=SC2016
-  "$BIN" -q --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 $vopt --explain --size "$size" -- "$name" < /dev/null |
+  "$BIN" -q --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 ${vopt:+"$vopt"} --explain --size "$size" -- "$name" < /dev/null |
     awk '$1 ~ /^[0-9]+$/ { p = $3; if (p !~ /^\$/) p = "$TREE" p; print p }' |
     grep -v '^\$TREE/usr\(/local\)\?/share/icons/breeze/' > "$work/oc" || true
   if cmp -s "$work/kc" "$work/oc"; then printf '%s\t%s\n' "$name" "$size" >> "$work/recls"; fi
