@@ -56,7 +56,7 @@ LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first, so that prove -j runs the others beside them.
 SLOW_TESTS = tests/integration/xpm-png.sh tests/integration/oracle-rebuild.sh tests/integration/crash.sh \
-             tests/integration/oracle-realistic.sh tests/integration/oracle-wide.sh
+             tests/integration/oracle-realistic.sh tests/integration/oracle-wide.sh tests/integration/oracle-kf6.sh
 INTEGRATION_TESTS = $(SLOW_TESTS) \
                     $(filter-out tests/integration/lib.sh $(SLOW_TESTS),$(wildcard tests/integration/*.sh))
 # Tests run side by side: each works in its own directory, and what they

@@ -135,6 +135,10 @@ static const KicProfileTable tables[] = {
     /* @v6.25.0 kicontheme.cpp:443-445 (2dc30a2 reverts a47280f:
      * "Prefer png due to svg support being incomplete") */
     .default_extensions = ".png,.svgz,.svg,.xpm",
+    /* 6.30.0 (09f8556, Debian testing) unchanged in both files since
+     * v6.25.0: kicontheme.cpp:381-388 :/icons the last base,
+     * kiconloader.cpp:960-971 the User group .svg first; measured equal,
+     * path and calls, by tests/integration/oracle-kf6.sh (kf6-forky) */
     .resources_last = TRUE,
     .user_extensions = ".svg,.svgz,.png,.xpm",
   },

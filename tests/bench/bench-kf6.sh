@@ -26,9 +26,12 @@ T=$(cd "$T" && pwd)
 . "$TOP/tests/view.sh"
 writable_view "$T" "$W"
 V=$VIEW
-mkdir -p "$V/usr/lib/x86_64-linux-gnu"
-cp -L "$ROOT/usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6" "$ROOT/usr/lib/x86_64-linux-gnu/libKF6BreezeIcons.so.6" \
-  "$V/usr/lib/x86_64-linux-gnu/"
+# the real library files and their soname links: the file name carries
+# the release whose profile --kde=auto picks (a cp -L of the soname would
+# model 6.13 whatever the root runs)
+# shellcheck source=tests/oracle/kf6/libs.sh
+. "$K/libs.sh"
+kf6_copy_libs "$ROOT" "$V"
 find "$V/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' |
   grep -v '^/' | sort -u > "$W/names"
 n=$(wc -l < "$W/names")
