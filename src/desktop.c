@@ -14,6 +14,7 @@
  */
 #include "desktop.h"
 
+#include "keyfile.h"
 #include "kic.h"
 
 #include <string.h>
@@ -33,24 +34,29 @@ gboolean
 kic_desktop_parse (const char *origin, const char *data, gsize length, char **icon,
                    gboolean *hidden, GError **error)
 {
-  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GKeyFile) kf = NULL;
   g_autoptr (GError) local_error = NULL;
+  KicKeyfileSkipped skipped;
 
   *icon = NULL;
   *hidden = FALSE;
-  if (!g_key_file_load_from_data (kf, data, length, G_KEY_FILE_NONE, error))
-    {
-      /* GKeyFile quotes the line it stops at: not in a warning */
-      kic_error_unquote (error != NULL ? *error : NULL);
-      return FALSE;
-    }
+  /* KDE's menu (KService, through KDesktopFile) reads the file with
+   * KConfig, which skips the lines it cannot read: so does keyfile.c, with
+   * one warning naming the file and the first such line (a file with no
+   * [Desktop Entry] at all gets that error instead: one message a file) */
+  kf = kic_keyfile_load_lenient (data, length, origin, &skipped, error);
+  if (kf == NULL)
+    return FALSE;
   if (!g_key_file_has_group (kf, G_KEY_FILE_DESKTOP_GROUP))
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,
-                   "no [%s] group", G_KEY_FILE_DESKTOP_GROUP);
+                   "%s: no [%s] group", origin, G_KEY_FILE_DESKTOP_GROUP);
       return FALSE;
     }
-  *hidden = g_key_file_get_boolean (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_HIDDEN, NULL);
+  kic_keyfile_warn_skipped (origin, &skipped);
+  /* KDE/kservice@v5.103.0 src/services/kservice.cpp KServicePrivate::init():
+   * m_bDeleted = desktopGroup.readEntry("Hidden", false) */
+  *hidden = kic_keyfile_get_bool (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_HIDDEN, FALSE);
   if (*hidden)
     return TRUE;
   *icon = g_key_file_get_string (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, &local_error);
@@ -67,7 +73,7 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
     {
       kic_error_unquote (local_error);
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-                   "key 'Icon': %s", local_error->message);
+                   "%s: key 'Icon': %s", origin, local_error->message);
       return FALSE;
     }
   if (*icon != NULL)
@@ -133,7 +139,7 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *su
           host = kic_fs_index_host_path (index, path);
           if (!kic_desktop_parse (host, data, length, &icon, &hidden, &error))
             {
-              kic_warning ("%s: %s", host, error->message);
+              kic_warning ("%s", error->message);
               continue;
             }
           if (hidden)

@@ -1,5 +1,6 @@
 /* test-desktop.c - the .desktop reader */
 #include "desktop.h"
+#include "kic.h"
 
 #include <string.h>
 
@@ -58,6 +59,45 @@ test_not_utf8 (void)
   g_assert_cmpstr (icon, ==, "caf\xef\xbf\xbd");
 }
 
+/* KConfig's reading, as KF5's KDesktopFile gave it for each of these
+ * (tests/oracle/kic-desktop; tests/integration/desktop-kconfig.sh runs
+ * the same comparison over whole trees) */
+static void
+test_kconfig_lines (void)
+{
+  static const struct { const char *text; const char *icon; gboolean hidden; } cases[] = {
+    { "[Desktop Entry]\nName=S\nthis line has no equals sign\nIcon=stray\n", "stray", FALSE },
+    { "junk first\n[Desktop Entry]\nIcon=first\n", "first", FALSE },
+    { "[Desktop Entry]\nIcon=badgroup\n[Desktop Action new\nExec=x\n", "badgroup", FALSE },
+    { "[Desktop Entry]  trailing\nIcon=trailing\n", "trailing", FALSE },
+    { "[Desktop Entry]\r\nIcon=crlf\r\n", "crlf", FALSE },
+    { "[Desktop Entry]\n=value\nIcon=eqfirst\n", "eqfirst", FALSE },
+    { "[Desktop Entry]\nName=x\n[Desktop Entry][x]\nIcon=nested\n", NULL, FALSE },
+    { "[Desktop Entry]\nstray\nIcon=caf\xe9\n", "caf\xef\xbf\xbd", FALSE },
+    { "[Desktop Entry]\nIcon=x\nHidden=yes\n", NULL, TRUE },
+    { "[Desktop Entry]\nIcon=x\nHidden=\n", NULL, TRUE },
+    { "[Desktop Entry]\nIcon=x\nHidden=maybe\n", NULL, TRUE },
+    { "[Desktop Entry]\nIcon=shown\nHidden=No\n", "shown", FALSE },
+    { "[Desktop Entry]\nIcon=shown\nHidden=0\n", "shown", FALSE },
+  };
+  gboolean quiet = kic_quiet;
+
+  kic_quiet = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *icon = NULL;
+      g_autoptr (GError) error = NULL;
+      gboolean hidden = !cases[i].hidden;
+
+      g_test_message ("case %u: %s", i, cases[i].text);
+      g_assert_true (parse (cases[i].text, &icon, &hidden, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (icon, ==, cases[i].icon);
+      g_assert_cmpint (hidden, ==, cases[i].hidden);
+    }
+  kic_quiet = quiet;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -66,5 +106,6 @@ main (int argc, char **argv)
   g_test_add_func ("/desktop/no-icon-and-hidden", test_no_icon_and_hidden);
   g_test_add_func ("/desktop/broken", test_broken);
   g_test_add_func ("/desktop/not-utf8", test_not_utf8);
+  g_test_add_func ("/desktop/kconfig-lines", test_kconfig_lines);
   return g_test_run ();
 }

@@ -67,7 +67,7 @@ test_nothing_parses (void)
 static void
 test_getters_default (void)
 {
-  g_autoptr (GKeyFile) kf = load ("[G]\nA=48px\nB= 22 \nC=yes\nD=off\nE=99999999999\n", NULL);
+  g_autoptr (GKeyFile) kf = load ("[G]\nA=48px\nB= 22 \nC=yes\nD=off\nE=99999999999\nF=maybe\nG=\nH= No \nI=00\n", NULL);
   g_auto (GStrv) empty = NULL;
   g_auto (GStrv) def = NULL;
   g_autofree char *s = NULL;
@@ -80,6 +80,11 @@ test_getters_default (void)
   g_assert_true (kic_keyfile_get_bool (kf, "G", "C", FALSE));
   g_assert_false (kic_keyfile_get_bool (kf, "G", "D", TRUE));
   g_assert_true (kic_keyfile_get_bool (kf, "G", "missing", TRUE));
+  /* KConfig: anything but false/no/off/0 is true, the empty value too */
+  g_assert_true (kic_keyfile_get_bool (kf, "G", "F", FALSE));
+  g_assert_true (kic_keyfile_get_bool (kf, "G", "G", FALSE));
+  g_assert_false (kic_keyfile_get_bool (kf, "G", "H", TRUE));
+  g_assert_true (kic_keyfile_get_bool (kf, "G", "I", FALSE));
   s = kic_keyfile_get_string (kf, "G", "missing", "dflt");
   g_assert_cmpstr (s, ==, "dflt");
   empty = kic_keyfile_get_list (kf, "G", "missing", NULL);
