@@ -212,13 +212,17 @@ name_fits (Writer *w, const char *path)
   return FALSE;
 }
 
-/* Write DATA as NAME in DIR: a temporary file, mode 0644, fsync, rename.
- * With MTIME the file gets that modification time (a copy keeps its
- * source's, so that gtk-update-icon-cache, which follows links, does not
- * see a newer file in a theme). */
+/* Write DATA as NAME in DIR: a temporary file, mode 0644, rename; with
+ * DURABLE, fsync before the rename and of the directory after it.  The
+ * store copies are written without (one syncfs() of the store's file
+ * system makes them all durable at once before any link to them is
+ * made: sync_store()); the manifest and the fingerprint with.  With
+ * MTIME the file gets that modification time (a copy keeps its source's,
+ * so that gtk-update-icon-cache, which follows links, does not see a
+ * newer file in a theme). */
 gboolean
 write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
-               const struct timespec *mtime, const char *what, GError **error)
+               const struct timespec *mtime, gboolean durable, const char *what, GError **error)
 {
   g_autofree char *tmp = temp_name (name);
   gsize done = 0;
@@ -248,7 +252,7 @@ write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
 
       futimens (fd, times);
     }
-  if (fchmod (fd, 0644) < 0 || fsync (fd) < 0 || close (fd) < 0)
+  if (fchmod (fd, 0644) < 0 || (durable && fsync (fd) < 0) || close (fd) < 0)
     {
       int errsv = errno;
 
@@ -262,7 +266,8 @@ write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
       unlinkat (dir->fd, tmp, 0);
       return set_errno_error (error, errsv, "rename into place", what);
     }
-  fsync (dir->fd);
+  if (durable)
+    fsync (dir->fd);
   dir->changed = TRUE;
   return TRUE;
 }

@@ -60,7 +60,7 @@ gboolean set_errno_error (GError **error, int errsv, const char *what, const cha
 char *sha256_at (int dirfd, const char *name);
 char *sha256_of_fd (int fd);
 char *temp_name (const char *name);
-gboolean write_file_at (DirHandle *dir, const char *name, const char *data, gsize length, const struct timespec *mtime, const char *what, GError **error);
+gboolean write_file_at (DirHandle *dir, const char *name, const char *data, gsize length, const struct timespec *mtime, gboolean durable, const char *what, GError **error);
 
 /* writer-lock.c */
 gboolean take_lock (Writer *w, GError **error);
@@ -71,6 +71,7 @@ char *manifest_path (const Writer *w);
 void prune_store (Writer *w);
 gboolean put_file (Writer *w, const KicManifestEntry *entry, GError **error);
 gboolean put_manifest (Writer *w, const char *text, GError **error);
+gboolean sync_store (Writer *w, GError **error);
 void remove_store (Writer *w);
 gboolean store_content (Writer *w, const char *store, const char *source, char **data, gsize *length, struct stat *st, GError **error);
 char *store_copy_of_link (const Writer *w, const char *link, const char *target);

@@ -191,7 +191,23 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
       return FALSE;
     }
-  return write_file_at (handle, name, data, length, &st.st_mtim, entry->path, error);
+  return write_file_at (handle, name, data, length, &st.st_mtim, FALSE, entry->path, error);
+}
+
+/* The store copies written so far made durable, before the first link
+ * to any of them: one syncfs(2) of the store's file system instead of an
+ * fsync per copy (a power cut after it finds every copy whole; one
+ * before it finds no link to a copy that may not be). */
+gboolean
+sync_store (Writer *w, GError **error)
+{
+  DirHandle *store = open_dir (w, w->options.store, FALSE, error);
+
+  if (store == NULL)
+    return FALSE;
+  if (syncfs (store->fd) < 0)
+    return set_errno_error (error, errno, "sync the file system of", w->options.store);
+  return TRUE;
 }
 
 /* Write the manifest text, unless it is already exactly that. */
@@ -207,7 +223,7 @@ put_manifest (Writer *w, const char *text, GError **error)
   if (w->options.dry_run)
     return TRUE;
   handle = open_dir (w, w->options.store, TRUE, error);
-  if (handle == NULL || !write_file_at (handle, "manifest", text, strlen (text), NULL, path, error))
+  if (handle == NULL || !write_file_at (handle, "manifest", text, strlen (text), NULL, TRUE, path, error))
     return FALSE;
   handle->changed = FALSE; /* the store's own time may move */
   return TRUE;

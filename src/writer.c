@@ -549,6 +549,8 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
   for (guint i = 0; i < files->len; i++)
     if (!put_file (w, g_ptr_array_index (files, i), error))
       return FALSE;
+  if (stats->files_written > 0 && !w->options.dry_run && !sync_store (w, error))
+    return FALSE;
   links = entries_of_kind (desired, KIC_ENTRY_LINK);
   for (guint i = 0; i < links->len; i++)
     if (!put_link (w, g_ptr_array_index (links, i), refused, error))
@@ -653,5 +655,5 @@ kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
   if (read_in_root (w, path, &old, &length, NULL) && strcmp (old, text) == 0)
     return TRUE;
   store = open_dir (w, w->options.store, FALSE, error);
-  return store != NULL && write_file_at (store, KIC_FINGERPRINT_FILE, text, strlen (text), NULL, path, error);
+  return store != NULL && write_file_at (store, KIC_FINGERPRINT_FILE, text, strlen (text), NULL, TRUE, path, error);
 }

@@ -10,7 +10,8 @@
  *   1. the manifest is rewritten listing old and new entries together,
  *      with the times of the directories about to change (a journal:
  *      whatever this run may create is recorded first);
- *   2. store copies are written (temporary file, fsync, rename);
+ *   2. store copies are written (temporary file, rename), then made
+ *      durable all at once (one syncfs(2) of the store's file system);
  *   3. links are created (symlinkat, which never replaces anything) or
  *      replaced (exchanged with a new one, then the old one checked) --
  *      only over a link the manifest says is ours and that still points
