@@ -594,6 +594,7 @@ plan_links (const KicPlan *plan)
       want->link = plant->link;
       want->store = plant->store;
       want->source = plant->source;
+      want->content = plant->content;
       g_ptr_array_add (links, want);
     }
   return links;

@@ -581,6 +581,21 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
 }
 
 int
+kic_fs_index_open_file (KicFsIndex *index, const char *real)
+{
+  int fd;
+
+  if (index->is_virtual)
+    {
+      errno = ENOENT;
+      return -1;
+    }
+  fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
+  keep_stamp (index, KIC_FS_FILE, real, fd);
+  return fd;
+}
+
+int
 kic_fs_index_rootfd (const KicFsIndex *index)
 {
   return index->rootfd;

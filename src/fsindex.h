@@ -84,6 +84,12 @@ gboolean kic_fs_index_read_file (KicFsIndex *index, const char *path,
 gboolean kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
                                      char **contents, gsize *length, GError **error);
 
+/* Open the file at REAL (a real path inside the root) for reading
+ * (O_NONBLOCK: a FIFO put there since the listing cannot hang the run),
+ * keeping its stamp like kic_fs_index_read_file(); -1 with errno.  The
+ * caller checks what it is (fstat) and closes it. */
+int kic_fs_index_open_file (KicFsIndex *index, const char *real);
+
 /* The descriptor of the root every file is opened from (-1 if virtual). */
 int kic_fs_index_rootfd (const KicFsIndex *index);
 

@@ -35,7 +35,7 @@ resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name
  * AFTER; G_MAXDOUBLE when a target size would show other content than
  * CONTENT (the content of SOURCE, the file the links stand for). */
 static double
-weighted_cost (Planner *p, KicResolver *resolver, const char *name, const char *content,
+weighted_cost (Planner *p, KicResolver *resolver, const char *name, const KicContent *content,
                const char *source)
 {
   double cost = 0;
@@ -45,7 +45,7 @@ weighted_cost (Planner *p, KicResolver *resolver, const char *name, const char *
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
       g_autoptr (KicResult) r = resolve_with (resolver, p->after, name, target->size);
 
-      if (strcmp (content_of_result (p, r, source), content) != 0)
+      if (!kic_content_equal (content_of_result (p, r, source), content))
         return G_MAXDOUBLE;
       cost += target->weight * r->n_calls;
     }
@@ -66,7 +66,7 @@ candidate_free (gpointer data)
  * then can links there never make KDE pick another of them: a link changes
  * which directories the MatchBest scan skips (kde-lookup.md §1.2). */
 static gboolean
-theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *content)
+theme_agrees (Planner *p, const KicTheme *theme, const char *name, const KicContent *content)
 {
   for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
     {
@@ -92,7 +92,7 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
           if (kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
             continue;
           path = g_strconcat (dir->path, "/", file, NULL);
-          if (strcmp (content_of_path (p, path), content) != 0)
+          if (!kic_content_equal (content_of_path (p, path), content))
             return FALSE;
         }
     }
@@ -106,7 +106,7 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const char *c
  * previous run did not plant. */
 GPtrArray *
 plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
-                  const char *content, gboolean for_floor)
+                  const KicContent *content, gboolean for_floor)
 {
   const char *name = np->name;
   const GPtrArray *themes = kic_resolver_themes (resolver);
@@ -168,7 +168,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
  * gives the lowest cost below BAR; FALSE when none does.  *COST is then
  * that cost. */
 static gboolean
-add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *content, const char *source,
+add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
               GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost)
 {
   Candidate *best = NULL;
@@ -204,7 +204,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *c
  * name of the closure needs its own link even where KDE already finds it
  * fast.  The chosen links are left in p->after; returns the final cost. */
 static double
-choose_links (Planner *p, KicResolver *resolver, const char *name, const char *content,
+choose_links (Planner *p, KicResolver *resolver, const char *name, const KicContent *content,
               const char *source, GPtrArray *candidates, GPtrArray *chosen, gboolean keep_one)
 {
   double cost = weighted_cost (p, resolver, name, content, source);
@@ -247,7 +247,7 @@ set_status (KicNamePlan *np, KicNameStatus status, const char *reason)
 void
 plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
 {
-  const char *content = NULL;
+  const KicContent *content = NULL;
   g_autofree char *source = NULL;
   g_autoptr (GPtrArray) candidates = NULL;
   g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
@@ -260,7 +260,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   for (guint i = 0; i < all->len; i++)
     {
       const KicResult *r = g_ptr_array_index (all, i);
-      const char *c;
+      const KicContent *c;
 
       if (r->path == NULL)
         {
@@ -274,7 +274,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
           content = c;
           source = kic_fs_index_realpath (p->system->index, r->path);
         }
-      else if (strcmp (c, content) != 0)
+      else if (!kic_content_equal (c, content))
         np->per_size = TRUE;
     }
   /* KDE's cost today, from the lookups just made where the target size
@@ -303,7 +303,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
                                           "planted only with PerSizeSets=true)");
       return;
     }
-  if (g_str_has_prefix (content, "resource:"))
+  if (content->kind == KIC_CONTENT_RESOURCE)
     {
       /* nothing on disk to copy, and KDE finds it without a call */
       set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
@@ -346,6 +346,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
                                   g_str_has_suffix (source, ext) ? "" : ext,
                                   NULL);
       plant->theme = g_strdup (c->theme->desc->name);
+      plant->content = content_of_path (p, source);
       g_ptr_array_add (np->plants, plant);
       g_hash_table_insert (p->plants, plant->link, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);

@@ -41,7 +41,7 @@ static guint
 floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult *before, int size)
 {
   guint best = before->n_calls;
-  const char *content;
+  const KicContent *content;
   g_autofree char *source = NULL;
   const char *ext;
   g_autoptr (GPtrArray) candidates = NULL;
@@ -51,7 +51,7 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
   if (before->path == NULL || before->via == KIC_VIA_ABSOLUTE)
     return best;
   content = content_of_result (p, before, NULL);
-  if (g_str_has_prefix (content, "resource:"))
+  if (content->kind == KIC_CONTENT_RESOURCE)
     return best;
   source = kic_fs_index_realpath (p->system->index, before->path);
   ext = source ? link_extension (p, source) : NULL;

@@ -11,6 +11,7 @@
 #ifndef KIC_PLAN_PRIVATE_H
 #define KIC_PLAN_PRIVATE_H
 
+#include "content.h"
 #include "plan.h"
 
 /* The sizes any KDE code could ask for that the proof covers. */
@@ -22,7 +23,7 @@ typedef struct {
   const KicPlanOptions *options;
   KicOverlay *base;       /* the previous run's links hidden: KDE's own state */
   KicOverlay *after;      /* base plus the links planned so far */
-  GHashTable *content;    /* real path -> content id */
+  KicContentTable *contents; /* what each file shows the user (the plan keeps it) */
   GHashTable *plants;     /* link path -> KicPlant* (borrowed from names) */
   GHashTable *plant_name; /* link path -> KicNamePlan* */
   GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
@@ -36,7 +37,6 @@ typedef struct {
   GHashTable *dirty;      /* links planted or dropped since the proof
                            * last looked: what a round must re-check */
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
-  GHashTable *xpm_as_png; /* real path of an XPM -> "" when it has a PNG twin, else why not */
 } Planner;
 
 typedef struct {
@@ -50,16 +50,16 @@ void size_report_free (gpointer data);
 void name_plan_free (gpointer data);
 
 /* plan-content.c */
-const char *content_of_path (Planner *p, const char *path);
+const KicContent *content_of_path (Planner *p, const char *path);
 const char *link_extension (Planner *p, const char *source);
-const char *content_of_result (Planner *p, const KicResult *r, const char *trial_source);
+const KicContent *content_of_result (Planner *p, const KicResult *r, const char *trial_source);
 
 /* plan-choose.c */
 void overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void candidate_free (gpointer data);
 GPtrArray *plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
-                             const char *content, gboolean for_floor);
+                             const KicContent *content, gboolean for_floor);
 void set_status (KicNamePlan *np, KicNameStatus status, const char *reason);
 void plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np);
 

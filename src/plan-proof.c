@@ -326,7 +326,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
 
               ++*n_verified;
               if (g_strcmp0 (before->path, after->path) == 0
-                  || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
+                  || kic_content_equal (content_of_result (p, before, NULL), content_of_result (p, after, NULL)))
                 continue;
               culprit = find_culprit (p, resolver, name, s);
               reason = g_strdup_printf ("a link in %s would change what KDE shows for '%s' at %d px with %s",

@@ -121,6 +121,7 @@ kic_plan_free (KicPlan *plan)
   g_ptr_array_unref (plan->names);
   if (plan->closure != NULL)
     g_ptr_array_unref (plan->closure);
+  kic_content_table_unref (plan->contents);
   g_free (plan);
 }
 
@@ -165,14 +166,13 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->options = options;
   p->base = kic_overlay_new ();
   p->after = kic_overlay_new ();
-  p->content = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->contents = kic_content_table_new (system->index);
   p->plants = g_hash_table_new (g_str_hash, g_str_equal);
   p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->closure = g_ptr_array_new_with_free_func (name_plan_free);
-  p->xpm_as_png = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -203,7 +203,7 @@ planner_clear (Planner *p)
 {
   kic_overlay_free (p->base);
   kic_overlay_free (p->after);
-  g_hash_table_unref (p->content);
+  kic_content_table_unref (p->contents);
   g_hash_table_unref (p->plants);
   g_hash_table_unref (p->plant_name);
   g_ptr_array_unref (p->resolvers);
@@ -217,13 +217,13 @@ planner_clear (Planner *p)
     }
   if (p->closure != NULL)
     g_ptr_array_unref (p->closure);
-  g_hash_table_unref (p->xpm_as_png);
 }
 
 KicPlan *
 kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *icons)
 {
   KicPlan *plan = g_new0 (KicPlan, 1);
+  g_autoptr (GHashTable) wanted = NULL;
   Planner p = { 0 };
   guint n_themes;
 
@@ -260,6 +260,8 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArra
   g_ptr_array_sort (plan->closure, compare_name_plans);
   plan->links = g_hash_table_new (g_str_hash, g_str_equal);
   plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  plan->contents = kic_content_table_ref (p.contents);
+  wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
   for (guint i = 0; i < plan->names->len + plan->closure->len; i++)
     {
       KicNamePlan *np = i < plan->names->len ? g_ptr_array_index (plan->names, i)
@@ -271,8 +273,15 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArra
 
           g_hash_table_insert (plan->links, plant->link, plant);
           g_hash_table_insert (plan->files, g_strdup (plant->store), g_strdup (plant->source));
+          g_hash_table_add (wanted, (gpointer) plant->content);
+          /* the copies are made of the bytes read here, now, so that
+           * they are inputs of the plan like any file it compared
+           * (fingerprint.h) */
+          kic_content_read_kind (plant->content);
         }
     }
+  /* the writer copies the plants' sources; nothing else's bytes are needed */
+  kic_content_table_keep_only (plan->contents, wanted);
   planner_clear (&p);
   return plan;
 }

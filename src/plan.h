@@ -16,6 +16,7 @@
 #define KIC_PLAN_H
 
 #include "config.h"
+#include "content.h"
 #include "iconloader.h"
 
 #include <glib.h>
@@ -34,6 +35,7 @@ typedef struct {
   char *source; /* the real path of the icon file it stands for */
   char *store;  /* the copy in the store it points to */
   char *theme;  /* the theme of the directory */
+  const KicContent *content; /* the content of SOURCE (the plan's table) */
 } KicPlant;
 
 /* Frees a KicPlant (a GDestroyNotify for arrays of them). */
@@ -90,6 +92,8 @@ typedef struct {
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
   guint n_verified;    /* (name, size, theme) lookups proved unchanged */
+  KicContentTable *contents; /* what the plants' contents belong to: it keeps the
+                              * bytes of their sources for the writer */
 } KicPlan;
 
 /* The sizes the generation's menus ask for, and the default weights.

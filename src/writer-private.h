@@ -42,6 +42,7 @@ struct _KicWriter {
   KicWriteStats *stats;
   KicWriteStats no_stats;
   char *inputs;         /* kic_writer_set_inputs(), or NULL */
+  GHashTable *contents; /* store path -> const KicContent* of its source */
 };
 
 typedef KicWriter Writer;
@@ -73,7 +74,8 @@ gboolean put_file (Writer *w, const KicManifestEntry *entry, GError **error);
 gboolean put_manifest (Writer *w, const char *text, GError **error);
 gboolean sync_store (Writer *w, GError **error);
 void remove_store (Writer *w);
-gboolean store_content (Writer *w, const char *store, const char *source, char **data, gsize *length, struct stat *st, GError **error);
+GBytes *store_content (Writer *w, const char *store, const char *source, const KicContent *content,
+                       const char **sha256, struct timespec *mtime, GError **error);
 char *store_copy_of_link (const Writer *w, const char *link, const char *target);
 gboolean store_slot_ok (Writer *w, const char *store, const char *sum);
 

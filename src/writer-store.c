@@ -51,55 +51,6 @@ manifest_path (const Writer *w)
   return g_build_filename (w->options.store, "manifest", NULL);
 }
 
-/* Does DATA look like what its name says?  Only icon files are ever copied
- * into the store: whatever a hostile Icon= or tree points at, nothing else
- * can be made world-readable there. */
-static gboolean
-content_matches_name (const char *name, const char *data, gsize length)
-{
-  gsize head = MIN (length, (gsize) 65536);
-
-  if (g_str_has_suffix (name, ".png"))
-    return length >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0;
-  if (g_str_has_suffix (name, ".svgz"))
-    return length >= 2 && (guchar) data[0] == 0x1f && (guchar) data[1] == 0x8b;
-  if (g_str_has_suffix (name, ".xpm"))
-    return g_strstr_len (data, MIN (head, (gsize) 256), "XPM") != NULL;
-  if (g_str_has_suffix (name, ".svg"))
-    return g_strstr_len (data, head, "<svg") != NULL;
-  return FALSE;
-}
-
-/* Read SOURCE, an icon file inside the root: a regular file that anyone
- * may read (the copy will be mode 0644) and whose content is an image of
- * the type its name says. */
-static gboolean
-read_source (Writer *w, const char *source, char **data, gsize *length, struct stat *st,
-             GError **error)
-{
-  g_autofree char *host = host_path (w, source);
-  int fd = kic_open_in_root (w->rootfd, source, O_RDONLY | O_NONBLOCK, TRUE);
-  gboolean ok;
-
-  if (fd < 0)
-    return set_errno_error (error, errno, "open", host);
-  if (fstat (fd, st) < 0 || !S_ISREG (st->st_mode) || !(st->st_mode & S_IROTH))
-    {
-      close (fd);
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not a regular file anyone may read: not copied", host);
-      return FALSE;
-    }
-  ok = kic_read_fd (fd, host, data, length, error);
-  close (fd);
-  if (ok && !content_matches_name (source, *data, *length))
-    {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not the image its name says: not copied", host);
-      g_clear_pointer (data, g_free);
-      return FALSE;
-    }
-  return ok;
-}
-
 /* May the copy with content SUM go to STORE?  Yes when nothing is there,
  * when the same content is (then it is in place), or a copy of ours the
  * old manifest records with the content it has now.  Anything else there
@@ -138,30 +89,36 @@ store_slot_ok (Writer *w, const char *store, const char *sum)
   return ok;
 }
 
-/* The content of the store file STORE: a copy of SOURCE, or the PNG made
- * from SOURCE, an XPM (raster.h), as the plan asked by its name. */
-gboolean
-store_content (Writer *w, const char *store, const char *source, char **data, gsize *length,
-               struct stat *st, GError **error)
+/* The bytes of the store file STORE: those of SOURCE, whose content is
+ * CONTENT, or the PNG made from them when STORE is its twin (raster.h),
+ * as the plan asked by its name; *SHA256 (transfer none) gets their
+ * SHA-256, *MTIME (may be NULL) SOURCE's modification time.  Both come
+ * from the one read of SOURCE that its content was hashed from
+ * (content.h): what is copied is what the planner compared.  transfer
+ * none */
+GBytes *
+store_content (Writer *w, const char *store, const char *source, const KicContent *content,
+               const char **sha256, struct timespec *mtime, GError **error)
 {
-  g_autoptr (GBytes) png = NULL;
-  g_autofree char *why = NULL;
+  GBytes *bytes = kic_content_bytes (content, mtime, error);
+  const char *why = NULL;
+  GBytes *png;
 
-  if (!read_source (w, source, data, length, st, error))
-    return FALSE;
+  if (bytes == NULL)
+    return NULL;
   if (!kic_raster_is_png_of_xpm (store, source))
-    return TRUE;
-  png = kic_raster_xpm_to_png (*data, *length, &why);
-  g_clear_pointer (data, g_free);
+    {
+      *sha256 = kic_content_sha256 (content);
+      return bytes;
+    }
+  png = kic_content_png (content, sha256, &why);
   if (png == NULL)
     {
       g_autofree char *host = host_path (w, source);
 
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' cannot be made a PNG: %s", host, why);
-      return FALSE;
     }
-  *data = g_bytes_unref_to_data (g_steal_pointer (&png), length);
-  return TRUE;
+  return png;
 }
 
 /* Step 2: a store copy whose content is not there yet. */
@@ -170,10 +127,12 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
-  g_autofree char *data = NULL;
-  g_autofree char *sum = NULL;
+  const KicContent *content = g_hash_table_lookup (w->contents, entry->path);
+  const char *sum = NULL;
+  struct timespec mtime;
+  const char *data;
   DirHandle *handle;
-  struct stat st;
+  GBytes *bytes;
   gsize length;
 
   if (g_hash_table_contains (w->in_place, entry->path))
@@ -183,15 +142,18 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   if (w->options.dry_run)
     return TRUE;
   handle = open_dir (w, dir, TRUE, error);
-  if (handle == NULL || !store_content (w, entry->path, entry->target, &data, &length, &st, error))
+  if (handle == NULL)
     return FALSE;
-  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
+  bytes = store_content (w, entry->path, entry->target, content, &sum, &mtime, error);
+  if (bytes == NULL)
+    return FALSE;
   if (strcmp (sum, entry->sha256) != 0)
     {
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
       return FALSE;
     }
-  return write_file_at (handle, name, data, length, &st.st_mtim, FALSE, entry->path, error);
+  data = g_bytes_get_data (bytes, &length);
+  return write_file_at (handle, name, data, length, &mtime, FALSE, entry->path, error);
 }
 
 /* The store copies written so far made durable, before the first link

@@ -53,6 +53,7 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->made = g_ptr_array_new_with_free_func (g_free);
   w->in_place = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->too_long = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  w->contents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->stats = &w->no_stats;
   if (!options->dry_run && !take_lock (w, error))
     return NULL;
@@ -74,6 +75,7 @@ kic_writer_free (KicWriter *w)
   g_ptr_array_unref (w->made);
   g_hash_table_unref (w->in_place);
   g_hash_table_unref (w->too_long);
+  g_hash_table_unref (w->contents);
   g_free (w->files);
   g_free (w->inputs);
   g_free (w);
@@ -129,17 +131,17 @@ static KicManifest *
 desired_manifest (Writer *w, const GPtrArray *links, const char *settings)
 {
   KicManifest *manifest = kic_manifest_new ();
-  g_autoptr (GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr (GHashTable) sums = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter iter;
   gpointer key, value;
 
-  /* store path -> source: one copy for all the links to it */
+  /* store path -> its link: one copy for all the links to it */
   for (guint i = 0; i < links->len; i++)
     {
       const KicWriteLink *want = g_ptr_array_index (links, i);
 
-      g_hash_table_insert (files, (char *) want->store, (char *) want->source);
+      g_hash_table_insert (files, (char *) want->store, (gpointer) want);
     }
 
   manifest->settings = g_strdup (settings);
@@ -147,28 +149,23 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings)
   g_hash_table_iter_init (&iter, files);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      const char *store = key, *source = value;
+      const KicWriteLink *want = value;
+      const char *store = key, *source = want->source;
       g_autoptr (GError) local = NULL;
-      g_autofree char *data = NULL;
-      char *sum = NULL;
-      struct stat st;
-      gsize length;
+      const char *sum = NULL;
 
       if (!kic_manifest_path_ok (store) || !kic_manifest_path_ok (source) || !name_fits (w, store))
         continue;
-      if (!store_content (w, store, source, &data, &length, &st, &local))
+      if (store_content (w, store, source, want->content, &sum, NULL, &local) == NULL)
         {
           kic_warning ("%s; its links are left out", local->message);
           continue;
         }
-      sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
       if (!store_slot_ok (w, store, sum))
-        {
-          g_free (sum);
-          continue;
-        }
+        continue;
       kic_manifest_add (manifest, KIC_ENTRY_FILE, store, source, sum);
-      g_hash_table_insert (sums, (char *) store, sum);
+      g_hash_table_insert (sums, (char *) store, (char *) sum);
+      g_hash_table_insert (w->contents, g_strdup (store), (gpointer) want->content);
     }
   for (guint i = 0; i < links->len; i++)
     {

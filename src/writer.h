@@ -35,6 +35,7 @@
 #ifndef KIC_WRITER_H
 #define KIC_WRITER_H
 
+#include "content.h"
 #include "fsindex.h"
 #include "manifest.h"
 
@@ -59,11 +60,15 @@ typedef struct {
 
 /* One link the caller wants: LINK (a path inside the root, as KDE
  * names it) to the store copy STORE of SOURCE (the real path of an icon
- * file; an XPM's STORE ending in ".png" is its PNG twin, raster.h). */
+ * file; an XPM's STORE ending in ".png" is its PNG twin, raster.h), whose
+ * CONTENT is what the caller compared (content.h): the copy is made of
+ * the bytes that content was read and hashed from, not of a second read
+ * of SOURCE, so that what is written is what was proved. */
 typedef struct {
   const char *link;
   const char *store;
   const char *source;
+  const KicContent *content;
 } KicWriteLink;
 
 typedef struct {
