@@ -69,6 +69,7 @@ icon_opens () { # icon_opens TRACE: "COUNT PATH" per icon file opened for readin
     sed -n 's/^[^"]*"\([^"]*\/[^"]*\.\(png\|svg\|svgz\|xpm\)\)".*/\1/p' | sort | uniq -c
 }
 writable_view "$T" "$WORK/rb"
+trap "umount '$VIEW' 2>/dev/null; rm -rf '$WORK'" EXIT
 strace -f -qq -e trace=openat,openat2 -o "$WORK/rebuild.trace" "$BIN" -q --root "$VIEW" --theme breeze
 icon_opens "$WORK/rebuild.trace" > "$WORK/opens"
 files=$(wc -l < "$WORK/opens")
