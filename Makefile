@@ -44,8 +44,8 @@ ALL_CPPFLAGS = -D_GNU_SOURCE -Isrc $(CPPFLAGS)
 DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
-LIB_SRCS = src/commands.c src/config.c src/content.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/paths.c src/plan.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
-           src/resolver.c src/safeopen.c src/theme.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-lock.c src/writer-recovery.c src/writer-store.c
+LIB_SRCS = src/commands.c src/config.c src/content.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/paths.c src/plan.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-memo.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
+           src/resolver.c src/safeopen.c src/state.c src/theme.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-lock.c src/writer-recovery.c src/writer-store.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first, so that prove -j runs the others beside them.
@@ -107,10 +107,12 @@ check-asan:
 
 # The long sweeps: a kill at every disk-changing call of a rebuild,
 # checked by KF5 itself; the hostile trees; every XPM twin of the corpus
-# rendered by KF5 at every size 8-256.
+# rendered by KF5 at every size 8-256; 300 random changes, each rebuild
+# that keeps the last plan checked against a full plan, on the fixture
+# and on the realistic tree.
 stress: $(PROG) $(ORACLE_BIN)
 	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh \
-	  tests/integration/xpm-png.sh
+	  tests/integration/xpm-png.sh tests/integration/incremental.sh
 
 install: $(PROG)
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8

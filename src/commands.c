@@ -12,6 +12,11 @@
 #include "writer.h"
 #include "kic.h"
 #include "resolver.h"
+#include "safeopen.h"
+#include "state.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -639,11 +644,42 @@ unchanged_when_locked (const KicCommandOptions *options, const char *root, const
   return TRUE;
 }
 
+/* What the memo callback of the plan needs (KicPlanOptions.memo). */
+typedef struct {
+  KicFsIndex *index;
+  const char *store;
+  const char *inputs;   /* the manifest's inputs digest the fingerprint is bound to */
+  GHashTable *changed;  /* what changed since (kic_fingerprint_changes()) */
+  const GPtrArray *owned;
+} MemoSource;
+
+/* The memo of the state the last rebuild left (state.h), for a plan of
+ * KEY; NULL when there is none to keep. */
+static KicPlanMemo *
+load_memo (const char *key, gpointer data)
+{
+  MemoSource *m = data;
+  g_autofree char *path = g_build_filename (m->store, KIC_STATE_FILE, NULL);
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  struct stat st;
+  int fd = kic_open_in_root (kic_fs_index_rootfd (m->index), path, O_RDONLY | O_NONBLOCK, TRUE);
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !kic_read_fd_max (fd, path, 64 << 20, &text, &length, NULL))
+    g_clear_pointer (&text, g_free);
+  close (fd);
+  return kic_state_memo (text, length, key, m->inputs, m->index, m->changed, m->owned);
+}
+
 /* Plan and apply; with CHECK_ONLY count the changes and write nothing.
  * When no input changed since the last rebuild (its fingerprint), the
  * plan would be the same and the disk is as it left it: stop there.  A
  * first look takes no lock, so that a no-op run or --check never waits;
- * a run that would write looks again with the lock held. */
+ * a run that would write looks again with the lock held.  When some input
+ * changed, the plan keeps what the last rebuild's state says of every name
+ * no change reaches (state.h, plan-memo.c). */
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
@@ -664,8 +700,13 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   KicPlanOptions popts = { 0 };
   KicWriteStats stats;
   const KicManifest *old;
+  g_autofree char *last_inputs = NULL;
+  g_autofree char *inputs = NULL;
+  g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, options->store, fingerprint_setup,
+                                                                 &last_inputs, NULL);
   /* --json reports every name: that needs the plan */
-  gboolean unchanged = !options->json && kic_fingerprint_unchanged (root, options->store, fingerprint_setup);
+  gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
+  MemoSource memo = { 0 };
 
   if (unchanged && !(options->dry_run || check_only)
       && !unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
@@ -698,14 +739,23 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
+  if (changed != NULL && !options->full)
+    {
+      memo.index = system->index;
+      memo.store = options->store;
+      memo.inputs = last_inputs;
+      memo.changed = changed;
+      memo.owned = owned;
+      popts.memo = load_memo;
+      popts.memo_data = &memo;
+    }
   icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
   plan = kic_plan_build (system, &popts, icons);
+  if (plan->n_kept + plan->n_replanned > 0)
+    kic_debug ("plan: %u names kept from the last rebuild, %u planned again", plan->n_kept, plan->n_replanned);
   settings = settings_string (system, popts.targets, config.themes);
-  {
-    g_autofree char *inputs = kic_fingerprint_inputs (system->index, options->store);
-
-    kic_writer_set_inputs (writer, inputs);
-  }
+  inputs = kic_fingerprint_inputs (system->index, options->store);
+  kic_writer_set_inputs (writer, inputs);
   wanted = plan_links (plan);
   if (!kic_writer_apply (writer, wanted, settings, &stats, error))
     return FALSE;
@@ -727,7 +777,17 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
       g_autoptr (GError) local = NULL;
 
-      /* without it the next run plans in full: nothing worse */
+      g_autofree char *state = kic_state_make (plan, system->index, owned, popts.floor, inputs);
+
+      /* without the state the next run plans every name, without the
+       * fingerprint it plans in full: nothing worse.  The state first: a
+       * run killed between the two leaves no fingerprint, so the next
+       * run writes both again. */
+      if (state != NULL && !kic_writer_put_state (writer, state, &local))
+        {
+          kic_warning ("%s", local->message);
+          g_clear_error (&local);
+        }
       if (!kic_writer_put_fingerprint (writer, fingerprint, &local))
         kic_warning ("%s", local->message);
     }

@@ -21,6 +21,8 @@ typedef struct {
   guint8 d_type;     /* DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN... from readdir */
   gboolean resolved; /* type below is known */
   KicFsType type;    /* what the entry is after following links */
+  char *target;      /* a link that was followed: its target, joined to its directory */
+  char *real;        /* ... and the real path it led to (NULL: nowhere) */
 } KicFsEntry;
 
 /* One name of a listing in the form kic_fs_index_dir_stat_hashed() searches. */
@@ -33,6 +35,7 @@ typedef struct {
 struct _KicFsDir {
   GHashTable *entries; /* name -> KicFsEntry* */
   char *real;          /* its real path */
+  gboolean from_disk;  /* read by read_dir() (not made by kic_fs_index_add()) */
   GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
                         * NULL again whenever entries change */
 };
@@ -46,6 +49,16 @@ struct _KicFsIndex {
   GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
   guint n_dirs_read;
 };
+
+static void
+fs_entry_free (gpointer data)
+{
+  KicFsEntry *entry = data;
+
+  g_free (entry->target);
+  g_free (entry->real);
+  g_free (entry);
+}
 
 static void
 fs_dir_free (gpointer data)
@@ -67,7 +80,7 @@ fs_dir_new (const char *real)
   KicFsDir *dir = g_new0 (KicFsDir, 1);
 
   dir->real = g_strdup (real);
-  dir->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  dir->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_entry_free);
   return dir;
 }
 
@@ -213,6 +226,7 @@ read_dir (KicFsIndex *index, const char *real)
       return NULL;
     }
   dir = fs_dir_new (real[1] ? real : "/");
+  dir->from_disk = TRUE;
   while ((de = readdir (d)) != NULL)
     {
       KicFsEntry *entry;
@@ -260,10 +274,13 @@ get_dir (KicFsIndex *index, const char *real)
 static char *resolve (KicFsIndex *index, const char *path, int *links);
 
 /* Resolve symbolic link LINK (a real path of a link) to the real path of
- * its target, or NULL. */
+ * its target, or NULL.  ENTRY (may be NULL), the link's entry, records
+ * where it led (kic_fs_index_listings()). */
 static char *
-resolve_link (KicFsIndex *index, const char *link, int *links)
+resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links)
 {
+  char *real;
+
   g_autofree char *parent = g_path_get_dirname (link);
   g_autofree char *joined = NULL;
   char buf[4096];
@@ -283,7 +300,13 @@ resolve_link (KicFsIndex *index, const char *link, int *links)
   buf[n] = '\0';
   /* inside the root an absolute target starts at the root, as in a chroot */
   joined = buf[0] == '/' ? g_strdup (buf) : path_join (parent, buf);
-  return resolve (index, joined, links);
+  real = resolve (index, joined, links);
+  if (entry != NULL && entry->target == NULL)
+    {
+      entry->target = kic_path_clean (joined);
+      entry->real = g_strdup (real);
+    }
+  return real;
 }
 
 /* Walk PATH component by component from "/", following links; returns the
@@ -321,7 +344,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
       next = path_join (cur, c);
       if (entry->d_type == DT_LNK)
         {
-          char *target = resolve_link (index, next, links);
+          char *target = resolve_link (index, next, entry, links);
 
           g_free (next);
           if (target == NULL)
@@ -377,7 +400,7 @@ entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntr
       g_autofree char *target = NULL;
       int links = 0;
 
-      target = resolve_link (index, link, &links);
+      target = resolve_link (index, link, entry, &links);
       entry->type = target ? type_of_real (index, target) : KIC_FS_NONE;
       entry->resolved = TRUE;
     }
@@ -578,6 +601,84 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
   g_hash_table_replace (listing->entries, g_strdup (name), entry);
   if (type == KIC_FS_NONE)
     g_hash_table_remove (listing->entries, name);
+}
+
+void
+kic_fs_listing_entry_free (gpointer data)
+{
+  KicFsListingEntry *e = data;
+
+  g_free (e->name);
+  g_free (e->target);
+  g_free (e->real);
+  g_free (e);
+}
+
+static int
+compare_listing_entries (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(KicFsListingEntry *const *) a)->name, (*(KicFsListingEntry *const *) b)->name);
+}
+
+/* DIR's names as KicFsListingEntry*, sorted; with FOLLOW every link is
+ * followed first.  transfer full */
+static GPtrArray *
+listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func (kic_fs_listing_entry_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, dir->entries);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      KicFsEntry *entry = value;
+      KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
+
+      if (follow && entry->d_type == DT_LNK)
+        entry_type (index, dir->real, key, entry);
+      e->name = g_strdup (key);
+      e->kind = entry->d_type == DT_REG ? 'f' : entry->d_type == DT_DIR ? 'd' : entry->d_type == DT_LNK ? 'l' : 'o';
+      e->target = g_strdup (entry->target);
+      e->real = g_strdup (entry->real);
+      g_ptr_array_add (list, e);
+    }
+  g_ptr_array_sort (list, compare_listing_entries);
+  return list;
+}
+
+static void
+listing_free (gpointer data)
+{
+  if (data != NULL)
+    g_ptr_array_unref (data);
+}
+
+GHashTable *
+kic_fs_index_listings (KicFsIndex *index)
+{
+  GHashTable *listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, index->dirs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      KicFsDir *dir = value;
+
+      if (index->is_virtual || (dir != NULL && !dir->from_disk))
+        continue;
+      g_hash_table_insert (listings, g_strdup (key), dir ? listing_of (index, dir, FALSE) : NULL);
+    }
+  return listings;
+}
+
+GPtrArray *
+kic_fs_index_listing (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = get_dir (index, real);
+
+  return dir != NULL ? listing_of (index, dir, TRUE) : NULL;
 }
 
 int

@@ -115,6 +115,26 @@ void kic_fs_index_keep_stamps (KicFsIndex *index);
 /* Real path -> KicFsStamp*, or NULL when not kept.  transfer none */
 GHashTable *kic_fs_index_stamps (KicFsIndex *index);
 
+/* One name of a directory as the index read it. */
+typedef struct {
+  char *name;
+  char kind;    /* what readdir said: 'f' file, 'd' directory, 'l' link, 'o' other */
+  char *target; /* a link some question followed: its target joined to its
+                 * directory, cleaned; else NULL */
+  char *real;   /* ... the real path it led to, NULL when it led nowhere */
+} KicFsListingEntry;
+
+void kic_fs_listing_entry_free (gpointer entry);
+
+/* Every directory the index read from disk: real path -> its names
+ * (GPtrArray of KicFsListingEntry*, sorted by name), or NULL when there
+ * was no directory there.  transfer full */
+GHashTable *kic_fs_index_listings (KicFsIndex *index);
+
+/* The names of directory REAL (a real path), read if they were not, each
+ * link followed; NULL when it is not a directory.  transfer full */
+GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real);
+
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);
 

@@ -117,9 +117,10 @@ floor_reason (const KicNamePlan *np)
 }
 
 /* The figures for the report: the current theme's lookups before and
- * after, at the target sizes, and the floor. */
+ * after, at the target sizes, and the floor; for the names in ONLY (a
+ * set of names, NULL: all). */
 void
-report_sizes (Planner *p, GPtrArray *names)
+report_sizes (Planner *p, GPtrArray *names, GHashTable *only)
 {
   KicResolver *resolver = g_ptr_array_index (p->resolvers, 0);
 
@@ -127,6 +128,9 @@ report_sizes (Planner *p, GPtrArray *names)
     {
       KicNamePlan *np = g_ptr_array_index (names, i);
 
+      if (only != NULL && !g_hash_table_contains (only, np->name))
+        continue;
+      g_ptr_array_set_size (np->sizes, 0);
       for (guint t = 0; t < p->options->targets->len; t++)
         {
           int size = g_array_index (p->options->targets, KicTarget, t).size;

@@ -7,6 +7,7 @@
  *   plan-sizeset.c  per-size sets
  *   plan-proof.c    the proof and the closure
  *   plan-floor.c    the report: calls before and after, the floor
+ *   plan-memo.c     keeping a previous plan's results where no change reaches
  */
 #ifndef KIC_PLAN_PRIVATE_H
 #define KIC_PLAN_PRIVATE_H
@@ -37,6 +38,8 @@ typedef struct {
   GHashTable *dirty;      /* links planted or dropped since the proof
                            * last looked: what a round must re-check */
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
+  GHashTable *verified;   /* name -> GUINT_TO_POINTER (lookups the proof checked) */
+  gboolean unsure;        /* the proof met a change it could not pin on a link */
 } Planner;
 
 typedef struct {
@@ -68,10 +71,14 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
                     double before);
 
 /* plan-proof.c */
+void proof_index (Planner *p, GPtrArray *names);
 gboolean prove_once (Planner *p, GPtrArray *names, guint *n_verified);
 void replan_banned (Planner *p, GPtrArray *names, guint n_themes);
 
 /* plan-floor.c */
-void report_sizes (Planner *p, GPtrArray *names);
+void report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
+
+/* plan-memo.c */
+GHashTable *memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified);
 
 #endif /* KIC_PLAN_PRIVATE_H */

@@ -131,7 +131,7 @@ compare_strings (gconstpointer a, gconstpointer b)
  * stems, kic_resolver_lookup_stems(), follow the generation and the mime
  * data, which every resolver of the system shares), and the directories
  * each resolver searches. */
-static void
+void
 proof_index (Planner *p, GPtrArray *names)
 {
   KicResolver *first = g_ptr_array_index (p->resolvers, 0);
@@ -310,6 +310,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
           const char *name = g_ptr_array_index (sorted, i);
           g_autoptr (GPtrArray) before_all = NULL;
           g_autoptr (GPtrArray) after_all = NULL;
+          guint checked = 0;
 
           kic_resolver_set_overlay (resolver, p->base);
           before_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
@@ -325,6 +326,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               g_autofree char *reason = NULL;
 
               ++*n_verified;
+              ++checked;
               if (g_strcmp0 (before->path, after->path) == 0
                   || kic_content_equal (content_of_result (p, before, NULL), content_of_result (p, after, NULL)))
                 continue;
@@ -337,7 +339,9 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               if (culprit == NULL)
                 {
                   /* cannot happen: a lookup that meets no link is the
-                   * same as before; be safe and plant nothing */
+                   * same as before; be safe and plant nothing (and
+                   * trust no previous plan: plan.c plans again in full) */
+                  p->unsure = TRUE;
                   for (guint n = 0; n < names->len; n++)
                     drop_plants (p, g_ptr_array_index (names, n), reason);
                   return FALSE;
@@ -359,6 +363,9 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               held = FALSE;
               break;
             }
+          /* per name, for the next run's memo (plan-memo.c) */
+          g_hash_table_insert (p->verified, g_strdup (name),
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (p->verified, name)) + checked));
         }
     }
   return held;

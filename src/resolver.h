@@ -111,6 +111,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
  * file with one of these stems appears or goes.  transfer full */
 GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
 
+/* Feed everything RESOLVER's lookups depend on but the listings of its
+ * directories and the files in them (the profile, the themes in order,
+ * each directory with its real path and specification, the data and
+ * search directories, the mime generic icons, the group sizes) into
+ * CHECKSUM: two resolvers with the same digest answer every lookup alike
+ * over the same files (state.h keys what a run learned with it). */
+void kic_resolver_digest (const KicResolver *resolver, GChecksum *checksum);
+
 /* Which of the four image extensions KDE knows (.png .xpm .svg .svgz,
  * kiconloader.cpp:588-599) NAME ends with; NULL for none.  transfer none */
 const char *kic_icon_name_extension (const char *name);

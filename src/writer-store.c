@@ -283,6 +283,8 @@ remove_store (Writer *w)
       unlinkat (fd, TEMP_PREFIX "manifest" TEMP_SUFFIX, 0); /* a killed run's */
       unlinkat (fd, KIC_FINGERPRINT_FILE, 0);
       unlinkat (fd, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_SUFFIX, 0);
+      unlinkat (fd, KIC_STATE_FILE, 0);
+      unlinkat (fd, TEMP_PREFIX KIC_STATE_FILE TEMP_SUFFIX, 0);
       close (fd);
     }
   if (pfd < 0)

@@ -632,10 +632,12 @@ kic_writer_set_inputs (KicWriter *w, const char *inputs)
   w->inputs = g_strdup (inputs);
 }
 
-gboolean
-kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
+/* Write TEXT as the store's file NAME, unless it is already that; with
+ * DURABLE, fsync'ed. */
+static gboolean
+put_store_file (KicWriter *w, const char *name, const char *text, gboolean durable, GError **error)
 {
-  g_autofree char *path = g_build_filename (w->options.store, KIC_FINGERPRINT_FILE, NULL);
+  g_autofree char *path = g_build_filename (w->options.store, name, NULL);
   g_autofree char *old = NULL;
   gsize length;
   DirHandle *store;
@@ -652,5 +654,18 @@ kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
   if (read_in_root (w, path, &old, &length, NULL) && strcmp (old, text) == 0)
     return TRUE;
   store = open_dir (w, w->options.store, FALSE, error);
-  return store != NULL && write_file_at (store, KIC_FINGERPRINT_FILE, text, strlen (text), NULL, TRUE, path, error);
+  return store != NULL && write_file_at (store, name, text, strlen (text), NULL, durable, path, error);
+}
+
+gboolean
+kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
+{
+  return put_store_file (w, KIC_FINGERPRINT_FILE, text, TRUE, error);
+}
+
+gboolean
+kic_writer_put_state (KicWriter *w, const char *text, GError **error)
+{
+  /* a cache: lost to a power cut, it is a full plan (state.h) */
+  return put_store_file (w, KIC_STATE_FILE, text, FALSE, error);
 }

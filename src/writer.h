@@ -110,6 +110,14 @@ void kic_writer_set_inputs (KicWriter *writer, const char *inputs);
  * there is no store. */
 gboolean kic_writer_put_fingerprint (KicWriter *writer, const char *text, GError **error);
 
+/* The state's file in the store (state.h). */
+#define KIC_STATE_FILE "state"
+
+/* Record TEXT as the store's state (state.h, what the next run may keep
+ * of this one's plan), atomically, only when it differs; nothing for a dry
+ * run or when there is no store.  After kic_writer_apply(). */
+gboolean kic_writer_put_state (KicWriter *writer, const char *text, GError **error);
+
 /* Remove everything of ours the manifest lists, then the store and the
  * parents of it that a run created. */
 gboolean kic_writer_clean (KicWriter *writer, KicWriteStats *stats, GError **error);

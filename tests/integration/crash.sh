@@ -47,7 +47,7 @@ plan $((3 * $(echo "$points" | wc -l) + 6))
 # system) after the last of them is renamed into place and before the
 # first link to any of them: a power cut never leaves a link to a copy
 # the disk does not have whole
-awk '/ syncfs\(/ { if (!s) s = NR } / renameat\(/ && !/"(manifest|fingerprint)"\)/ { r = NR }
+awk '/ syncfs\(/ { if (!s) s = NR } / renameat\(/ && !/"(manifest|fingerprint|state)"\)/ { r = NR }
      / symlinkat\(/ { if (!l) l = NR }
      END { exit !(s && r && l && r < s && s < l) }' "$WORK/count"
 ok $? "one syncfs after the last store copy and before the first link"

@@ -1,0 +1,48 @@
+/* state.h - what a rebuild learned, for the next one to keep
+ *
+ * A rebuild whose inputs changed plans again only the names a change can
+ * reach (plan-memo.c); the rest it takes from the state the last rebuild
+ * left in the store: the listing of every directory it read (with where
+ * each link it followed led), every name's result (status, links, size
+ * reports, the themes the proof took from it), the closure, and how many
+ * lookups the proof checked per name.
+ *
+ * The state is a cache, never trusted: it is used only when it is whole
+ * (a SHA-256 of its text ends it), of this version, made with the same
+ * key (plan.c: the program, the options, every resolver) and bound to the
+ * store's manifest and fingerprint (the manifest's "# inputs:" digest, as
+ * the fingerprint is, fingerprint.h): a state that is damaged, foreign,
+ * left by another run or edited by hand is ignored and the run plans in
+ * full.  What changed since it was made comes from the fingerprint (the
+ * directories and files whose stamps differ); each changed directory is
+ * read again and compared name by name.  It is written after the manifest
+ * commits, atomically, without fsync (a state lost to a power cut is a
+ * full plan, nothing worse).
+ */
+#ifndef KIC_STATE_H
+#define KIC_STATE_H
+
+#include "fsindex.h"
+#include "plan.h"
+
+#include <glib.h>
+
+/* The text of the state of a run: PLAN, the directories INDEX read
+ * (without OWNED, the previous run's links: KDE's own files are what
+ * count), made with the floor or not (FLOOR), bound to INPUTS (the
+ * manifest's inputs digest, kic_fingerprint_inputs()).  NULL when PLAN
+ * leaves nothing to keep (no key).  transfer full */
+char *kic_state_make (const KicPlan *plan, KicFsIndex *index, const GPtrArray *owned, gboolean floor,
+                      const char *inputs);
+
+/* The memo (plan.h) of the state TEXT (LENGTH bytes) for a plan of KEY:
+ * NULL (with a debug message saying why) unless TEXT is a whole state of
+ * this version made with KEY and bound to INPUTS.  Its changed stems are
+ * those of the names that came, went or changed in the directories of
+ * CHANGED (kic_fingerprint_changes(): real paths), read again now through
+ * INDEX without OWNED, and of the files of CHANGED, and of every link the
+ * state says led through any of them.  transfer full */
+KicPlanMemo *kic_state_memo (const char *text, gsize length, const char *key, const char *inputs,
+                             KicFsIndex *index, GHashTable *changed, const GPtrArray *owned);
+
+#endif /* KIC_STATE_H */
