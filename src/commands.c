@@ -777,7 +777,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
       g_autoptr (GError) local = NULL;
 
-      g_autofree char *state = kic_state_make (plan, system->index, owned, popts.floor, inputs);
+      g_autofree char *state = kic_state_make (plan, system->index, options->store, owned, popts.floor, inputs);
 
       /* without the state the next run plans every name, without the
        * fingerprint it plans in full: nothing worse.  The state first: a

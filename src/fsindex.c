@@ -48,6 +48,7 @@ struct _KicFsIndex {
   GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
   GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
   guint n_dirs_read;
+  guint generation;       /* kic_fs_index_add() calls so far */
 };
 
 static void
@@ -133,6 +134,12 @@ const char *
 kic_fs_index_root (const KicFsIndex *index)
 {
   return index->is_virtual ? "" : (index->root[0] ? index->root : "/");
+}
+
+guint
+kic_fs_index_generation (const KicFsIndex *index)
+{
+  return index->generation;
 }
 
 guint
@@ -443,6 +450,25 @@ kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
   return entry_type (index, dir->real, name, entry);
 }
 
+GPtrArray *
+kic_fs_dir_names (const KicFsDir *dir)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, dir->entries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  return names;
+}
+
+const char *
+kic_fs_dir_real (const KicFsDir *dir)
+{
+  return dir->real;
+}
+
 guint
 kic_fs_name_hash (const char *name)
 {
@@ -579,6 +605,7 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
   KicFsDir *listing;
   KicFsEntry *entry;
 
+  index->generation++;
   if (real == NULL)
     {
       /* a virtual directory: its path is its real path */

@@ -64,6 +64,11 @@ KicFsType kic_fs_index_stat (KicFsIndex *index, const char *path);
  * NAME is a single path component. */
 KicFsType kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name);
 
+/* The real path of the directory DIR (a listing of kic_fs_index_dir()):
+ * the key of the planner's overlay, so that a link planted there is seen
+ * by every path that resolves to it.  transfer none */
+const char *kic_fs_dir_real (const KicFsDir *dir);
+
 /* The names in directory PATH, sorted; NULL when PATH is not a directory.
  * transfer container (the strings belong to the index) */
 GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
@@ -134,6 +139,14 @@ GHashTable *kic_fs_index_listings (KicFsIndex *index);
 /* The names of directory REAL (a real path), read if they were not, each
  * link followed; NULL when it is not a directory.  transfer full */
 GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real);
+
+/* Changes by kic_fs_index_add() so far: what was worked out from the
+ * listings before may be stale when it changed. */
+guint kic_fs_index_generation (const KicFsIndex *index);
+
+/* The names in the listing DIR (kic_fs_index_dir()).  transfer container
+ * (the strings belong to the index) */
+GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
 
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);

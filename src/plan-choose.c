@@ -12,6 +12,109 @@
 
 #include <string.h>
 
+/* The real path of DIR's disk directory, the overlay's key for it: a link
+ * planted there is seen through every path that resolves to it (a theme
+ * directory that is a link to it in another theme, a "User" group
+ * directory).  NULL when it is not on disk.  transfer none */
+typedef struct {
+  char *key;               /* NULL: not on disk */
+  const KicFsDir *listing;
+} DirKey;
+
+static void
+dir_key_free (gpointer data)
+{
+  g_free (((DirKey *) data)->key);
+  g_free (data);
+}
+
+static const DirKey *
+dir_key_of (Planner *p, const KicThemeDir *dir)
+{
+  DirKey *dk = g_hash_table_lookup (p->dir_keys, dir);
+
+  if (dk == NULL)
+    {
+      dk = g_new0 (DirKey, 1);
+      dk->key = kic_fs_index_realpath (p->system->index, dir->mirror ? dir->mirror : dir->path);
+      dk->listing = dk->key != NULL ? kic_fs_index_dir (p->system->index, dk->key) : NULL;
+      g_hash_table_insert (p->dir_keys, (gpointer) dir, dk);
+    }
+  return dk;
+}
+
+const char *
+dir_key (Planner *p, const KicThemeDir *dir)
+{
+  return dir_key_of (p, dir)->key;
+}
+
+GHashTable *
+dir_keys_new (void)
+{
+  return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dir_key_free);
+}
+
+/* PATH (a file as a lookup names it) as the overlay and the plan name it:
+ * the real path of its directory and its name.  transfer full */
+char *
+real_file_key (Planner *p, const char *path)
+{
+  g_autofree char *clean = kic_path_clean (path);
+  g_autofree char *parent = g_path_get_dirname (clean);
+  g_autofree char *base = g_path_get_basename (clean);
+  g_autofree char *real = kic_fs_index_realpath (p->system->index, parent);
+
+  if (real == NULL)
+    return g_steal_pointer (&clean);
+  return g_build_filename (real, base, NULL);
+}
+
+/* The planned link result R ends at, by whichever path KDE reached it, or
+ * NULL. */
+KicPlant *
+plant_of_result (Planner *p, const KicResult *r)
+{
+  KicPlant *plant;
+  g_autofree char *key = NULL;
+
+  if (r->path == NULL || r->via == KIC_VIA_ABSOLUTE
+      || (r->dir != NULL && kic_theme_dir_is_resource (r->dir)))
+    return NULL; /* a Qt resource holds none of our links */
+  plant = g_hash_table_lookup (p->plants, r->path);
+  if (plant != NULL || g_hash_table_size (p->plants) == 0)
+    return plant;
+  /* (the common case, a real directory named as it is, costs no more) */
+  if (r->dir != NULL && dir_key (p, r->dir) != NULL
+      && strcmp (dir_key (p, r->dir), r->dir->path) == 0 && r->path[strlen (r->dir->path)] == '/'
+      && strchr (r->path + strlen (r->dir->path) + 1, '/') == NULL)
+    return NULL;
+  key = real_file_key (p, r->path);
+  return g_hash_table_lookup (p->plants, key);
+}
+
+/* May links stand for SOURCE's copy at STORE?  One store path holds one
+ * file: the first source to claim it keeps it (an XPM's PNG twin
+ * "X.xpm.png" and a file "X.xpm.png" would otherwise share a copy, and
+ * one of them show the other's pixels). */
+gboolean
+claim_store (Planner *p, const char *store, const char *source)
+{
+  const char *had = g_hash_table_lookup (p->store_of, store);
+
+  if (had != NULL)
+    {
+      if (strcmp (had, source) == 0)
+        return TRUE;
+      /* who claims first depends on the order of every name: a previous
+       * plan cannot stand for this one (plan-memo.c) */
+      p->store_clash = TRUE;
+      return FALSE;
+    }
+  g_hash_table_insert (p->store_of, g_strdup (store), g_strdup (source));
+  return TRUE;
+}
+
 /* Put DIR/NAME back to what the base overlay says of it. */
 void
 overlay_restore (Planner *p, const char *dir, const char *name)
@@ -66,11 +169,15 @@ candidate_free (gpointer data)
  * then can links there never make KDE pick another of them: a link changes
  * which directories the MatchBest scan skips (kde-lookup.md §1.2). */
 static gboolean
-theme_agrees (Planner *p, const KicTheme *theme, const char *name, const KicContent *content)
+theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content)
 {
   for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
     {
       g_autofree char *file = g_strconcat (name, theme->desc->extensions[e], NULL);
+
+      /* (no directory of the theme has it: nothing to compare) */
+      if (!kic_resolver_theme_may_hold (resolver, theme, file))
+        continue;
 
       for (guint d = 0; d < theme->dirs->len; d++)
         {
@@ -87,10 +194,10 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const KicCont
                 return FALSE;
               continue;
             }
-          if (kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
-            continue; /* a link of the previous run */
-          if (kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
+          if (dir_key (p, dir) == NULL || kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
             continue;
+          if (kic_overlay_lookup (p->base, dir_key (p, dir), file, &add) && !add)
+            continue; /* a link of the previous run */
           path = g_strconcat (dir->path, "/", file, NULL);
           if (!kic_content_equal (content_of_path (p, path), content))
             return FALSE;
@@ -102,8 +209,12 @@ theme_agrees (Planner *p, const KicTheme *theme, const char *name, const KicCont
 
 /* The directories a link for NAME with extension EXT may go to: those of
  * the themes that probe EXT and hold no other content under NAME, that fit
- * a target size exactly, and where no file of that name exists that the
- * previous run did not plant. */
+ * a target size exactly, that are real directories of their theme
+ * (kic_theme_dir_is_plantable(): KDE follows a theme directory that is a
+ * link or climbs with "..", and so does the model, but root plants only
+ * where the writer's trusted walk will find the same directory), and
+ * where no file of that name exists that the previous run did not
+ * plant. */
 GPtrArray *
 plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
                   const KicContent *content, gboolean for_floor)
@@ -120,6 +231,8 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
     {
       const KicTheme *theme = g_ptr_array_index (themes, t);
 
+      gboolean may_hold;
+
       if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext)
           /* KF6's embedded breeze, unread: a link there could come
            * before an icon only the library has (Debian 13's lacks the
@@ -133,30 +246,35 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           /* a name of the closure must stop its own lookup in the theme
            * whose links its dash cut would otherwise reach */
           || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
-          || !theme_agrees (p, theme, name, content))
+          || !theme_agrees (p, resolver, theme, name, content))
         continue;
+      may_hold = kic_resolver_theme_may_hold (resolver, theme, file);
       for (guint d = 0; d < theme->dirs->len; d++)
         {
           const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+          const char *key;
           gboolean exact = FALSE;
           gboolean add;
           Candidate *c;
 
-          if (dir->spec->scale != 1 || kic_theme_dir_is_resource (dir) || g_hash_table_contains (seen, dir->path))
+          if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (key = dir_key (p, dir)) == NULL
+              || g_hash_table_contains (seen, key))
             continue;
-          g_hash_table_add (seen, dir->path);
+          g_hash_table_add (seen, (gpointer) key);
           for (guint i = 0; i < p->options->targets->len && !exact; i++)
             exact = kic_dir_spec_exact (dir->spec, g_array_index (p->options->targets, KicTarget, i).size);
           if (!exact)
             continue;
-          if (!(kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
+          if (may_hold && !(kic_overlay_lookup (p->base, key, file, &add) && !add)
               && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
             continue; /* not ours: never replaced */
-          if (!for_floor && kic_overlay_lookup (p->after, dir->path, file, &add) && add)
+          if (!for_floor && kic_overlay_lookup (p->after, key, file, &add) && add)
             continue; /* another name planted there already */
           c = g_new0 (Candidate, 1);
           c->theme = theme;
           c->dir = dir;
+          c->key = key;
+          c->listing = dir_key_of (p, dir)->listing;
           c->file = g_strdup (file);
           g_ptr_array_add (candidates, c);
         }
@@ -164,35 +282,136 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
   return candidates;
 }
 
+/* How many candidates one choice prices with full lookups at most (those
+ * kic_resolve_priced() could only bound).  With KF, Debian's trees need
+ * none: every candidate is priced exactly from the one lookup. */
+#define KIC_MAX_PRICED 64
+
+typedef struct {
+  guint index;   /* in the candidates */
+  double bound;  /* its cost, or a lower bound of it (EXACT FALSE) */
+  gboolean exact;
+} Priced;
+
+static int
+compare_priced (gconstpointer a, gconstpointer b)
+{
+  const Priced *x = a, *y = b;
+
+  if (x->bound != y->bound)
+    return x->bound < y->bound ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* Add to CHOSEN (and to p->after) the candidate not chosen yet whose link
- * gives the lowest cost below BAR; FALSE when none does.  *COST is then
- * that cost. */
+ * gives the lowest cost below BAR (the first of them, in the order of
+ * CANDIDATES); FALSE when none does.  *COST is then that cost.
+ *
+ * Pricing every candidate with a full lookup per target size costs, in a
+ * theme of N candidate directories, N lookups of N probes each: N^2 (an
+ * index.theme listing 24 000 empty directories took 436 s, issue 19).
+ * So each target size gets one lookup as things are, which prices every
+ * candidate (kic_resolve_priced()): exactly, or with a lower bound where
+ * the lookup meets the candidate's directory elsewhere than in its own
+ * theme's scan (or with KDE 3/4).  Bounded candidates are then priced with
+ * full lookups in the order of their bounds, until a bound exceeds the
+ * cheapest cost found: the choice is the one a full pricing of every
+ * candidate makes (past KIC_MAX_PRICED of them, the cheapest so far). */
 static gboolean
 add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
               GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost)
 {
+  const GArray *targets = p->options->targets;
+  g_autoptr (GArray) links = g_array_sized_new (FALSE, TRUE, sizeof (KicPricedLink), candidates->len);
+  g_autoptr (GArray) priced = g_array_new (FALSE, FALSE, sizeof (Priced));
   Candidate *best = NULL;
   double best_cost = bar;
+  double today = 0;
+  guint best_index = G_MAXUINT;
+  guint evaluated = 0;
 
+  if (candidates->len == 0)
+    return FALSE;
+  g_array_set_size (links, candidates->len);
+  g_array_set_size (priced, candidates->len);
   for (guint i = 0; i < candidates->len; i++)
     {
       Candidate *c = g_ptr_array_index (candidates, i);
-      double trial;
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, i);
+      Priced *pc = &g_array_index (priced, Priced, i);
+
+      link->theme = c->theme;
+      link->dir = c->dir;
+      link->listing = c->listing;
+      pc->index = i;
+      pc->bound = 0;
+      pc->exact = TRUE;
+    }
+  for (guint t = 0; t < targets->len; t++)
+    {
+      const KicTarget *target = &g_array_index (targets, KicTarget, t);
+      g_autoptr (KicResult) r = NULL;
+
+      kic_resolver_set_overlay (resolver, p->after);
+      /* (every candidate is for the same file: the name with one extension) */
+      r = kic_resolve_priced (resolver, name, target->size, ((Candidate *) g_ptr_array_index (candidates, 0))->file,
+                              links);
+      if (today != G_MAXDOUBLE && !kic_content_equal (content_of_result (p, r, source), content))
+        today = G_MAXDOUBLE;
+      else if (today != G_MAXDOUBLE)
+        today += target->weight * r->n_calls;
+      for (guint i = 0; i < candidates->len; i++)
+        {
+          const KicPricedLink *link = &g_array_index (links, KicPricedLink, i);
+          Priced *pc = &g_array_index (priced, Priced, i);
+
+          /* a candidate the lookup never asks about leaves it as it is;
+           * one priced exactly ends it in its own theme's scan, at a file
+           * of the name's content (theme_agrees()) */
+          pc->exact = pc->exact && (!link->asked || link->exact);
+          pc->bound += target->weight * (link->asked ? link->calls : r->n_calls);
+        }
+    }
+  /* a target size where today's lookup shows other content keeps it
+   * where a candidate leaves the lookup as it is: those are priced in full */
+  for (guint i = 0; today == G_MAXDOUBLE && i < candidates->len; i++)
+    g_array_index (priced, Priced, i).exact = FALSE;
+  g_array_sort (priced, compare_priced);
+  for (guint k = 0; k < priced->len; k++)
+    {
+      const Priced *pc = &g_array_index (priced, Priced, k);
+      Candidate *c = g_ptr_array_index (candidates, pc->index);
+      double trial = pc->bound;
 
       if (g_ptr_array_find (chosen, c, NULL))
         continue;
-      kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
-      trial = weighted_cost (p, resolver, name, content, source);
-      overlay_restore (p, c->dir->path, c->file);
-      if (trial < best_cost)
+      /* the rest cost at least this much: none is cheaper, nor as cheap
+       * and earlier in the list */
+      if (pc->bound > best_cost)
+        break;
+      if (pc->bound == best_cost && (best == NULL || pc->index > best_index))
+        continue;
+      if (!pc->exact)
+        {
+          /* a hostile theme can give thousands of candidates bounds below
+           * the cheapest: past KIC_MAX_PRICED the cheapest so far is taken
+           * (the proof checks it like any other) */
+          if (evaluated++ == KIC_MAX_PRICED)
+            break;
+          kic_overlay_set (p->after, c->key, c->file, TRUE);
+          trial = weighted_cost (p, resolver, name, content, source);
+          overlay_restore (p, c->key, c->file);
+        }
+      if (trial < best_cost || (trial == best_cost && best != NULL && pc->index < best_index))
         {
           best = c;
           best_cost = trial;
+          best_index = pc->index;
         }
     }
   if (best == NULL)
     return FALSE;
-  kic_overlay_set (p->after, best->dir->path, best->file, TRUE);
+  kic_overlay_set (p->after, best->key, best->file, TRUE);
   g_ptr_array_add (chosen, best);
   *cost = best_cost;
   return TRUE;
@@ -220,7 +439,7 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const KicCont
 
       if (keep_one && chosen->len == 1)
         break;
-      overlay_restore (p, c->dir->path, c->file);
+      overlay_restore (p, c->key, c->file);
       trial = weighted_cost (p, resolver, name, content, source);
       if (trial <= cost)
         {
@@ -228,7 +447,7 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const KicCont
           cost = trial;
         }
       else
-        kic_overlay_set (p->after, c->dir->path, c->file, TRUE);
+        kic_overlay_set (p->after, c->key, c->file, TRUE);
     }
   return cost;
 }
@@ -253,6 +472,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
   g_autoptr (GPtrArray) all = NULL;
   double before = 0, after;
+  g_autofree char *store = NULL;
   const char *ext;
 
   kic_resolver_set_overlay (resolver, p->base);
@@ -329,9 +549,21 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       for (guint i = 0; i < chosen->len; i++)
         {
           Candidate *c = g_ptr_array_index (chosen, i);
-          overlay_restore (p, c->dir->path, c->file);
+          overlay_restore (p, c->key, c->file);
         }
       set_status (np, KIC_NAME_UNCHANGED, "KDE already finds it as fast as any link would make it");
+      return;
+    }
+  /* an XPM's PNG twin is made in the store (raster.h) */
+  store = g_strconcat (p->options->store, "/files", source, g_str_has_suffix (source, ext) ? "" : ext, NULL);
+  if (!claim_store (p, store, source))
+    {
+      for (guint i = 0; i < chosen->len; i++)
+        {
+          Candidate *c = g_ptr_array_index (chosen, i);
+          overlay_restore (p, c->key, c->file);
+        }
+      set_status (np, KIC_NAME_SKIPPED, "its copy would be at the same path in the store as another file's");
       return;
     }
   for (guint i = 0; i < chosen->len; i++)
@@ -339,12 +571,9 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       Candidate *c = g_ptr_array_index (chosen, i);
       KicPlant *plant = g_new0 (KicPlant, 1);
 
-      plant->link = g_strconcat (c->dir->path, "/", c->file, NULL);
+      plant->link = g_strconcat (c->key, "/", c->file, NULL);
       plant->source = g_strdup (source);
-      /* an XPM's PNG twin is made in the store (raster.h) */
-      plant->store = g_strconcat (p->options->store, "/files", source,
-                                  g_str_has_suffix (source, ext) ? "" : ext,
-                                  NULL);
+      plant->store = g_strdup (store);
       plant->theme = g_strdup (c->theme->desc->name);
       plant->content = content_of_path (p, source);
       g_ptr_array_add (np->plants, plant);

@@ -48,7 +48,7 @@ content_of_result (Planner *p, const KicResult *r, const char *trial_source)
     return kic_content_special (p->contents, KIC_CONTENT_NOTHING, NULL);
   if (r->via == KIC_VIA_ABSOLUTE)
     return kic_content_special (p->contents, KIC_CONTENT_ABSOLUTE, r->path);
-  plant = g_hash_table_lookup (p->plants, r->path);
+  plant = plant_of_result (p, r);
   if (plant != NULL)
     return content_of_path (p, plant->source);
   if (r->dir != NULL && r->dir->resource_files != NULL)
@@ -65,10 +65,13 @@ content_of_result (Planner *p, const KicResult *r, const char *trial_source)
     }
   if (trial_source != NULL && r->dir != NULL)
     {
-      g_autofree char *file = g_path_get_basename (r->path);
+      /* the overlay names the real directory, whatever path KDE took */
+      g_autofree char *key = real_file_key (p, r->path);
+      g_autofree char *dir = g_path_get_dirname (key);
+      g_autofree char *file = g_path_get_basename (key);
       gboolean add;
 
-      if (kic_overlay_lookup (p->after, r->dir->path, file, &add) && add)
+      if (kic_overlay_lookup (p->after, dir, file, &add) && add)
         return content_of_path (p, trial_source);
     }
   return content_of_path (p, r->path);

@@ -19,10 +19,11 @@ base_restore (Planner *p, const char *dir, const char *file, gboolean had, gbool
 }
 
 static gboolean
-is_added (const KicOverlay *overlay, const char *path)
+is_added (Planner *p, const KicOverlay *overlay, const char *path)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *file = g_path_get_basename (path);
+  g_autofree char *key = real_file_key (p, path);
+  g_autofree char *dir = g_path_get_dirname (key);
+  g_autofree char *file = g_path_get_basename (key);
   gboolean add;
 
   return kic_overlay_lookup (overlay, dir, file, &add) && add;
@@ -68,14 +69,14 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
           g_autoptr (KicResult) r = NULL;
           gboolean was, add = FALSE, ends_at_link;
 
-          was = kic_overlay_lookup (p->base, c->dir->path, c->file, &add);
+          was = kic_overlay_lookup (p->base, c->key, c->file, &add);
           if (was && add)
             continue; /* chosen already */
-          kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+          kic_overlay_set (p->base, c->key, c->file, TRUE);
           r = resolve_with (resolver, p->base, np->name, size);
           /* the content stays when it ends at one of the links */
-          ends_at_link = r->path != NULL && is_added (p->base, r->path);
-          base_restore (p, c->dir->path, c->file, was, add);
+          ends_at_link = r->path != NULL && is_added (p, p->base, r->path);
+          base_restore (p, c->key, c->file, was, add);
           if (ends_at_link && r->n_calls < best)
             {
               best = r->n_calls;
@@ -88,10 +89,10 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
         Candidate *c = g_ptr_array_index (candidates, best_i);
         gboolean state[2] = { FALSE, FALSE };
 
-        state[0] = kic_overlay_lookup (p->base, c->dir->path, c->file, &state[1]);
+        state[0] = kic_overlay_lookup (p->base, c->key, c->file, &state[1]);
         g_array_append_val (had, state);
         g_array_append_val (chosen, best_i);
-        kic_overlay_set (p->base, c->dir->path, c->file, TRUE);
+        kic_overlay_set (p->base, c->key, c->file, TRUE);
       }
     }
   for (guint k = chosen->len; k-- > 0;)
@@ -99,7 +100,7 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
       Candidate *c = g_ptr_array_index (candidates, g_array_index (chosen, guint, k));
       gboolean *state = &g_array_index (had, gboolean, 2 * k);
 
-      base_restore (p, c->dir->path, c->file, state[0], state[1]);
+      base_restore (p, c->key, c->file, state[0], state[1]);
     }
   return best;
 }

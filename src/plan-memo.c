@@ -157,6 +157,7 @@ take_result (Planner *p, KicNamePlan *np, const KicNamePlan *m)
       plant->store = g_strdup (was->store);
       plant->theme = g_strdup (was->theme);
       plant->content = content_of_path (p, plant->source);
+      claim_store (p, plant->store, plant->source);
       g_ptr_array_add (np->plants, plant);
       g_hash_table_insert (p->plants, plant->link, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);

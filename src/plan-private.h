@@ -40,11 +40,23 @@ typedef struct {
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
   GHashTable *verified;   /* name -> GUINT_TO_POINTER (lookups the proof checked) */
   gboolean unsure;        /* the proof met a change it could not pin on a link */
+  gboolean store_clash;   /* two sources claimed one store path (claim_store()) */
+  GHashTable *dir_keys;   /* KicThemeDir* -> its real path and listing (dir_key()) */
+  GHashTable *store_of;   /* store path -> the source planted links claim it for */
+  guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
 } Planner;
+
+/* The proof's rounds: each round after the first follows a name that
+ * lost its links or a closure name that got some, so a real tree needs a
+ * handful (the realistic tree: 3); past this many the plan is dropped
+ * whole rather than let a hostile tree keep the lock for ever. */
+#define KIC_MAX_PROOF_ROUNDS 64
 
 typedef struct {
   const KicTheme *theme;
   const KicThemeDir *dir;
+  const char *key; /* dir_key (dir): where the link goes, a real path */
+  const KicFsDir *listing; /* its listing: kic_resolver_watch()'s key */
   char *file;
 } Candidate;
 
@@ -58,6 +70,11 @@ const char *link_extension (Planner *p, const char *source);
 const KicContent *content_of_result (Planner *p, const KicResult *r, const char *trial_source);
 
 /* plan-choose.c */
+const char *dir_key (Planner *p, const KicThemeDir *dir);
+GHashTable *dir_keys_new (void);
+char *real_file_key (Planner *p, const char *path);
+KicPlant *plant_of_result (Planner *p, const KicResult *r);
+gboolean claim_store (Planner *p, const char *store, const char *source);
 void overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void candidate_free (gpointer data);
@@ -73,6 +90,7 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
 /* plan-proof.c */
 void proof_index (Planner *p, GPtrArray *names);
 gboolean prove_once (Planner *p, GPtrArray *names, guint *n_verified);
+void drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
 void replan_banned (Planner *p, GPtrArray *names, guint n_themes);
 
 /* plan-floor.c */

@@ -164,7 +164,7 @@ proof_index (Planner *p, GPtrArray *names)
   for (guint r = 0; r < p->resolvers->len; r++)
     {
       const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
-      GHashTable *dirs = g_hash_table_new (g_str_hash, g_str_equal);
+      GHashTable *dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
       for (guint t = 0; t < themes->len; t++)
         {
@@ -174,11 +174,28 @@ proof_index (Planner *p, GPtrArray *names)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
 
-              g_hash_table_add (dirs, dir->path);
+              g_hash_table_add (dirs, g_strdup (dir->path));
               if (dir->mirror != NULL)
-                g_hash_table_add (dirs, dir->mirror);
+                g_hash_table_add (dirs, g_strdup (dir->mirror));
+              /* links are named by real paths: a directory reached
+               * through a link reaches the one it leads to */
+              if (dir_key (p, dir) != NULL)
+                g_hash_table_add (dirs, g_strdup (dir_key (p, dir)));
             }
         }
+      /* and the "User" group's directories, which may lead to a theme
+       * directory too */
+      {
+        g_autoptr (GPtrArray) user = kic_resolver_user_dirs (g_ptr_array_index (p->resolvers, r));
+
+        for (guint u = 0; u < user->len; u++)
+          {
+            char *real = kic_fs_index_realpath (p->system->index, g_ptr_array_index (user, u));
+
+            if (real != NULL)
+              g_hash_table_add (dirs, real);
+          }
+      }
       g_ptr_array_add (p->reach, dirs);
     }
 }
@@ -229,10 +246,18 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
   for (guint i = 0; i < r->calls->len; i++)
     {
       const KicCall *call = g_ptr_array_index (r->calls, i);
-      g_autofree char *clean = call->hit ? kic_path_clean (call->path) : NULL;
+      g_autofree char *clean = NULL;
+      g_autofree char *key = NULL;
       KicPlant *plant;
 
-      if (clean != NULL && (plant = g_hash_table_lookup (p->plants, clean)) != NULL)
+      if (!call->hit || (call->kind != KIC_CALL_ACCESS && call->kind != KIC_CALL_STAT))
+        continue;
+      clean = kic_path_clean (call->path);
+      if ((plant = g_hash_table_lookup (p->plants, clean)) != NULL)
+        return plant;
+      /* a theme directory that is a link to the one planted in */
+      key = real_file_key (p, clean);
+      if ((plant = g_hash_table_lookup (p->plants, key)) != NULL)
         return plant;
     }
   return NULL;
@@ -283,6 +308,22 @@ plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *the
   kic_debug ("closure: '%s' in %s for the links of '%s': %s", name, theme, owner->name,
              m->plants->len > 0 ? "planted" : m->reason);
   return m->plants->len > 0;
+}
+
+/* Drop every link of the plan: the names' and the closure's. */
+void
+drop_all_plants (Planner *p, GPtrArray *names, const char *reason)
+{
+  for (guint n = 0; n < names->len; n++)
+    drop_plants (p, g_ptr_array_index (names, n), reason);
+  /* what is left of the closure belongs to no name: drop it too */
+  while (p->closure->len > 0)
+    {
+      KicNamePlan *m = g_ptr_array_index (p->closure, p->closure->len - 1);
+
+      drop_plants (p, m, reason);
+      g_ptr_array_remove (p->closure, m);
+    }
 }
 
 /* One round of the proof over the lookups the links planted or dropped
@@ -342,8 +383,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                    * same as before; be safe and plant nothing (and
                    * trust no previous plan: plan.c plans again in full) */
                   p->unsure = TRUE;
-                  for (guint n = 0; n < names->len; n++)
-                    drop_plants (p, g_ptr_array_index (names, n), reason);
+                  drop_all_plants (p, names, reason);
                   return FALSE;
                 }
               owner = g_hash_table_lookup (p->plant_name, culprit->link);

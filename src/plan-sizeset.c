@@ -61,6 +61,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   g_autofree char *source = NULL;
   g_autofree char *file = NULL;
   const char *ext;
+  const char *key;
   gboolean add;
   KicPlant *plant;
 
@@ -88,13 +89,16 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   if (ext == NULL || !g_strv_contains ((const char *const *) theme->desc->extensions, ext))
     return NULL;
   file = g_strconcat (np->name, ext, NULL);
-  if (!(kic_overlay_lookup (p->base, dir->path, file, &add) && !add)
+  key = dir_key (p, dir);
+  if (key == NULL)
+    return NULL;
+  if (!(kic_overlay_lookup (p->base, key, file, &add) && !add)
       && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
     return NULL; /* not ours: never replaced */
-  if (kic_overlay_lookup (p->after, dir->path, file, &add) && add)
+  if (kic_overlay_lookup (p->after, key, file, &add) && add)
     return NULL; /* another name planted there already */
   plant = g_new0 (KicPlant, 1);
-  plant->link = g_strconcat (dir->path, "/", file, NULL);
+  plant->link = g_strconcat (key, "/", file, NULL);
   plant->source = g_steal_pointer (&source);
   plant->store = g_strconcat (p->options->store, "/files", plant->source,
                               g_str_has_suffix (plant->source, ext) ? "" : ext, NULL);
@@ -163,7 +167,7 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
       KicPlant *plant;
 
-      if (dir->spec->scale != 1 || kic_theme_dir_is_resource (dir) || dir->mirror != NULL)
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir))
         continue;
       plant = size_set_link (p, theme, dir, np, before_all);
       if (plant == NULL)
@@ -220,6 +224,15 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
                                         : "KDE loads different files at different sizes, and no set of links in the current theme makes it cheaper");
       return;
     }
+  for (guint i = 0; i < set->len; i++)
+    if (!claim_store (p, ((KicPlant *) g_ptr_array_index (set, i))->store,
+                      ((KicPlant *) g_ptr_array_index (set, i))->source))
+      {
+        for (guint k = 0; k < set->len; k++)
+          size_set_unset (p, g_ptr_array_index (set, k));
+        set_status (np, KIC_NAME_SKIPPED, "a copy of its per-size set would be at the same path in the store as another file's");
+        return;
+      }
   kic_debug ("per-size set: '%s' in %s, %u links", np->name, theme->desc->name, set->len);
   for (guint i = 0; i < set->len; i++)
     {

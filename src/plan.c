@@ -206,6 +206,8 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->closure = g_ptr_array_new_with_free_func (name_plan_free);
+  p->dir_keys = dir_keys_new ();
+  p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -280,6 +282,8 @@ planner_clear (Planner *p)
     g_ptr_array_unref (p->closure);
   if (p->verified != NULL)
     g_hash_table_unref (p->verified);
+  g_hash_table_unref (p->dir_keys);
+  g_hash_table_unref (p->store_of);
 }
 
 /* The plan, keeping what MEMO (may be NULL) says of every name no change
@@ -330,19 +334,33 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
       }
   /* prove; a name whose links change a lookup is planned again without
    * the theme they were in, until the proof holds */
-  while (!p.unsure && !prove_once (&p, plan->names, &plan->n_verified))
+  for (p.rounds = 1; !p.unsure && !prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
     {
+      if (p.rounds == KIC_MAX_PROOF_ROUNDS)
+        {
+          g_autofree char *reason = g_strdup_printf ("the proof did not settle in %d rounds: nothing is planted",
+                                                     KIC_MAX_PROOF_ROUNDS);
+
+          /* a tree shaped so that every plan breaks another lookup: no
+           * plan is proved, so none is kept (the previous run's links go
+           * too: what KDE has on its own is always safe) */
+          kic_warning ("%s", reason);
+          drop_all_plants (&p, plan->names, reason);
+          plan->gave_up = TRUE;
+          break;
+        }
       replan_banned (&p, plan->names, n_themes);
       replan_banned (&p, p.closure, n_themes);
     }
-  if (p.unsure && memo != NULL)
+  kic_debug ("the proof took %u rounds", p.rounds);
+  if ((p.unsure || plan->gave_up || p.store_clash) && memo != NULL)
     {
       kic_debug ("plan: the previous plan cannot be kept safely: planning every name");
       planner_clear (&p);
       kic_plan_free (plan);
       return NULL;
     }
-  if (p.unsure)
+  if (p.unsure || plan->gave_up || p.store_clash)
     g_clear_pointer (&plan->key, g_free); /* nothing for a next run to keep */
   /* the reports of the names kept stand, but for the floor when it was
    * not worked out for them */

@@ -122,6 +122,8 @@ typedef struct {
   GHashTable *verified; /* name -> GUINT_TO_POINTER (its lookups the proof checked), for the next memo */
   guint n_kept;        /* menu names whose previous result was kept (a memo was used) */
   guint n_replanned;   /* ... and those planned again */
+  gboolean gave_up;    /* the proof did not settle (KIC_MAX_PROOF_ROUNDS,
+                        * plan-private.h): nothing is planted */
 } KicPlan;
 
 /* The sizes the generation's menus ask for, and the default weights.

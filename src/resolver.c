@@ -21,18 +21,62 @@ struct _KicResolver {
   GHashTable *generic_icons;
   int group_size[KIC_GROUP_LAST];
   const KicOverlay *overlay; /* borrowed, may be NULL */
+  /* kic_resolve_priced(): the file name watched, listing -> 1 + the
+   * index of its KicPricedLink in WATCH_LINKS, and the MatchBest scan in
+   * progress (its theme and the index of the directory it probes, or
+   * NULL) */
+  const char *watch_file;
+  GHashTable *watch;
+  GArray *watch_links;
+  const KicTheme *scan_theme;
+  guint scan_index;
   /* KicTheme* of THEMES -> DirCache[theme->dirs->len]: each directory's
    * listing, looked up the first time a lookup probes the directory */
   GHashTable *dir_caches;
+  /* KicTheme* -> ThemeNames*: what a scan that can find nothing costs */
+  GHashTable *theme_names;
 };
+
+/* Every file name in a theme's directories (a set; the strings belong to
+ * the index or the theme), made at the first scan of the theme: a scan for
+ * a name none of them holds, and that the overlay does not add, finds
+ * nothing whatever the directories, so it is counted, not made -- an
+ * index.theme of 100 000 empty directories costs a lookup 100 000 probes
+ * per file name it tries, not per lookup (issue 19). */
+typedef struct {
+  GHashTable *names;
+  GHashTable *twice;  /* the listings of directories the theme lists more
+                       * than once, or by two paths (a set) */
+  guint generation;   /* kic_fs_index_generation() when made */
+  guint n_calls;      /* the calls of a MatchBest scan that finds nothing:
+                       * one access(2) per scale-1 directory not a Qt
+                       * resource (none is pruned before a hit, :235) */
+  GHashTable *distances; /* size -> int[dirs->len]: kic_dir_spec_distance() */
+  guint8 *kinds;      /* per directory: 0 not of scale 1, 1 on disk (a probe
+                       * costs a call), 2 a Qt resource (it costs none) */
+} ThemeNames;
+
+static void
+theme_names_free (gpointer data)
+{
+  ThemeNames *tn = data;
+
+  g_hash_table_unref (tn->names);
+  g_hash_table_unref (tn->twice);
+  g_hash_table_unref (tn->distances);
+  g_free (tn->kinds);
+  g_free (tn);
+}
 
 /* What the resolver keeps of one theme directory once a lookup has
  * probed it, so that the next probe asks neither the index for the
  * listing nor the hash of the path (the overlay's key) again. */
 typedef struct {
   const KicFsDir *listing; /* NULL: the directory is not on disk */
-  guint disk_hash;         /* kic_fs_name_hash() of its disk path */
-  gboolean listed;         /* the two above are filled */
+  const char *real;        /* its real path (the overlay's key), or NULL */
+  guint real_hash;         /* kic_fs_name_hash() of REAL */
+  gboolean listed;         /* the three above are filled */
+  guint hit_cost;          /* 1 + what a hit costs (hit_cost()); 0: not known yet */
 } DirCache;
 
 /* What the overlay says of one file name in one directory. */
@@ -42,6 +86,10 @@ typedef struct {
   gboolean add;
 } OverlayEntry;
 
+/* Directories are named by their real paths (kic_fs_dir_real()): a file
+ * the overlay adds to a directory is seen through every path that
+ * resolves to it, a theme directory that is a link to another included,
+ * as the kernel would show a planted link there. */
 struct _KicOverlay {
   /* file name -> GArray of OverlayEntry: keyed by the short name first,
    * since almost every probe asks for a name the overlay lacks; a name
@@ -165,6 +213,7 @@ kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index)
   /* no directory is read here: a cache entry is filled when a lookup
    * first probes its directory, as KDE's own probes go */
   resolver->dir_caches = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  resolver->theme_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, theme_names_free);
   for (guint t = 0; t < resolver->themes->len; t++)
     {
       KicTheme *theme = g_ptr_array_index (resolver->themes, t);
@@ -181,6 +230,7 @@ kic_resolver_free (KicResolver *resolver)
   if (resolver == NULL)
     return;
   g_hash_table_unref (resolver->dir_caches);
+  g_hash_table_unref (resolver->theme_names);
   g_ptr_array_unref (resolver->themes);
   g_strfreev (resolver->data_dirs);
   g_strfreev (resolver->user_search_paths);
@@ -263,6 +313,7 @@ typedef struct {
   gboolean has_slash;
   guint hash;
   const GArray *overlay; /* OverlayEntry, or NULL */
+  gboolean watched;      /* the file kic_resolve_priced() watches */
 } ProbeFile;
 
 static void
@@ -272,18 +323,54 @@ probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name)
   file->has_slash = strchr (name, '/') != NULL;
   file->hash = kic_fs_name_hash (name);
   file->overlay = resolver->overlay ? g_hash_table_lookup (resolver->overlay->names, name) : NULL;
+  file->watched = resolver->watch != NULL && strcmp (name, resolver->watch_file) == 0;
 }
 
-/* What the overlay says of DIR/FILE: a planned link exists, a previous
- * run's link does not.  A Qt resource copy (MIRRORED) holds none of our
- * links, whatever the overlay says of the disk directory it mirrors. */
-static gboolean
-overlay_type (KicResolver *resolver, const char *dir, const char *file, gboolean mirrored,
-              KicFsType *type)
+/* A lookup is about to ask what FILE in the directory LISTING is: the
+ * first such question about a watched directory records the calls made
+ * before it (kic_resolver_watch()). */
+static void
+watch_question (KicResolver *resolver, guint calls, const KicThemeDir *dir, const KicFsDir *listing)
 {
+  KicPricedLink *link;
+  guint i;
+
+  if (resolver->watch == NULL || listing == NULL)
+    return;
+  i = GPOINTER_TO_UINT (g_hash_table_lookup (resolver->watch, listing));
+  if (i == 0 || (link = &g_array_index (resolver->watch_links, KicPricedLink, i - 1))->asked)
+    return;
+  link->asked = TRUE;
+  link->calls = calls + 1;
+  /* asked by the MatchBest scan of its own directory: kic_resolve_priced()
+   * can work out the rest of the scan with the link there */
+  link->exact = dir != NULL && dir == link->dir && resolver->scan_theme == link->theme;
+  link->position = resolver->scan_index;
+}
+
+/* What the overlay says of PATH (a file inside the root, as a lookup names
+ * it): a planned link exists, a previous run's link does not; asked of
+ * the real path of its directory.  A Qt resource copy (MIRRORED) holds
+ * none of our links, whatever the overlay says of the disk directory it
+ * mirrors. */
+static gboolean
+overlay_type (KicResolver *resolver, guint calls, const char *path, gboolean mirrored, KicFsType *type)
+{
+  g_autofree char *clean = kic_path_clean (path);
+  g_autofree char *parent = g_path_get_dirname (clean);
+  g_autofree char *base = g_path_get_basename (clean);
+  g_autofree char *real = NULL;
+  gboolean in_overlay = resolver->overlay != NULL && g_hash_table_lookup (resolver->overlay->names, base) != NULL;
   gboolean add;
 
-  if (resolver->overlay == NULL || !kic_overlay_lookup (resolver->overlay, dir, file, &add))
+  /* (almost every name is in neither: then no real path is worked out) */
+  if (!in_overlay && (resolver->watch == NULL || strcmp (base, resolver->watch_file) != 0))
+    return FALSE;
+  real = kic_fs_index_realpath (resolver->index, parent);
+  /* a resource copy's probe costs no call and never sees a link */
+  if (!mirrored && resolver->watch != NULL && real != NULL && strcmp (base, resolver->watch_file) == 0)
+    watch_question (resolver, calls, NULL, kic_fs_index_dir (resolver->index, real));
+  if (!in_overlay || real == NULL || !kic_overlay_lookup (resolver->overlay, real, base, &add))
     return FALSE;
   *type = add && !mirrored ? KIC_FS_FILE : KIC_FS_NONE;
   return TRUE;
@@ -304,7 +391,7 @@ theme_dir_caches (const KicResolver *resolver, const KicTheme *theme)
  * may hold a '/' when Icon= does.  Files of the overlay exist as regular
  * files, or not at all. */
 static KicFsType
-index_type (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache, const ProbeFile *file)
+index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache *cache, const ProbeFile *file)
 {
   KicFsIndex *index = resolver->index;
   const char *disk = dir->mirror ? dir->mirror : dir->path;
@@ -321,22 +408,24 @@ index_type (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache, cons
       /* a name with a '/' (Icon=../22/foo): ask the overlay about the
        * file it really names */
       g_autofree char *joined = g_strconcat (disk, "/", file->name, NULL);
-      g_autofree char *clean = kic_path_clean (joined);
-      g_autofree char *parent = g_path_get_dirname (clean);
-      g_autofree char *base = g_path_get_basename (clean);
       KicFsType type;
 
-      if (overlay_type (resolver, parent, base, dir->mirror != NULL, &type))
+      if (overlay_type (resolver, calls, joined, dir->mirror != NULL, &type))
         return type;
       return kic_fs_index_stat (index, joined);
     }
   if (!cache->listed)
     {
       cache->listing = kic_fs_index_dir (index, disk);
-      cache->disk_hash = kic_fs_name_hash (disk);
+      cache->real = cache->listing ? kic_fs_dir_real (cache->listing) : NULL;
+      cache->real_hash = cache->real ? kic_fs_name_hash (cache->real) : 0;
       cache->listed = TRUE;
     }
-  if (file->overlay != NULL && (e = overlay_find (file->overlay, disk, cache->disk_hash)) != NULL)
+  if (cache->real == NULL)
+    return KIC_FS_NONE; /* not on disk: no link can be planted there */
+  if (file->watched && dir->mirror == NULL)
+    watch_question (resolver, calls, dir, cache->listing);
+  if (file->overlay != NULL && (e = overlay_find (file->overlay, cache->real, cache->real_hash)) != NULL)
     return e->add && dir->mirror == NULL ? KIC_FS_FILE : KIC_FS_NONE;
   return cache->listing ? kic_fs_index_dir_stat_hashed (index, cache->listing, file->name, file->hash)
                         : KIC_FS_NONE;
@@ -354,7 +443,7 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const 
 {
   const char *file = probe->name;
   g_autofree char *path = NULL;
-  gboolean hit = index_type (lookup->resolver, dir, cache, probe) != KIC_FS_NONE;
+  gboolean hit = index_type (lookup->resolver, lookup->result->n_calls, dir, cache, probe) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
@@ -401,6 +490,82 @@ prune_dir (KicPruneRule rule, int dw, int delta)
   return abs (dw) >= abs (delta) && (dw < 0 || delta > 0);
 }
 
+/* THEME's names (ThemeNames), made or made again when the index changed. */
+static ThemeNames *
+theme_names (KicResolver *resolver, const KicTheme *theme)
+{
+  ThemeNames *tn = g_hash_table_lookup (resolver->theme_names, theme);
+  guint generation = kic_fs_index_generation (resolver->index);
+
+  if (tn != NULL && tn->generation == generation)
+    return tn;
+  g_autoptr (GHashTable) listings = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  tn = g_new0 (ThemeNames, 1);
+  tn->names = g_hash_table_new (g_str_hash, g_str_equal);
+  tn->twice = g_hash_table_new (g_direct_hash, g_direct_equal);
+  tn->distances = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  tn->kinds = g_new0 (guint8, theme->dirs->len + 1);
+  tn->generation = generation;
+  for (guint i = 0; i < theme->dirs->len; i++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
+      GHashTableIter iter;
+      gpointer key;
+
+      if (dir->spec->scale != 1)
+        continue;
+      tn->kinds[i] = dir->mirror != NULL || dir->resource_files != NULL ? 2 : 1;
+      if (dir->resource_files != NULL)
+        {
+          g_hash_table_iter_init (&iter, dir->resource_files);
+          while (g_hash_table_iter_next (&iter, &key, NULL))
+            g_hash_table_add (tn->names, key);
+          continue;
+        }
+      if (dir->mirror == NULL)
+        tn->n_calls++;
+      {
+        const KicFsDir *listing = kic_fs_index_dir (resolver->index, dir->mirror ? dir->mirror : dir->path);
+        g_autoptr (GPtrArray) names = listing ? kic_fs_dir_names (listing) : NULL;
+
+        if (listing != NULL && !g_hash_table_add (listings, (gpointer) listing))
+          g_hash_table_add (tn->twice, (gpointer) listing);
+
+        for (guint n = 0; names != NULL && n < names->len; n++)
+          g_hash_table_add (tn->names, g_ptr_array_index (names, n));
+      }
+    }
+  g_hash_table_replace (resolver->theme_names, (gpointer) theme, tn);
+  return tn;
+}
+
+/* The distance of each directory of THEME from SIZE (kic_dir_spec_distance(),
+ * element i for theme->dirs[i]), worked out once per size: a scan of a
+ * large theme then reads an array, not every directory's spec.  For the
+ * first few sizes asked (the planner's target sizes); NULL for others. */
+static const int *
+theme_distances (KicResolver *resolver, const KicTheme *theme, int size)
+{
+  ThemeNames *tn = theme_names (resolver, theme);
+  int *dw = g_hash_table_lookup (tn->distances, GINT_TO_POINTER (size));
+
+  if (dw == NULL && g_hash_table_size (tn->distances) < 8)
+    {
+      dw = g_new (int, theme->dirs->len + 1);
+      for (guint i = 0; i < theme->dirs->len; i++)
+        dw[i] = kic_dir_spec_distance (((const KicThemeDir *) g_ptr_array_index (theme->dirs, i))->spec, size);
+      g_hash_table_insert (tn->distances, GINT_TO_POINTER (size), dw);
+    }
+  return dw;
+}
+
+gboolean
+kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file)
+{
+  return g_hash_table_contains (theme_names (resolver, theme)->names, file);
+}
+
 /* kicontheme.cpp:173-259, KIconThemePrivate::iconPath() over the unscaled
  * directories at scale 1.  MatchExact (KDE 3/4, §3.2-3.3) probes only
  * the directories that fit SIZE exactly and takes the first hit.
@@ -416,7 +581,23 @@ scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int siz
   const KicThemeDir *best = NULL;
   /* :178: delta starts at -INT_MAX (KDE 3: -1000) */
   int delta = rule == KIC_PRUNE_KDE3 ? -1000 : -INT_MAX;
+  const int *distances = exact ? NULL : theme_distances (lookup->resolver, theme, size);
+  gboolean hit;
 
+  /* a scan that cannot find the file: its calls, without the probes
+   * (KDE 3 prunes before a hit, and MatchExact depends on the size: those
+   * are made in full, as is a scan whose calls are listed or watched) */
+  if (!exact && rule != KIC_PRUNE_KDE3 && lookup->result->calls == NULL && !file->has_slash
+      && file->overlay == NULL && !file->watched)
+    {
+      ThemeNames *tn = theme_names (lookup->resolver, theme);
+
+      if (!g_hash_table_contains (tn->names, file->name))
+        {
+          lookup->result->n_calls += tn->n_calls;
+          return NULL;
+        }
+    }
   for (guint i = 0; i < dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (dirs, i);
@@ -432,10 +613,14 @@ scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int siz
             return dir;
           continue;
         }
-      dw = kic_dir_spec_distance (dir->spec, size);
+      dw = distances ? distances[i] : kic_dir_spec_distance (dir->spec, size);
       if (prune_dir (rule, dw, delta))
         continue;
-      if (!probe_theme_dir (lookup, dir, &caches[i], file))
+      lookup->resolver->scan_theme = theme;
+      lookup->resolver->scan_index = i;
+      hit = probe_theme_dir (lookup, dir, &caches[i], file);
+      lookup->resolver->scan_theme = NULL;
+      if (!hit)
         continue;
       best = dir;
       delta = dw;
@@ -670,6 +855,18 @@ kic_resolver_lookup_stems (KicResolver *resolver, const char *name)
   return stems;
 }
 
+/* What PATH is for the "User" group's stat: a link planted in a theme
+ * directory that one of its directories resolves to is seen there too. */
+static KicFsType
+locate_type (Lookup *lookup, const char *path)
+{
+  KicFsType type;
+
+  if (overlay_type (lookup->resolver, lookup->result->n_calls, path, FALSE, &type))
+    return type;
+  return kic_fs_index_stat (lookup->resolver->index, path);
+}
+
 /* :946-962, KIconLoaderPrivate::locate(): each search path; a relative one
  * through QStandardPaths::locate(GenericDataLocation), which stats the file
  * in every data directory in turn and takes the first regular file.  An
@@ -687,7 +884,7 @@ locate (Lookup *lookup, const char *file)
       if (g_path_is_absolute (sp))
         {
           g_autofree char *path = g_strconcat (sp, "/", file, NULL);
-          gboolean hit = kic_fs_index_stat (resolver->index, path) != KIC_FS_NONE;
+          gboolean hit = locate_type (lookup, path) != KIC_FS_NONE;
 
           count_call (lookup, KIC_CALL_STAT, path, hit);
           if (hit)
@@ -706,7 +903,7 @@ locate (Lookup *lookup, const char *file)
       for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
         {
           g_autofree char *path = g_strconcat (resolver->data_dirs[d], "/", sp, "/", file, NULL);
-          gboolean hit = kic_fs_index_stat (resolver->index, path) == KIC_FS_FILE;
+          gboolean hit = locate_type (lookup, path) == KIC_FS_FILE;
 
           count_call (lookup, KIC_CALL_STAT, path, hit);
           if (hit)
@@ -717,6 +914,24 @@ locate (Lookup *lookup, const char *file)
         }
     }
   return FALSE;
+}
+
+GPtrArray *
+kic_resolver_user_dirs (KicResolver *resolver)
+{
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint s = 0; resolver->user_search_paths[s] != NULL; s++)
+    {
+      const char *sp = resolver->user_search_paths[s];
+
+      if (g_path_is_absolute (sp))
+        g_ptr_array_add (dirs, g_strdup (sp));
+      else
+        for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
+          g_ptr_array_add (dirs, g_strconcat (resolver->data_dirs[d], "/", sp, NULL));
+    }
+  return dirs;
 }
 
 /* :982-994: the "User" group: .png, .svgz, .svg, .xpm, each over every
@@ -813,6 +1028,218 @@ kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
   return lookup.result;
 }
 
+/* What a hit in DIR (its cache entry CACHE) costs: the access(2) and the
+ * l10n stats (probe_theme_dir()). */
+static guint
+hit_cost (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache)
+{
+  if (cache->hit_cost == 0)
+    {
+      g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
+
+      if (dir->mirror != NULL || dir->resource_files != NULL)
+        cache->hit_cost = 1;
+      else if (!resolver->profile->table->l10n_stat)
+        cache->hit_cost = 2;
+      else
+        cache->hit_cost = kic_fs_index_stat (resolver->index, l10n) == KIC_FS_DIR ? 4 : 3;
+    }
+  return cache->hit_cost - 1;
+}
+
+static int
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  int x = *(const int *) a, y = *(const int *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The index of V in the sorted VALUES. */
+static guint
+value_index (const GArray *values, int v)
+{
+  guint lo = 0, hi = values->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (values, int, mid) < v)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The most distinct distances one theme's pricing follows at once. */
+#define MAX_PRICED_DELTAS 64
+
+/* The rest of the MatchBest scan of THEME for FILE (the overlay as it is)
+ * after a hit at each of LINKS (those of THEME asked by that scan), in one
+ * pass from the last directory to the first: after a hit at directory i
+ * the scan depends only on i and its distance (kicontheme.cpp:235, the
+ * pruning of prune_dir()), so A[v] -- the calls of the scan from
+ * directory j on, with the closest hit so far at distance v -- is carried
+ * for every distance v that a link or a hit of the file can set.  FALSE
+ * (nothing priced) when there are more than MAX_PRICED_DELTAS of them. */
+static gboolean
+price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int size, GArray *links)
+{
+  const GPtrArray *dirs = theme->dirs;
+  DirCache *caches = theme_dir_caches (resolver, theme);
+  KicPruneRule rule = resolver->profile->table->prune;
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree gboolean *hits = g_new0 (gboolean, dirs->len + 1);
+  g_autofree guint *cont = NULL;
+  g_autofree guint *at = NULL;
+  ThemeNames *tn = theme_names (resolver, theme);
+  const guint8 *kinds = tn->kinds;
+  const int *distances = theme_distances (resolver, theme, size);
+  g_autofree int *own = NULL;
+  ProbeFile probe;
+
+  if (distances == NULL)
+    {
+      own = g_new (int, dirs->len + 1);
+      for (guint i = 0; i < dirs->len; i++)
+        own[i] = kic_dir_spec_distance (((const KicThemeDir *) g_ptr_array_index (dirs, i))->spec, size);
+      distances = own;
+    }
+  probe_file_init (resolver, &probe, file);
+  /* the file's hits as things are: none when no directory holds it and the
+   * overlay adds it nowhere */
+  for (guint i = 0; (probe.overlay != NULL || g_hash_table_contains (tn->names, file)) && i < dirs->len; i++)
+    {
+      if (kinds[i] == 0)
+        continue;
+      hits[i] = index_type (resolver, 0, g_ptr_array_index (dirs, i), &caches[i], &probe) != KIC_FS_NONE;
+      if (hits[i] && distances[i] != 0)
+        g_array_append_val (values, distances[i]);
+    }
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+      int dw;
+
+      if (link->theme != theme || !link->exact || link->position >= dirs->len)
+        continue;
+      dw = distances[link->position];
+      /* a directory the theme lists twice (or by two paths) would show the
+       * link again later in the scan: such links are not priced here */
+      if (g_hash_table_contains (tn->twice, link->listing))
+        {
+          link->exact = FALSE;
+          continue;
+        }
+      if (dw != 0)
+        g_array_append_val (values, dw);
+    }
+  g_array_sort (values, compare_ints);
+  {
+    guint w = 0;
+
+    for (guint v = 0; v < values->len; v++)
+      if (w == 0 || g_array_index (values, int, v) != g_array_index (values, int, w - 1))
+        g_array_index (values, int, w++) = g_array_index (values, int, v);
+    g_array_set_size (values, w);
+  }
+  if (values->len > MAX_PRICED_DELTAS)
+    return FALSE;
+  /* cont[v]: the calls from the directory after the current one on; AT:
+   * for each directory, 1 + the index of the link priced there (each
+   * directory has one listing, so one link at most), or 0 */
+  cont = g_new0 (guint, values->len + 1);
+  at = g_new0 (guint, dirs->len + 1);
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      if (link->theme == theme && link->exact && link->position < dirs->len)
+        at[link->position] = k + 1;
+    }
+  for (guint j = dirs->len; j-- > 0;)
+    {
+      int dw = distances[j];
+      guint miss, after_hit = 0;
+
+      if (kinds[j] == 0)
+        continue;
+      /* the link here: a hit now, then the scan from j + 1 at its distance */
+      if (at[j] != 0)
+        {
+          KicPricedLink *link = &g_array_index (links, KicPricedLink, at[j] - 1);
+
+          link->calls += hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j]) - 1
+                         + (dw == 0 ? 0 : cont[value_index (values, dw)]);
+        }
+      miss = kinds[j] == 1 ? 1 : 0;
+      if (hits[j])
+        after_hit = hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j])
+                    + (dw == 0 ? 0 : cont[value_index (values, dw)]);
+      for (guint v = 0; v < values->len; v++)
+        {
+          if (prune_dir (rule, dw, g_array_index (values, int, v)))
+            continue;
+          cont[v] = hits[j] ? after_hit : cont[v] + miss;
+        }
+    }
+  return TRUE;
+}
+
+KicResult *
+kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links)
+{
+  g_autoptr (GHashTable) watch = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GPtrArray) themes = g_ptr_array_new ();
+  const KicProfile *profile = resolver->profile;
+  KicResult *result;
+
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      link->asked = link->exact = FALSE;
+      link->calls = 0;
+      if (link->listing != NULL)
+        g_hash_table_insert (watch, (gpointer) link->listing, GUINT_TO_POINTER (k + 1));
+    }
+  resolver->watch_file = file;
+  resolver->watch = watch;
+  resolver->watch_links = links;
+  result = kic_resolve (resolver, name, size, FALSE);
+  resolver->watch = NULL;
+  resolver->watch_links = NULL;
+  resolver->watch_file = NULL;
+  /* the scan that asks about a link first ends the lookup with a hit
+   * there only with MatchBest passes alone (KF) and KF's pruning */
+  if (profile->table->passes != KIC_PASSES_BEST || profile->apps_first_pass
+      || profile->table->prune == KIC_PRUNE_KDE3)
+    {
+      for (guint k = 0; k < links->len; k++)
+        g_array_index (links, KicPricedLink, k).exact = FALSE;
+      return result;
+    }
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      if (link->exact && !g_ptr_array_find (themes, link->theme, NULL))
+        g_ptr_array_add (themes, (gpointer) link->theme);
+    }
+  for (guint t = 0; t < themes->len; t++)
+    if (!price_theme (resolver, g_ptr_array_index (themes, t), file, size, links))
+      for (guint k = 0; k < links->len; k++)
+        {
+          KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+          if (link->theme == g_ptr_array_index (themes, t))
+            link->exact = FALSE;
+        }
+  return result;
+}
+
 /* One winning scan's directories, probed once for every size: which hold
  * the file, and what probing each costs on a hit and on a miss (a hit is
  * the access(2) plus the l10n stats; a Qt resource costs nothing). */
@@ -848,7 +1275,7 @@ probe_once (Lookup *lookup, const KicTheme *theme, const char *name, gboolean co
           probe.cost = lookup->result->n_calls - before;
         }
       else
-        probe.hit = index_type (lookup->resolver, dir, &caches[i], &file) != KIC_FS_NONE;
+        probe.hit = index_type (lookup->resolver, lookup->result->n_calls, dir, &caches[i], &file) != KIC_FS_NONE;
       /* without the calls, the misses cannot change the answer */
       if (probe.hit || count)
         g_array_append_val (probes, probe);

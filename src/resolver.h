@@ -87,13 +87,44 @@ void kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name);
 /* TRUE when the overlay says something about DIR/NAME; *ADD tells what */
 gboolean kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add);
 
-/* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none. */
+/* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none.
+ * Its directories are real paths (kic_fs_index_realpath()): a file it adds
+ * is seen through every path that resolves to that directory, the "User"
+ * group's directories included. */
 void kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay);
+
 
 /* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);
 void kic_result_free (KicResult *result);
+
+/* A link the planner could add, priced by kic_resolve_priced(). */
+typedef struct {
+  const KicTheme *theme;   /* its theme and directory (on disk, no Qt resource) */
+  const KicThemeDir *dir;
+  const KicFsDir *listing; /* the listing of that directory's real path */
+  gboolean asked;          /* out: the lookup asks what the file is there */
+  gboolean exact;          /* out: CALLS is what the lookup costs with the
+                            * file there; else a lower bound of it */
+  guint calls;             /* out: the calls, or their lower bound; 0 when
+                            * not ASKED (then the lookup is the same as
+                            * without the link, content and cost) */
+  guint position;          /* (the index of DIR in the theme's directories) */
+} KicPricedLink;
+
+/* kic_resolve (RESOLVER, NAME, SIZE, FALSE), and what the same lookup
+ * costs with FILE (NAME with an extension) added by the overlay in each
+ * of LINKS (KicPricedLink) instead -- each alone -- from one lookup and
+ * one pass over a theme's directories, not a lookup per link: the lookup
+ * with the link makes the same calls up to its first question about the
+ * link's directory, and (KF) when that comes from the MatchBest scan of
+ * the link's own directory, the scan then hits there and the rest of it
+ * depends only on where (kicontheme.cpp:235).  Elsewhere (KDE 3/4, a
+ * directory reached through a link from an earlier theme, a theme with
+ * too many distinct distances) CALLS is a lower bound: the calls before
+ * the question and the question itself.  transfer full */
+KicResult *kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links);
 
 /* kic_resolve() at every size from MIN to MAX, element s - MIN, at a
  * fraction of the cost (without the call lists).  transfer full */
@@ -118,6 +149,16 @@ GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
  * CHECKSUM: two resolvers with the same digest answer every lookup alike
  * over the same files (state.h keys what a run learned with it). */
 void kic_resolver_digest (const KicResolver *resolver, GChecksum *checksum);
+
+/* Could a directory of THEME hold FILE (a file name with no '/')?  FALSE
+ * when none of its directories' listings (or Qt resources) has the name:
+ * then only a file the overlay adds can be found there. */
+gboolean kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file);
+
+/* The directories the "User" group's fallback stats files in (locate():
+ * each search path in each data directory, or the absolute ones), as
+ * KDE names them.  transfer full */
+GPtrArray *kic_resolver_user_dirs (KicResolver *resolver);
 
 /* Which of the four image extensions KDE knows (.png .xpm .svg .svgz,
  * kiconloader.cpp:588-599) NAME ends with; NULL for none.  transfer none */

@@ -120,9 +120,18 @@ sorted_keys (GHashTable *table)
   return keys;
 }
 
+/* Is PATH DIR or below it? */
+static gboolean
+is_under (const char *path, const char *dir)
+{
+  gsize n = strlen (dir);
+
+  return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 char *
-kic_state_make (const KicPlan *plan, KicFsIndex *index, const GPtrArray *owned, gboolean floor,
-                const char *inputs)
+kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
+                gboolean floor, const char *inputs)
 {
   g_autoptr (GHashTable) listings = NULL;
   g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
@@ -144,6 +153,8 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const GPtrArray *owned, 
       const char *dir = g_ptr_array_index (dirs, d);
       GPtrArray *entries = g_hash_table_lookup (listings, dir);
 
+      if (is_under (dir, store))
+        continue;
       g_string_append (out, "D");
       put_str (out, dir);
       g_string_append_printf (out, "\t%d\n", entries != NULL);
@@ -154,6 +165,14 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const GPtrArray *owned, 
 
           if (g_hash_table_contains (ours, path))
             continue; /* a link of ours: not KDE's own */
+          /* "X.xpm.png" has the store path of X.xpm's PNG twin: which
+           * claims it first depends on every name (claim_store()) */
+          if (g_str_has_suffix (e->name, ".xpm.png"))
+            {
+              kic_debug ("state: none kept ('%s' could share a store copy)", path);
+              g_string_free (out, TRUE);
+              return NULL;
+            }
           if (e->target != NULL)
             {
               g_string_append (out, "L");
@@ -617,6 +636,13 @@ changed_stems (Parsed *p, KicFsIndex *index, GHashTable *changed, const GPtrArra
     {
       g_autofree char *base = g_path_get_basename (key);
 
+      if (g_str_has_suffix (base, ".xpm.png"))
+        {
+          /* as kic_state_make(): no plan of names joined by a store path
+           * is kept */
+          g_hash_table_unref (stems);
+          return NULL;
+        }
       if (kic_icon_name_extension (base) != NULL)
         g_hash_table_add (stems, kic_icon_name_strip_extension (base));
     }
@@ -683,5 +709,10 @@ kic_state_memo (const char *text, gsize length, const char *key, const char *inp
     }
   p.memo->changed_stems = changed_stems (&p, index, changed, owned);
   g_hash_table_unref (p.dirs);
+  if (p.memo->changed_stems == NULL)
+    {
+      kic_debug ("state: ignored (an X.xpm.png came or went): planning every name");
+      g_clear_pointer (&p.memo, kic_plan_memo_free);
+    }
   return p.memo;
 }

@@ -28,12 +28,12 @@
 #include <glib.h>
 
 /* The text of the state of a run: PLAN, the directories INDEX read
- * (without OWNED, the previous run's links: KDE's own files are what
- * count), made with the floor or not (FLOOR), bound to INPUTS (the
+ * outside STORE (without OWNED, the previous run's links: KDE's own files
+ * are what count; the store is the run's own, like the fingerprint's), made with the floor or not (FLOOR), bound to INPUTS (the
  * manifest's inputs digest, kic_fingerprint_inputs()).  NULL when PLAN
  * leaves nothing to keep (no key).  transfer full */
-char *kic_state_make (const KicPlan *plan, KicFsIndex *index, const GPtrArray *owned, gboolean floor,
-                      const char *inputs);
+char *kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
+                      gboolean floor, const char *inputs);
 
 /* The memo (plan.h) of the state TEXT (LENGTH bytes) for a plan of KEY:
  * NULL (with a debug message saying why) unless TEXT is a whole state of

@@ -8,6 +8,7 @@
 
 #include "keyfile.h"
 #include "kic.h"
+#include "trusted.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,13 @@ context_is_valid (const KicProfileTable *profile, const char *context)
 /* Sizes beyond this are refused (see parse_dir_spec). */
 #define KIC_MAX_DIR_SIZE (1 << 20)
 
+/* |V| <= KIC_MAX_DIR_SIZE, in 64 bits: ABS (G_MININT) is undefined */
+static gboolean
+size_in_range (int v)
+{
+  return ABS ((gint64) v) <= KIC_MAX_DIR_SIZE;
+}
+
 /* kicontheme.cpp:711-778, KIconThemeDir::KIconThemeDir */
 static KicDirSpec *
 parse_dir_spec (const KicProfileTable *profile, GKeyFile *kf, const char *dirname)
@@ -113,8 +121,8 @@ parse_dir_spec (const KicProfileTable *profile, GKeyFile *kf, const char *dirnam
   /* KDE takes any int here and then overflows in its size arithmetic
    * (undefined behaviour); no real theme has an icon a million pixels
    * wide, so such a directory is treated as invalid */
-  if (ABS (dir->size) > KIC_MAX_DIR_SIZE || ABS (dir->min_size) > KIC_MAX_DIR_SIZE
-      || ABS (dir->max_size) > KIC_MAX_DIR_SIZE || ABS (dir->threshold) > KIC_MAX_DIR_SIZE)
+  if (!size_in_range (dir->size) || !size_in_range (dir->min_size) || !size_in_range (dir->max_size)
+      || !size_in_range (dir->threshold))
     return dir;
   dir->valid = TRUE;
   return dir;
@@ -383,6 +391,13 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicResource *re
           dir->path = g_steal_pointer (&path);
           dir->mirror = g_steal_pointer (&mirror);
           dir->resource_files = files;
+          if (files == NULL && dir->mirror == NULL && !kic_path_has_dotdot (dir->path))
+            {
+              g_autofree char *clean = kic_path_clean (dir->path);
+              g_autofree char *real = kic_fs_index_realpath (index, clean);
+
+              dir->real = real != NULL && strcmp (real, clean) == 0;
+            }
           theme->guessed_resource |= dir->mirror != NULL;
           g_ptr_array_add (spec->scale > 1 ? theme->scaled_dirs : theme->dirs, dir);
         }

@@ -63,6 +63,9 @@ typedef struct {
   char *mirror;           /* a ":/icons/..." directory that could not be
                            * read: the disk directory taken to hold the
                            * same files; else NULL */
+  gboolean real;          /* PATH is a real directory as the index sees it:
+                           * reached with no symbolic link and no ".."
+                           * (kic_theme_dir_is_plantable()) */
 } KicThemeDir;
 
 typedef struct {
@@ -124,6 +127,19 @@ static inline gboolean
 kic_theme_dir_is_resource (const KicThemeDir *dir)
 {
   return dir->resource_files != NULL || dir->mirror != NULL;
+}
+
+/* May a link be planted in DIR?  Not in a Qt resource, nor in a directory
+ * reached through a symbolic link or a ".." component (issue 19): KDE
+ * follows those, and so does the model, but the place they lead to is no
+ * directory of the theme (Directories=../../../../../etc/logrotate.d).
+ * The index's view only: the writer opens the directory with
+ * kic_trusted_dir_open() (trusted.h), which also checks owners and modes,
+ * on the disk as it is then. */
+static inline gboolean
+kic_theme_dir_is_plantable (const KicThemeDir *dir)
+{
+  return dir->real && !kic_theme_dir_is_resource (dir);
 }
 
 /* kicontheme.cpp:430-433: a theme with no usable directory is skipped. */

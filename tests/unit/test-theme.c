@@ -74,6 +74,52 @@ test_invalid_dirs (void)
   g_assert_true (dir_named (desc, "empty")->valid);
 }
 
+/* issue 19: Size=-2147483648 took ABS() of INT_MIN (undefined behaviour,
+ * and in practice a negative number that passed the bound) */
+static void
+test_extreme_sizes (void)
+{
+  g_autoptr (KicThemeDesc) desc = parse ("[Icon Theme]\nDirectories=min,minsize,max,thr,fine\n"
+                                         "[min]\nSize=-2147483648\n"
+                                         "[minsize]\nSize=32\nType=Scalable\nMinSize=-2147483648\n"
+                                         "[max]\nSize=2147483647\n"
+                                         "[thr]\nSize=32\nThreshold=-2147483648\n"
+                                         "[fine]\nSize=-32\n");
+
+  g_assert_false (dir_named (desc, "min")->valid);
+  g_assert_false (dir_named (desc, "minsize")->valid);
+  g_assert_false (dir_named (desc, "max")->valid);
+  g_assert_false (dir_named (desc, "thr")->valid);
+  /* a negative size within the bound is KDE's (it never fits) */
+  g_assert_true (dir_named (desc, "fine")->valid);
+}
+
+/* issue 19 row 2: a directory KDE reaches through ".." or a link is in the
+ * theme (the model keeps it) but not a place to plant */
+static void
+test_plantable (void)
+{
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+  g_autoptr (GPtrArray) bases = g_ptr_array_new ();
+  KicThemeDesc *desc = parse ("[Icon Theme]\nDirectories=a/22,../../../../etc/logrotate.d,a//32/\n"
+                              "[a/22]\nSize=22\n[../../../../etc/logrotate.d]\nSize=22\n[a//32/]\nSize=32\n");
+  g_autoptr (KicTheme) theme = NULL;
+
+  kic_fs_index_add (index, "/usr/share/icons/t/a", "22", KIC_FS_DIR);
+  kic_fs_index_add (index, "/usr/share/icons/t/a", "32", KIC_FS_DIR);
+  kic_fs_index_add (index, "/etc", "logrotate.d", KIC_FS_DIR);
+  g_ptr_array_add (bases, "/usr/share/icons/t");
+  theme = kic_theme_new (desc, bases, NULL, TRUE, index);
+  g_assert_cmpuint (theme->dirs->len, ==, 3);
+  /* the model follows "..", as KDE does */
+  g_assert_cmpstr (((KicThemeDir *) g_ptr_array_index (theme->dirs, 1))->path, ==,
+                   "/usr/share/icons/t/../../../../etc/logrotate.d");
+  g_assert_true (kic_theme_dir_is_plantable (g_ptr_array_index (theme->dirs, 0)));
+  g_assert_false (kic_theme_dir_is_plantable (g_ptr_array_index (theme->dirs, 1)));
+  /* "//" and a trailing "/" are only spelling */
+  g_assert_true (kic_theme_dir_is_plantable (g_ptr_array_index (theme->dirs, 2)));
+}
+
 static void
 test_keys (void)
 {
@@ -160,6 +206,8 @@ main (int argc, char **argv)
   g_test_add_func ("/theme/defaults", test_defaults);
   g_test_add_func ("/theme/invalid-dirs", test_invalid_dirs);
   g_test_add_func ("/theme/keys", test_keys);
+  g_test_add_func ("/theme/extreme-sizes", test_extreme_sizes);
+  g_test_add_func ("/theme/plantable", test_plantable);
   g_test_add_func ("/theme/lenient", test_lenient);
   g_test_add_func ("/theme/size-rules", test_size_rules);
   g_test_add_func ("/theme/hicolor-kf5", test_hicolor);

@@ -1,0 +1,114 @@
+/* trusted.c - directories root may plant in: no link, no "..", owned by
+ * root (or the running user) and writable by nobody else */
+#include "trusted.h"
+
+#include "kic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+gboolean
+kic_path_has_dotdot (const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (strcmp (parts[i], "..") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Why the directory open as FD (HOST names it) is not trusted, or NULL. */
+static char *
+untrusted_because (int fd, const char *host, uid_t owner)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) < 0)
+    return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
+  if (!S_ISDIR (st.st_mode))
+    return g_strdup_printf ("'%s' is not a directory", host);
+  if (st.st_uid != 0 && st.st_uid != owner)
+    return g_strdup_printf ("'%s' is owned by uid %u, not root", host, (unsigned) st.st_uid);
+  /* sticky or not: a sticky directory still lets others add names */
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return g_strdup_printf ("'%s' is writable by %s", host, (st.st_mode & S_IWOTH) ? "others" : "its group");
+  return NULL;
+}
+
+int
+kic_trusted_dir_open_for (int rootfd, const char *host_root, const char *path, uid_t owner, GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr (GString) host = g_string_new (host_root ? host_root : "");
+  g_autofree char *why = NULL;
+  int fd = fcntl (rootfd, F_DUPFD_CLOEXEC, 0);
+
+  if (fd < 0)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "cannot use the root: %s", g_strerror (errno));
+      return -1;
+    }
+  if ((why = untrusted_because (fd, host->len ? host->str : "/", owner)) != NULL)
+    goto refused;
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *c = parts[i];
+      int next;
+
+      if (c[0] == '\0' || strcmp (c, ".") == 0)
+        continue;
+      g_string_append_printf (host, "/%s", c);
+      if (strcmp (c, "..") == 0)
+        {
+          why = g_strdup_printf ("'%s' is reached through '..'", host->str);
+          goto refused;
+        }
+      /* O_DIRECTORY: the kernel refuses anything but a directory before
+       * it opens it, so a device node is never opened */
+      next = openat (fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (next < 0)
+        {
+          int errsv = errno;
+          struct stat st;
+
+          if (fstatat (fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode))
+            why = g_strdup_printf ("'%s' is a symbolic link", host->str);
+          else if (errsv == ENOTDIR)
+            why = g_strdup_printf ("'%s' is not a directory", host->str);
+          else
+            why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errsv));
+          goto refused;
+        }
+      close (fd);
+      fd = next;
+      if ((why = untrusted_because (fd, host->str, owner)) != NULL)
+        goto refused;
+    }
+  return fd;
+
+refused:
+  close (fd);
+  g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why);
+  return -1;
+}
+
+int
+kic_trusted_dir_open (int rootfd, const char *host_root, const char *path, GError **error)
+{
+  return kic_trusted_dir_open_for (rootfd, host_root, path, geteuid (), error);
+}
+
+gboolean
+kic_trusted_dir_check (int rootfd, const char *host_root, const char *path, GError **error)
+{
+  int fd = kic_trusted_dir_open (rootfd, host_root, path, error);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
