@@ -108,7 +108,7 @@ reached_names (Planner *p, GPtrArray *names, const KicPlanMemo *memo)
           continue;
         }
       g_hash_table_add (visited, stem);
-      tried_by = g_hash_table_lookup (p->stem_names, stem);
+      tried_by = names_trying (p, stem);
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
         {
           const char *name = g_ptr_array_index (tried_by, i);

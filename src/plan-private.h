@@ -32,7 +32,11 @@ typedef struct {
   /* the proof's indexes, made at its first round */
   GHashTable *known;      /* every name a lookup could be asked for (set) */
   GHashTable *stem_names; /* file name stem -> GPtrArray of the known names
-                           * whose lookups may try it (borrowed) */
+                           * whose lookups may try it (borrowed), as asked
+                           * (names_trying()) */
+  GPtrArray *known_sorted;  /* the known names, sorted (borrowed) */
+  GPtrArray *generic_sorted; /* GenericOf*: each known name with a generic icon, by it */
+  GPtrArray *slash_names;   /* the known names with a '/' (borrowed) */
   GPtrArray *reach;       /* per resolver: set of the directories its
                            * themes search (path, and mirrored disk path) */
   GHashTable *dirty;      /* links planted or dropped since the proof
@@ -89,6 +93,7 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
 
 /* plan-proof.c */
 void proof_index (Planner *p, GPtrArray *names);
+GPtrArray *names_trying (Planner *p, const char *stem);
 gboolean prove_once (Planner *p, GPtrArray *names, guint *n_verified);
 void drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
 void replan_banned (Planner *p, GPtrArray *names, guint n_themes);

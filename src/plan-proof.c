@@ -127,9 +127,113 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* The proof's indexes: the names, which of them may try each stem (the
- * stems, kic_resolver_lookup_stems(), follow the generation and the mime
- * data, which every resolver of the system shares), and the directories
+typedef struct {
+  const char *generic; /* the mime/generic-icons name of NAME */
+  const char *name;    /* a known name (borrowed) */
+} GenericOf;
+
+static int
+compare_generic_of (gconstpointer a, gconstpointer b)
+{
+  const GenericOf *x = *(const GenericOf *const *) a, *y = *(const GenericOf *const *) b;
+  int c = strcmp (x->generic, y->generic);
+
+  return c != 0 ? c : strcmp (x->name, y->name);
+}
+
+/* The first index of SORTED (strings, or GenericOf* with GENERIC) whose
+ * string is not below KEY. */
+static guint
+lower_bound (GPtrArray *sorted, const char *key, gboolean generic)
+{
+  guint lo = 0, hi = sorted->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const char *s = generic ? ((const GenericOf *) g_ptr_array_index (sorted, mid))->generic
+                              : g_ptr_array_index (sorted, mid);
+
+      if (strcmp (s, key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Is S BASE itself, or BASE and then a dash and more? */
+static gboolean
+extends (const char *s, const char *base, gsize n)
+{
+  return strncmp (s, base, n) == 0 && (s[n] == '\0' || s[n] == '-');
+}
+
+static void
+add_if_trying (Planner *p, GPtrArray *out, GHashTable *seen, const char *name, const char *stem)
+{
+  g_autoptr (GPtrArray) stems = NULL;
+
+  if (g_hash_table_contains (seen, name))
+    return;
+  g_hash_table_add (seen, (gpointer) name);
+  stems = kic_resolver_lookup_stems (g_ptr_array_index (p->resolvers, 0), name);
+  for (guint i = 0; i < stems->len; i++)
+    if (strcmp (g_ptr_array_index (stems, i), stem) == 0)
+      {
+        g_ptr_array_add (out, (gpointer) name);
+        return;
+      }
+}
+
+/* The known names whose lookups may try STEM (the stems follow the
+ * generation and the mime data, which every resolver of the system
+ * shares): worked out when first asked.  Every stem of a name N
+ * (kic_resolver_lookup_stems()) is N, a dash cut of N, or one of those
+ * with "-x-generic" or "-symbolic" after it, or the same of N's generic
+ * icon (or, for a name with a '/', a last component): so, with that
+ * ending taken off, the stem is N or its generic icon up to a dash.  The
+ * names found so are each checked against their stems.  transfer none */
+GPtrArray *
+names_trying (Planner *p, const char *stem)
+{
+  GPtrArray *out = g_hash_table_lookup (p->stem_names, stem);
+  g_autoptr (GHashTable) seen = NULL;
+  g_autofree char *base = NULL;
+  gsize n;
+
+  if (out != NULL)
+    return out;
+  out = g_ptr_array_new ();
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  base = g_strdup (stem);
+  if (g_str_has_suffix (base, "-x-generic"))
+    base[strlen (base) - strlen ("-x-generic")] = '\0';
+  else if (g_str_has_suffix (base, "-symbolic"))
+    base[strlen (base) - strlen ("-symbolic")] = '\0';
+  n = strlen (base);
+  for (guint i = lower_bound (p->known_sorted, base, FALSE);
+       i < p->known_sorted->len && strncmp (g_ptr_array_index (p->known_sorted, i), base, n) == 0; i++)
+    if (extends (g_ptr_array_index (p->known_sorted, i), base, n))
+      add_if_trying (p, out, seen, g_ptr_array_index (p->known_sorted, i), stem);
+  for (guint i = lower_bound (p->generic_sorted, base, TRUE); i < p->generic_sorted->len; i++)
+    {
+      const GenericOf *g = g_ptr_array_index (p->generic_sorted, i);
+
+      if (strncmp (g->generic, base, n) != 0)
+        break;
+      if (extends (g->generic, base, n))
+        add_if_trying (p, out, seen, g->name, stem);
+    }
+  for (guint i = 0; i < p->slash_names->len; i++)
+    add_if_trying (p, out, seen, g_ptr_array_index (p->slash_names, i), stem);
+  g_ptr_array_sort (out, compare_strings);
+  g_hash_table_insert (p->stem_names, g_strdup (stem), out);
+  return out;
+}
+
+/* The proof's indexes: the known names, sorted and by their generic
+ * icons (names_trying() finds who may try a stem), and the directories
  * each resolver searches. */
 void
 proof_index (Planner *p, GPtrArray *names)
@@ -140,26 +244,28 @@ proof_index (Planner *p, GPtrArray *names)
 
   p->known = known_names (p, names);
   p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  p->known_sorted = g_ptr_array_sized_new (g_hash_table_size (p->known));
+  p->generic_sorted = g_ptr_array_new_with_free_func (g_free);
+  p->slash_names = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, p->known);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (first, key);
+      const char *generic = kic_resolver_generic_icon (first, key);
 
-      for (guint i = 0; i < stems->len; i++)
+      g_ptr_array_add (p->known_sorted, key);
+      if (generic != NULL)
         {
-          const char *stem = g_ptr_array_index (stems, i);
-          GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+          GenericOf *g = g_new (GenericOf, 1);
 
-          if (tried_by == NULL)
-            {
-              tried_by = g_ptr_array_new ();
-              g_hash_table_insert (p->stem_names, g_strdup (stem), tried_by);
-            }
-          /* a name's stems may repeat (a dash cut equal to its generic) */
-          if (tried_by->len == 0 || g_ptr_array_index (tried_by, tried_by->len - 1) != key)
-            g_ptr_array_add (tried_by, key);
+          g->generic = generic;
+          g->name = key;
+          g_ptr_array_add (p->generic_sorted, g);
         }
+      if (strchr (key, '/') != NULL)
+        g_ptr_array_add (p->slash_names, key);
     }
+  g_ptr_array_sort (p->known_sorted, compare_strings);
+  g_ptr_array_sort (p->generic_sorted, compare_generic_of);
   p->reach = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   for (guint r = 0; r < p->resolvers->len; r++)
     {
@@ -218,7 +324,7 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
       g_autofree char *dir = g_path_get_dirname (key);
       g_autofree char *stem = link_stem (key);
       gboolean reached = g_hash_table_contains (reach, dir);
-      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+      GPtrArray *tried_by = names_trying (p, stem);
 
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
         {

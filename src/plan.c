@@ -275,6 +275,9 @@ planner_clear (Planner *p)
   if (p->known != NULL)
     {
       g_hash_table_unref (p->stem_names);
+      g_ptr_array_unref (p->known_sorted);
+      g_ptr_array_unref (p->generic_sorted);
+      g_ptr_array_unref (p->slash_names);
       g_hash_table_unref (p->known);
       g_ptr_array_unref (p->reach);
     }

@@ -1487,3 +1487,9 @@ kic_resolver_digest (const KicResolver *resolver, GChecksum *checksum)
   for (guint g = 0; g < KIC_GROUP_LAST; g++)
     digest_int (checksum, resolver->group_size[g]);
 }
+
+const char *
+kic_resolver_generic_icon (const KicResolver *resolver, const char *name)
+{
+  return resolver->generic_icons != NULL ? g_hash_table_lookup (resolver->generic_icons, name) : NULL;
+}

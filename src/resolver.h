@@ -150,6 +150,10 @@ GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
  * over the same files (state.h keys what a run learned with it). */
 void kic_resolver_digest (const KicResolver *resolver, GChecksum *checksum);
 
+/* The mime/generic-icons name of NAME (a name without extension), or
+ * NULL.  transfer none */
+const char *kic_resolver_generic_icon (const KicResolver *resolver, const char *name);
+
 /* Could a directory of THEME hold FILE (a file name with no '/')?  FALSE
  * when none of its directories' listings (or Qt resources) has the name:
  * then only a file the overlay adds can be found there. */
