@@ -644,33 +644,53 @@ unchanged_when_locked (const KicCommandOptions *options, const char *root, const
   return TRUE;
 }
 
-/* What the memo callback of the plan needs (KicPlanOptions.memo). */
+/* What the last rebuild learned, for this one (state.h). */
 typedef struct {
-  KicFsIndex *index;
-  const char *store;
-  const char *inputs;   /* the manifest's inputs digest the fingerprint is bound to */
+  KicState *state;
   GHashTable *changed;  /* what changed since (kic_fingerprint_changes()) */
+  GHashTable *stamps;   /* ... and the stamps of what did not */
+  KicFsIndex *index;
   const GPtrArray *owned;
 } MemoSource;
 
-/* The memo of the state the last rebuild left (state.h), for a plan of
- * KEY; NULL when there is none to keep. */
+/* The state the last rebuild left in STORE under ROOT, bound to INPUTS
+ * (the manifest's digest the fingerprint is bound to), or NULL. */
+static KicState *
+read_state (const char *root, const char *store, const char *inputs)
+{
+  g_autofree char *path = g_build_filename (store, KIC_STATE_FILE, NULL);
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  struct stat st;
+  int rootfd = kic_root_open (root);
+  int fd = rootfd >= 0 ? kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE) : -1;
+
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+                  || !kic_read_fd_max (fd, path, 256 << 20, &text, &length, NULL)))
+    g_clear_pointer (&text, g_free);
+  if (fd >= 0)
+    close (fd);
+  if (rootfd >= 0)
+    close (rootfd);
+  return text != NULL ? kic_state_read (text, length, inputs) : NULL;
+}
+
+/* KicSystemOptions.seed: the directories that did not change, from the state. */
+static void
+seed_index (KicFsIndex *index, gpointer data)
+{
+  MemoSource *m = data;
+
+  kic_state_seed (m->state, index, m->changed, m->stamps);
+}
+
+/* KicPlanOptions.memo: the state's memo for a plan of KEY, or NULL. */
 static KicPlanMemo *
 load_memo (const char *key, gpointer data)
 {
   MemoSource *m = data;
-  g_autofree char *path = g_build_filename (m->store, KIC_STATE_FILE, NULL);
-  g_autofree char *text = NULL;
-  gsize length = 0;
-  struct stat st;
-  int fd = kic_open_in_root (kic_fs_index_rootfd (m->index), path, O_RDONLY | O_NONBLOCK, TRUE);
 
-  if (fd < 0)
-    return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !kic_read_fd_max (fd, path, 64 << 20, &text, &length, NULL))
-    g_clear_pointer (&text, g_free);
-  close (fd);
-  return kic_state_memo (text, length, key, m->inputs, m->index, m->changed, m->owned);
+  return kic_state_memo (m->state, key, m->index, m->changed, m->owned);
 }
 
 /* Plan and apply; with CHECK_ONLY count the changes and write nothing.
@@ -702,8 +722,10 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   const KicManifest *old;
   g_autofree char *last_inputs = NULL;
   g_autofree char *inputs = NULL;
+  g_autoptr (GHashTable) stamps = NULL;
   g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, options->store, fingerprint_setup,
-                                                                 &last_inputs, NULL);
+                                                                 &last_inputs, &stamps);
+  g_autoptr (KicState) state = NULL;
   /* --json reports every name: that needs the plan */
   gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
   MemoSource memo = { 0 };
@@ -719,6 +741,16 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     }
   /* the fingerprint needs what each input was as it was read */
   stamped.system.keep_stamps = TRUE;
+  if (changed != NULL && !options->full)
+    state = read_state (root, options->store, last_inputs);
+  if (state != NULL)
+    {
+      memo.state = state;
+      memo.changed = changed;
+      memo.stamps = stamps;
+      stamped.system.seed = seed_index;
+      stamped.system.seed_data = &memo;
+    }
   system = load_system (&stamped, error);
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
@@ -739,12 +771,9 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
-  if (changed != NULL && !options->full)
+  if (state != NULL)
     {
       memo.index = system->index;
-      memo.store = options->store;
-      memo.inputs = last_inputs;
-      memo.changed = changed;
       memo.owned = owned;
       popts.memo = load_memo;
       popts.memo_data = &memo;
@@ -776,14 +805,13 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     {
       g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
       g_autoptr (GError) local = NULL;
-
-      g_autofree char *state = kic_state_make (plan, system->index, options->store, owned, popts.floor, inputs);
+      g_autofree char *next = kic_state_make (plan, system->index, options->store, owned, popts.floor, inputs);
 
       /* without the state the next run plans every name, without the
        * fingerprint it plans in full: nothing worse.  The state first: a
        * run killed between the two leaves no fingerprint, so the next
        * run writes both again. */
-      if (state != NULL && !kic_writer_put_state (writer, state, &local))
+      if (next != NULL && !kic_writer_put_state (writer, next, &local))
         {
           kic_warning ("%s", local->message);
           g_clear_error (&local);

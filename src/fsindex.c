@@ -308,8 +308,10 @@ resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links
   /* inside the root an absolute target starts at the root, as in a chroot */
   joined = buf[0] == '/' ? g_strdup (buf) : path_join (parent, buf);
   real = resolve (index, joined, links);
-  if (entry != NULL && entry->target == NULL)
+  if (entry != NULL)
     {
+      g_free (entry->target);
+      g_free (entry->real);
       entry->target = kic_path_clean (joined);
       entry->real = g_strdup (real);
     }
@@ -706,6 +708,39 @@ kic_fs_index_listing (KicFsIndex *index, const char *real)
   KicFsDir *dir = get_dir (index, real);
 
   return dir != NULL ? listing_of (index, dir, TRUE) : NULL;
+}
+
+void
+kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries)
+{
+  KicFsDir *dir = NULL;
+
+  if (index->is_virtual || g_hash_table_contains (index->dirs, real))
+    return;
+  if (entries != NULL)
+    {
+      dir = fs_dir_new (real);
+      dir->from_disk = TRUE;
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const KicFsListingEntry *e = g_ptr_array_index (entries, i);
+          KicFsEntry *entry = g_new0 (KicFsEntry, 1);
+
+          entry->d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
+          if (entry->d_type != DT_LNK)
+            {
+              entry->resolved = TRUE;
+              entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR
+                                                                                           : KIC_FS_OTHER;
+            }
+          entry->target = g_strdup (e->target);
+          entry->real = g_strdup (e->real);
+          g_hash_table_insert (dir->entries, g_strdup (e->name), entry);
+        }
+    }
+  g_hash_table_insert (index->dirs, g_strdup (real), dir);
+  if (index->stamps != NULL && stamp != NULL)
+    g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
 }
 
 int

@@ -140,6 +140,15 @@ GHashTable *kic_fs_index_listings (KicFsIndex *index);
  * link followed; NULL when it is not a directory.  transfer full */
 GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real);
 
+/* Take the listing of directory REAL (a real path) as given instead of
+ * reading it: what it was when a run read it, for a directory whose STAMP
+ * (kept as if it was read now) says it has not changed since (state.h).
+ * ENTRIES (KicFsListingEntry*; NULL: no directory there): each name and
+ * kind; a link's TARGET and REAL are where that run found it led, kept
+ * for kic_fs_index_listings() until a question follows the link again
+ * (reading it then).  Before anything reads REAL. */
+void kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries);
+
 /* Changes by kic_fs_index_add() so far: what was worked out from the
  * listings before may be stale when it changed. */
 guint kic_fs_index_generation (const KicFsIndex *index);

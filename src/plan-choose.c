@@ -577,7 +577,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plant->theme = g_strdup (c->theme->desc->name);
       plant->content = content_of_path (p, source);
       g_ptr_array_add (np->plants, plant);
-      g_hash_table_insert (p->plants, plant->link, plant);
+      plants_add (p, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
       g_hash_table_add (p->dirty, g_strdup (plant->link));
     }

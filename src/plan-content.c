@@ -7,6 +7,41 @@
 
 #include <string.h>
 
+static const char *
+file_name (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+
+  return slash != NULL ? slash + 1 : path;
+}
+
+/* PLANT is planned (p->plants); its file name counts in p->plant_files. */
+void
+plants_add (Planner *p, KicPlant *plant)
+{
+  const char *file = file_name (plant->link);
+  gpointer n = g_hash_table_lookup (p->plant_files, file);
+
+  if (g_hash_table_lookup (p->plants, plant->link) == NULL)
+    g_hash_table_insert (p->plant_files, g_strdup (file), GUINT_TO_POINTER (GPOINTER_TO_UINT (n) + 1));
+  g_hash_table_insert (p->plants, plant->link, plant);
+}
+
+/* The plant at LINK is no longer planned. */
+void
+plants_remove (Planner *p, const char *link)
+{
+  const char *file = file_name (link);
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (p->plant_files, file));
+
+  if (!g_hash_table_remove (p->plants, link))
+    return;
+  if (n <= 1)
+    g_hash_table_remove (p->plant_files, file);
+  else
+    g_hash_table_insert (p->plant_files, g_strdup (file), GUINT_TO_POINTER (n - 1));
+}
+
 /* The content of the file at PATH (inside the root). */
 const KicContent *
 content_of_path (Planner *p, const char *path)
@@ -48,7 +83,9 @@ content_of_result (Planner *p, const KicResult *r, const char *trial_source)
     return kic_content_special (p->contents, KIC_CONTENT_NOTHING, NULL);
   if (r->via == KIC_VIA_ABSOLUTE)
     return kic_content_special (p->contents, KIC_CONTENT_ABSOLUTE, r->path);
-  plant = plant_of_result (p, r);
+  /* a link is found under its own file name, whichever path leads to it:
+   * a name no plant has needs no search for one */
+  plant = g_hash_table_contains (p->plant_files, file_name (r->path)) ? plant_of_result (p, r) : NULL;
   if (plant != NULL)
     return content_of_path (p, plant->source);
   if (r->dir != NULL && r->dir->resource_files != NULL)

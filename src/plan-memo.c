@@ -159,7 +159,7 @@ take_result (Planner *p, KicNamePlan *np, const KicNamePlan *m)
       plant->content = content_of_path (p, plant->source);
       claim_store (p, plant->store, plant->source);
       g_ptr_array_add (np->plants, plant);
-      g_hash_table_insert (p->plants, plant->link, plant);
+      plants_add (p, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
       kic_overlay_set (p->after, dir, file, TRUE);
     }
@@ -255,7 +255,8 @@ memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_ve
   /* what the proof checked of the names kept */
   g_hash_table_iter_init (&iter, memo->verified);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    if (!g_hash_table_contains (reached, key))
+    /* (a name that is no longer known is asked of no lookup) */
+    if (!g_hash_table_contains (reached, key) && g_hash_table_contains (p->known, key))
       {
         *n_verified += GPOINTER_TO_UINT (value);
         g_hash_table_insert (p->verified, g_strdup (key), value);

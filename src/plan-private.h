@@ -25,7 +25,8 @@ typedef struct {
   KicOverlay *base;       /* the previous run's links hidden: KDE's own state */
   KicOverlay *after;      /* base plus the links planned so far */
   KicContentTable *contents; /* what each file shows the user (the plan keeps it) */
-  GHashTable *plants;     /* link path -> KicPlant* (borrowed from names) */
+  GHashTable *plants;     /* link path -> KicPlant* (borrowed from names): plants_add(), plants_remove() */
+  GHashTable *plant_files; /* file name of a planted link -> how many (content_of_result()'s filter) */
   GHashTable *plant_name; /* link path -> KicNamePlan* */
   GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
   GPtrArray *theme_names; /* char*: the theme each resolver stands for */
@@ -69,6 +70,8 @@ void size_report_free (gpointer data);
 void name_plan_free (gpointer data);
 
 /* plan-content.c */
+void plants_add (Planner *p, KicPlant *plant);
+void plants_remove (Planner *p, const char *link);
 const KicContent *content_of_path (Planner *p, const char *path);
 const char *link_extension (Planner *p, const char *source);
 const KicContent *content_of_result (Planner *p, const KicResult *r, const char *trial_source);

@@ -53,7 +53,7 @@ drop_plants (Planner *p, KicNamePlan *np, const char *reason)
       overlay_restore (p, dir, file);
       g_hash_table_add (p->dirty, g_strdup (plant->link));
       g_hash_table_remove (p->plant_name, plant->link);
-      g_hash_table_remove (p->plants, plant->link);
+      plants_remove (p, plant->link);
     }
   g_ptr_array_set_size (np->plants, 0);
   set_status (np, KIC_NAME_SKIPPED, reason);
@@ -106,14 +106,20 @@ known_names (Planner *p, GPtrArray *names)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
               g_autoptr (GPtrArray) files = dir_files (p, dir);
+              const char *key = dir->resource_files == NULL && dir->mirror == NULL ? dir_key (p, dir) : NULL;
 
               for (guint f = 0; files != NULL && f < files->len; f++)
                 {
                   const char *file = g_ptr_array_index (files, f);
                   const char *ext = kic_icon_name_extension (file);
+                  gboolean add;
 
-                  if (ext != NULL)
-                    g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
+                  /* a previous run's link is not KDE's own: its name is
+                   * no name of the themes (the plan is the same with the
+                   * store or without) */
+                  if (ext == NULL || (key != NULL && kic_overlay_lookup (p->base, key, file, &add) && !add))
+                    continue;
+                  g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
                 }
             }
         }

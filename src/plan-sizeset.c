@@ -114,7 +114,7 @@ size_set_unset (Planner *p, KicPlant *plant)
   g_autofree char *file = g_path_get_basename (plant->link);
 
   overlay_restore (p, dir, file);
-  g_hash_table_remove (p->plants, plant->link);
+  plants_remove (p, plant->link);
 }
 
 static void
@@ -124,7 +124,7 @@ size_set_set (Planner *p, KicPlant *plant)
   g_autofree char *file = g_path_get_basename (plant->link);
 
   kic_overlay_set (p->after, dir, file, TRUE);
-  g_hash_table_insert (p->plants, plant->link, plant);
+  plants_add (p, plant);
 }
 
 /* A name KDE loads with different content at different sizes (BEFORE_ALL,

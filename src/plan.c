@@ -201,6 +201,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->after = kic_overlay_new ();
   p->contents = kic_content_table_new (system->index);
   p->plants = g_hash_table_new (g_str_hash, g_str_equal);
+  p->plant_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
@@ -268,6 +269,7 @@ planner_clear (Planner *p)
   kic_overlay_free (p->after);
   kic_content_table_unref (p->contents);
   g_hash_table_unref (p->plants);
+  g_hash_table_unref (p->plant_files);
   g_hash_table_unref (p->plant_name);
   g_ptr_array_unref (p->resolvers);
   g_ptr_array_unref (p->theme_names);

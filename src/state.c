@@ -234,95 +234,82 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
 
 /* ---- reading it back ------------------------------------------------ */
 
-typedef struct {
-  char *target;
-  char *real;
-} Followed;
-
-typedef struct {
-  GHashTable *kinds;    /* name -> GINT_TO_POINTER (kind) */
-  GHashTable *followed; /* name -> Followed* */
-} Listing;
-
-static void
-followed_free (gpointer data)
-{
-  Followed *f = data;
-
-  g_free (f->target);
-  g_free (f->real);
-  g_free (f);
-}
+struct _KicState {
+  char *key;
+  gboolean floor;
+  GHashTable *dirs;   /* real path -> GPtrArray of KicFsListingEntry* sorted by name (NULL: none) */
+  KicPlanMemo *memo;  /* the records (changed_stems still NULL) */
+};
 
 static void
 listing_free (gpointer data)
 {
-  Listing *l = data;
+  if (data != NULL)
+    g_ptr_array_unref (data);
+}
 
-  if (l == NULL)
+void
+kic_state_free (KicState *state)
+{
+  if (state == NULL)
     return;
-  g_hash_table_unref (l->kinds);
-  g_hash_table_unref (l->followed);
-  g_free (l);
+  g_free (state->key);
+  if (state->dirs != NULL)
+    g_hash_table_unref (state->dirs);
+  kic_plan_memo_free (state->memo);
+  g_free (state);
 }
 
-static Listing *
-listing_new (void)
-{
-  Listing *l = g_new0 (Listing, 1);
+#define MAX_FIELDS 10
 
-  l->kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  l->followed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, followed_free);
-  return l;
-}
-
-typedef struct {
-  GHashTable *dirs; /* real path -> Listing* (NULL: no directory there) */
-  KicPlanMemo *memo;
-} Parsed;
-
-/* A field of LINE as a string: escaped text (transfer full), or with OPT
- * "-" (NULL, *OK kept) or "=text". */
+/* A field as a string (transfer full): its escapes undone. */
 static char *
-field (char **fields, guint i, gboolean opt, gboolean *ok)
+unescape (const char *f)
 {
-  const char *f;
+  return strchr (f, '\\') != NULL ? g_strcompress (f) : g_strdup (f);
+}
 
-  for (guint k = 0; k <= i; k++)
-    if (fields[k] == NULL)
-      {
-        *ok = FALSE;
-        return NULL;
-      }
-  f = fields[i];
-  if (!opt)
-    return g_strcompress (f);
-  if (strcmp (f, "-") == 0)
-    return NULL;
-  if (f[0] != '=')
+/* Field I of F (N fields) as a string, or with OPT "-" (NULL, *OK kept)
+ * or "=text"; *OK FALSE when it is not there. */
+static char *
+field (char **f, guint n, guint i, gboolean opt, gboolean *ok)
+{
+  if (i >= n)
     {
       *ok = FALSE;
       return NULL;
     }
-  return g_strcompress (f + 1);
+  if (!opt)
+    return unescape (f[i]);
+  if (strcmp (f[i], "-") == 0)
+    return NULL;
+  if (f[i][0] != '=')
+    {
+      *ok = FALSE;
+      return NULL;
+    }
+  return unescape (f[i] + 1);
 }
 
 static gboolean
-field_uint (char **fields, guint i, guint *value)
+field_uint (char **f, guint n, guint i, guint *value)
 {
   char *end;
   guint64 v;
 
-  for (guint k = 0; k <= i; k++)
-    if (fields[k] == NULL)
-      return FALSE;
-  if (!g_ascii_isdigit (fields[i][0]))
+  if (i >= n || !g_ascii_isdigit (f[i][0]))
     return FALSE;
-  v = g_ascii_strtoull (fields[i], &end, 10);
+  v = g_ascii_strtoull (f[i], &end, 10);
   if (*end != '\0' || v > G_MAXUINT)
     return FALSE;
   *value = (guint) v;
   return TRUE;
+}
+
+static gboolean
+is_01 (char **f, guint n, guint i)
+{
+  return i < n && (strcmp (f[i], "0") == 0 || strcmp (f[i], "1") == 0);
 }
 
 /* Is PATH a clean absolute path? */
@@ -337,181 +324,293 @@ path_ok (const char *path)
   return strcmp (clean, path) == 0 && kic_manifest_path_ok (path);
 }
 
-/* The records of TEXT after the header lines, into P; FALSE at the first
- * line that is not what a state holds. */
+/* One record of the text, its N fields in F, into STATE.  FALSE when it is
+ * not what a state holds. */
 static gboolean
-parse_records (char **lines, guint first, guint end, Parsed *p, char **why)
+parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan **last, GHashTable *menu,
+              GArray *owners, GPtrArray *pending)
 {
-  Listing *dir = NULL;
-  KicNamePlan *last = NULL;
-  GHashTable *menu = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr (GPtrArray) pending = g_ptr_array_new ();
+  const char *tag = f[0];
   gboolean ok = TRUE;
-  guint i;
 
-  for (i = first; ok && i < end; i++)
+  if (strcmp (tag, "E") == 0 || strcmp (tag, "L") == 0)
     {
-      g_auto (GStrv) f = g_strsplit (lines[i], "\t", -1);
-      const char *tag = f[0];
+      gboolean link = tag[0] == 'L';
+      KicFsListingEntry *e;
 
-      if (strcmp (tag, "D") == 0)
+      if (*dir == NULL || n != (link ? 4u : 3u) || (!link && (strlen (f[1]) != 1 || strchr ("fdlo", f[1][0]) == NULL)))
+        return FALSE;
+      e = g_new0 (KicFsListingEntry, 1);
+      g_ptr_array_add (*dir, e);
+      e->name = field (f, n, link ? 1 : 2, FALSE, &ok);
+      e->kind = link ? 'l' : f[1][0];
+      if (link)
         {
-          g_autofree char *path = field (f, 1, FALSE, &ok);
-
-          ok = ok && path_ok (path) && f[2] != NULL && (strcmp (f[2], "0") == 0 || strcmp (f[2], "1") == 0)
-               && !g_hash_table_contains (p->dirs, path);
-          if (ok)
-            {
-              dir = f[2][0] == '1' ? listing_new () : NULL;
-              g_hash_table_insert (p->dirs, g_steal_pointer (&path), dir);
-            }
-          last = NULL;
+          e->target = field (f, n, 2, FALSE, &ok);
+          e->real = field (f, n, 3, TRUE, &ok);
+          ok = ok && path_ok (e->target) && (e->real == NULL || path_ok (e->real));
         }
-      else if (strcmp (tag, "E") == 0 || strcmp (tag, "L") == 0)
+      /* sorted and unique, as written */
+      return ok && e->name[0] != '\0' && strchr (e->name, '/') == NULL
+             && ((*dir)->len == 1
+                 || strcmp (((KicFsListingEntry *) g_ptr_array_index (*dir, (*dir)->len - 2))->name, e->name) < 0);
+    }
+  if (strcmp (tag, "D") == 0)
+    {
+      g_autofree char *path = field (f, n, 1, FALSE, &ok);
+
+      if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))
+        return FALSE;
+      *dir = f[2][0] == '1' ? g_ptr_array_new_with_free_func (kic_fs_listing_entry_free) : NULL;
+      g_hash_table_insert (state->dirs, g_steal_pointer (&path), *dir);
+      *last = NULL;
+      return TRUE;
+    }
+  *dir = NULL;
+  if (strcmp (tag, "N") == 0 || strcmp (tag, "C") == 0)
+    {
+      g_autofree char *name = field (f, n, 1, FALSE, &ok);
+      g_autofree char *status = field (f, n, 2, FALSE, &ok);
+      KicNamePlan *np;
+
+      if (!ok)
+        return FALSE;
+      np = kic_name_plan_new (name);
+      *last = np;
+      g_ptr_array_add (tag[0] == 'N' ? state->memo->names : state->memo->closure, np);
+      np->reason = field (f, n, 3, TRUE, &ok);
+      np->ban_reason = field (f, n, 5, TRUE, &ok);
+      if (!ok || !kic_name_status_from_string (status, &np->status) || !is_01 (f, n, 4))
+        return FALSE;
+      np->per_size = f[4][0] == '1';
+      if (tag[0] == 'N')
         {
-          gboolean link = tag[0] == 'L';
-          g_autofree char *name = field (f, link ? 1 : 2, FALSE, &ok);
-
-          ok = ok && dir != NULL && name[0] != '\0' && strchr (name, '/') == NULL
-               && !g_hash_table_contains (dir->kinds, name);
-          if (ok && link)
-            {
-              Followed *fl = g_new0 (Followed, 1);
-
-              fl->target = field (f, 2, FALSE, &ok);
-              fl->real = field (f, 3, TRUE, &ok);
-              ok = ok && path_ok (fl->target) && (fl->real == NULL || path_ok (fl->real));
-              g_hash_table_insert (dir->followed, g_strdup (name), fl);
-              g_hash_table_insert (dir->kinds, g_steal_pointer (&name), GINT_TO_POINTER ('l'));
-            }
-          else if (ok)
-            {
-              ok = f[1] != NULL && strlen (f[1]) == 1 && strchr ("fdlo", f[1][0]) != NULL;
-              if (ok)
-                g_hash_table_insert (dir->kinds, g_steal_pointer (&name), GINT_TO_POINTER (f[1][0]));
-            }
+          if (n != 6 || g_hash_table_contains (menu, np->name))
+            return FALSE;
+          g_hash_table_insert (menu, np->name, np);
+          return TRUE;
         }
-      else if (strcmp (tag, "N") == 0 || strcmp (tag, "C") == 0)
+      np->closure_theme = field (f, n, 6, FALSE, &ok);
+      if (!ok || n != 9)
+        return FALSE;
+      if (strcmp (f[7], "n") == 0)
         {
-          g_autofree char *name = field (f, 1, FALSE, &ok);
-          g_autofree char *status = field (f, 2, FALSE, &ok);
-          KicNamePlan *np = ok ? kic_name_plan_new (name) : NULL;
+          g_autofree char *owner_name = unescape (f[8]);
 
-          dir = NULL;
-          last = np;
-          if (!ok)
-            break;
-          g_ptr_array_add (tag[0] == 'N' ? p->memo->names : p->memo->closure, np);
-          np->reason = field (f, 3, TRUE, &ok);
-          np->ban_reason = field (f, 5, TRUE, &ok);
-          ok = ok && kic_name_status_from_string (status, &np->status) && f[4] != NULL
-               && (strcmp (f[4], "0") == 0 || strcmp (f[4], "1") == 0);
-          if (ok)
-            np->per_size = f[4][0] == '1';
-          if (ok && tag[0] == 'N')
-            {
-              ok = f[6] == NULL && !g_hash_table_contains (menu, np->name);
-              if (ok)
-                g_hash_table_insert (menu, np->name, np);
-            }
-          else if (ok)
-            {
-              guint owner = 0;
-
-              np->closure_theme = field (f, 6, FALSE, &ok);
-              if (ok && f[7] != NULL && strcmp (f[7], "n") == 0)
-                {
-                  g_autofree char *owner_name = field (f, 8, FALSE, &ok);
-
-                  np->closure_for = ok ? g_hash_table_lookup (menu, owner_name) : NULL;
-                  ok = ok && np->closure_for != NULL;
-                }
-              else
-                {
-                  /* a member's owner may come after it: resolved at the end */
-                  ok = ok && f[7] != NULL && strcmp (f[7], "c") == 0 && field_uint (f, 8, &owner);
-                  g_array_append_val (owners, owner);
-                  g_ptr_array_add (pending, np);
-                }
-              ok = ok && f[9] == NULL;
-            }
-        }
-      else if (strcmp (tag, "B") == 0)
-        {
-          char *theme = field (f, 1, FALSE, &ok);
-
-          ok = ok && last != NULL;
-          if (ok)
-            g_ptr_array_add (last->banned, theme);
-          else
-            g_free (theme);
-        }
-      else if (strcmp (tag, "P") == 0)
-        {
-          KicPlant *plant = g_new0 (KicPlant, 1);
-
-          plant->link = field (f, 1, FALSE, &ok);
-          plant->source = field (f, 2, FALSE, &ok);
-          plant->store = field (f, 3, FALSE, &ok);
-          plant->theme = field (f, 4, FALSE, &ok);
-          ok = ok && last != NULL && path_ok (plant->link) && path_ok (plant->source) && path_ok (plant->store)
-               && f[5] == NULL;
-          if (ok)
-            g_ptr_array_add (last->plants, plant);
-          else
-            kic_plant_free (plant);
-        }
-      else if (strcmp (tag, "S") == 0)
-        {
-          KicSizeReport *r = g_new0 (KicSizeReport, 1);
-          guint size = 0;
-
-          r->path = field (f, 2, TRUE, &ok);
-          r->floor_reason = field (f, 6, TRUE, &ok);
-          ok = ok && last != NULL && field_uint (f, 1, &size) && field_uint (f, 3, &r->calls_before)
-               && field_uint (f, 4, &r->calls_after) && field_uint (f, 5, &r->calls_floor) && f[7] == NULL;
-          r->size = (int) size;
-          if (ok)
-            g_ptr_array_add (last->sizes, r);
-          else
-            {
-              g_free (r->path);
-              g_free (r->floor_reason);
-              g_free (r);
-            }
-        }
-      else if (strcmp (tag, "V") == 0)
-        {
-          g_autofree char *name = field (f, 1, FALSE, &ok);
-          guint count = 0;
-
-          ok = ok && field_uint (f, 2, &count) && f[3] == NULL
-               && !g_hash_table_contains (p->memo->verified, name);
-          if (ok)
-            g_hash_table_insert (p->memo->verified, g_steal_pointer (&name), GUINT_TO_POINTER (count));
-          last = NULL;
-          dir = NULL;
+          np->closure_for = g_hash_table_lookup (menu, owner_name);
+          return np->closure_for != NULL;
         }
       else
-        ok = FALSE;
+        {
+          guint owner = 0;
+
+          /* a member's owner may come after it: resolved at the end */
+          if (strcmp (f[7], "c") != 0 || !field_uint (f, n, 8, &owner))
+            return FALSE;
+          g_array_append_val (owners, owner);
+          g_ptr_array_add (pending, np);
+          return TRUE;
+        }
     }
-  for (guint k = 0; ok && k < pending->len; k++)
+  if (strcmp (tag, "B") == 0)
+    {
+      if (*last == NULL || n != 2)
+        return FALSE;
+      g_ptr_array_add ((*last)->banned, unescape (f[1]));
+      return TRUE;
+    }
+  if (strcmp (tag, "P") == 0)
+    {
+      KicPlant *plant;
+
+      if (*last == NULL || n != 5)
+        return FALSE;
+      plant = g_new0 (KicPlant, 1);
+      g_ptr_array_add ((*last)->plants, plant);
+      plant->link = unescape (f[1]);
+      plant->source = unescape (f[2]);
+      plant->store = unescape (f[3]);
+      plant->theme = unescape (f[4]);
+      return path_ok (plant->link) && path_ok (plant->source) && path_ok (plant->store);
+    }
+  if (strcmp (tag, "S") == 0)
+    {
+      KicSizeReport *r;
+      guint size = 0;
+
+      if (*last == NULL || n != 7)
+        return FALSE;
+      r = g_new0 (KicSizeReport, 1);
+      g_ptr_array_add ((*last)->sizes, r);
+      r->path = field (f, n, 2, TRUE, &ok);
+      r->floor_reason = field (f, n, 6, TRUE, &ok);
+      ok = ok && field_uint (f, n, 1, &size) && field_uint (f, n, 3, &r->calls_before)
+           && field_uint (f, n, 4, &r->calls_after) && field_uint (f, n, 5, &r->calls_floor);
+      r->size = (int) size;
+      return ok;
+    }
+  if (strcmp (tag, "V") == 0)
+    {
+      g_autofree char *name = NULL;
+      guint count = 0;
+
+      *last = NULL;
+      if (n != 3 || !field_uint (f, n, 2, &count))
+        return FALSE;
+      name = unescape (f[1]);
+      if (g_hash_table_contains (state->memo->verified, name))
+        return FALSE;
+      g_hash_table_insert (state->memo->verified, g_steal_pointer (&name), GUINT_TO_POINTER (count));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The records of TEXT (BODY up to END, a copy it may cut up) into STATE. */
+static gboolean
+parse_records (KicState *state, char *body, const char *end, char **why)
+{
+  g_autoptr (GHashTable) menu = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) pending = g_ptr_array_new ();
+  GPtrArray *dir = NULL;
+  KicNamePlan *last = NULL;
+  guint line = 4;
+
+  while (body < end)
+    {
+      char *nl = memchr (body, '\n', end - body);
+      char *f[MAX_FIELDS];
+      guint n = 0;
+
+      line++;
+      if (nl == NULL)
+        break;
+      *nl = '\0';
+      f[n++] = body;
+      for (char *t = strchr (body, '\t'); t != NULL && n < MAX_FIELDS; t = strchr (t + 1, '\t'))
+        {
+          *t = '\0';
+          f[n++] = t + 1;
+        }
+      if (strchr (f[n - 1], '\t') != NULL || !parse_record (state, f, n, &dir, &last, menu, owners, pending))
+        {
+          *why = g_strdup_printf ("line %u is not what a state holds", line);
+          return FALSE;
+        }
+      body = nl + 1;
+    }
+  for (guint k = 0; k < pending->len; k++)
     {
       KicNamePlan *np = g_ptr_array_index (pending, k);
       guint owner = g_array_index (owners, guint, k);
 
-      ok = owner < p->memo->closure->len && g_ptr_array_index (p->memo->closure, owner) != np;
-      if (ok)
-        np->closure_for = g_ptr_array_index (p->memo->closure, owner);
+      if (owner >= state->memo->closure->len || g_ptr_array_index (state->memo->closure, owner) == np)
+        {
+          *why = g_strdup ("a closure member of no name");
+          return FALSE;
+        }
+      np->closure_for = g_ptr_array_index (state->memo->closure, owner);
     }
-  if (!ok)
-    *why = g_strdup_printf ("line %u is not what a state holds", i + 1);
-  g_hash_table_unref (menu);
-  return ok;
+  return TRUE;
 }
 
-/* The entries (DIR, NAME) of CHANGED as "DIR/NAME" in E. */
+KicState *
+kic_state_read (const char *text, gsize length, const char *inputs)
+{
+  g_autofree char *why = NULL;
+  g_autofree char *copy = NULL;
+  KicState *state = NULL;
+  const char *end;
+  char *lines[4];
+  char *body;
+
+  if (text == NULL || inputs == NULL)
+    return NULL;
+  /* whole: "end<tab>SHA256<newline>" last, the digest of all before it */
+  end = length >= 69 ? text + length - 69 : NULL;
+  if (end == NULL || memchr (text, '\0', length) != NULL || (end > text && end[-1] != '\n')
+      || strncmp (end, "end\t", 4) != 0 || text[length - 1] != '\n')
+    why = g_strdup ("cut short or not a state");
+  else
+    {
+      g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) text, end - text);
+
+      if (strncmp (end + 4, sum, 64) != 0)
+        why = g_strdup ("its checksum does not match");
+    }
+  if (why == NULL)
+    {
+      copy = g_strndup (text, end - text);
+      body = copy;
+      for (guint i = 0; i < 4; i++)
+        {
+          char *nl = strchr (body, '\n');
+
+          lines[i] = body;
+          if (nl == NULL)
+            {
+              why = g_strdup ("cut short or not a state");
+              break;
+            }
+          *nl = '\0';
+          body = nl + 1;
+        }
+    }
+  if (why == NULL)
+    {
+      if (strcmp (lines[0], HEADER) != 0)
+        why = g_strdup ("another version");
+      else if (!g_str_has_prefix (lines[1], "inputs\t") || strcmp (lines[1] + 7, inputs) != 0)
+        why = g_strdup ("not bound to the manifest");
+      else if (!g_str_has_prefix (lines[2], "key\t") || strlen (lines[2]) != 4 + 64)
+        why = g_strdup ("line 3 is not what a state holds");
+      else if (strcmp (lines[3], "floor\t0") != 0 && strcmp (lines[3], "floor\t1") != 0)
+        why = g_strdup ("line 4 is not what a state holds");
+      else
+        {
+          state = g_new0 (KicState, 1);
+          state->key = g_strdup (lines[2] + 4);
+          state->floor = lines[3][6] == '1';
+          state->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
+          state->memo = g_new0 (KicPlanMemo, 1);
+          state->memo->names = g_ptr_array_new_with_free_func (kic_name_plan_free);
+          state->memo->closure = g_ptr_array_new_with_free_func (kic_name_plan_free);
+          state->memo->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          state->memo->floor = state->floor;
+          if (!parse_records (state, body, copy + (end - text), &why))
+            g_clear_pointer (&state, kic_state_free);
+        }
+    }
+  if (why != NULL)
+    kic_debug ("state: ignored (%s): planning every name", why);
+  return state;
+}
+
+void
+kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTable *stamps)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n = 0;
+
+  if (state == NULL || stamps == NULL)
+    return;
+  g_hash_table_iter_init (&iter, state->dirs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const KicFsStamp *stamp = g_hash_table_lookup (stamps, key);
+
+      /* only what the fingerprint says is as it was */
+      if (stamp == NULL || stamp->type != KIC_FS_DIR || g_hash_table_contains (changed, key))
+        continue;
+      kic_fs_index_seed (index, key, stamp, value);
+      n++;
+    }
+  kic_debug ("state: %u directories as they were read, %u changed (%u in the state, %u stamps)", n, g_hash_table_size (changed), g_hash_table_size (state->dirs), g_hash_table_size (stamps));
+}
+
+/* "DIR/NAME" in E. */
 static void
 add_entry (GHashTable *e, const char *dir, const char *name)
 {
@@ -543,46 +642,47 @@ walks_through (GHashTable *e, const char *path)
 /* Compare the listing of DIR now (through INDEX, without OURS) with WAS
  * (NULL: no directory then); the names that came, went or changed go to E. */
 static void
-compare_dir (KicFsIndex *index, const char *dir, const Listing *was, GHashTable *ours, GHashTable *e)
+compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTable *ours, GHashTable *e)
 {
   g_autoptr (GPtrArray) now = kic_fs_index_listing (index, dir);
+  g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  GHashTableIter iter;
-  gpointer key;
 
+  for (guint i = 0; was != NULL && i < was->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
+
+      g_hash_table_insert (before, entry->name, (gpointer) entry);
+    }
   for (guint i = 0; now != NULL && i < now->len; i++)
     {
       const KicFsListingEntry *entry = g_ptr_array_index (now, i);
+      const KicFsListingEntry *old = g_hash_table_lookup (before, entry->name);
       g_autofree char *path = g_build_filename (dir, entry->name, NULL);
-      const Followed *fl;
-      gpointer kind;
 
       if (g_hash_table_contains (ours, path))
         continue;
       g_hash_table_add (seen, entry->name);
-      if (was == NULL || !g_hash_table_lookup_extended (was->kinds, entry->name, NULL, &kind)
-          || GPOINTER_TO_INT (kind) != entry->kind)
-        {
-          add_entry (e, dir, entry->name);
-          continue;
-        }
-      /* a link that was followed, pointing elsewhere now */
-      fl = g_hash_table_lookup (was->followed, entry->name);
-      if (fl != NULL && (g_strcmp0 (fl->target, entry->target) != 0 || g_strcmp0 (fl->real, entry->real) != 0))
+      /* new, of another kind, or a link that was followed and points
+       * elsewhere now */
+      if (old == NULL || old->kind != entry->kind
+          || (old->target != NULL
+              && (g_strcmp0 (old->target, entry->target) != 0 || g_strcmp0 (old->real, entry->real) != 0)))
         add_entry (e, dir, entry->name);
     }
-  if (was == NULL)
-    return;
-  g_hash_table_iter_init (&iter, was->kinds);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (!g_hash_table_contains (seen, key))
-      add_entry (e, dir, key);
+  for (guint i = 0; was != NULL && i < was->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
+
+      if (!g_hash_table_contains (seen, entry->name))
+        add_entry (e, dir, entry->name);
+    }
 }
 
 /* The stems of the icon names that came, went or changed since the state
- * was made (state.h). */
+ * was made (state.h); NULL when an X.xpm.png came or went. */
 static GHashTable *
-changed_stems (Parsed *p, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
+changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
 {
   g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) e = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -598,35 +698,34 @@ changed_stems (Parsed *p, KicFsIndex *index, GHashTable *changed, const GPtrArra
     {
       gpointer was;
 
-      if (g_hash_table_lookup_extended (p->dirs, key, NULL, &was))
+      if (g_hash_table_lookup_extended (state->dirs, key, NULL, &was))
         compare_dir (index, key, was, ours, e);
       else
         g_hash_table_add (e, g_strdup (key)); /* a file read: its content */
     }
-  /* a link that led through a name that changed changed with it */
+  /* a link that led through a name that changed changed with it (and is
+   * followed again, so that the next state says where it leads now) */
   do
     {
       more = FALSE;
-      g_hash_table_iter_init (&iter, p->dirs);
+      g_hash_table_iter_init (&iter, state->dirs);
       while (g_hash_table_iter_next (&iter, &key, &value))
         {
-          const Listing *l = value;
-          GHashTableIter links;
-          gpointer name, f;
+          const GPtrArray *entries = value;
 
-          if (l == NULL)
-            continue;
-          g_hash_table_iter_init (&links, l->followed);
-          while (g_hash_table_iter_next (&links, &name, &f))
+          for (guint i = 0; entries != NULL && i < entries->len; i++)
             {
-              const Followed *fl = f;
-              g_autofree char *path = g_build_filename (key, name, NULL);
+              const KicFsListingEntry *l = g_ptr_array_index (entries, i);
+              g_autofree char *path = NULL;
 
-              if (!g_hash_table_contains (e, path) && (walks_through (e, fl->target) || walks_through (e, fl->real)))
-                {
-                  g_hash_table_add (e, g_steal_pointer (&path));
-                  more = TRUE;
-                }
+              if (l->target == NULL || (!walks_through (e, l->target) && !walks_through (e, l->real)))
+                continue;
+              path = g_build_filename (key, l->name, NULL);
+              if (g_hash_table_contains (e, path))
+                continue;
+              kic_fs_index_stat_at (index, key, l->name);
+              g_hash_table_add (e, g_steal_pointer (&path));
+              more = TRUE;
             }
         }
     }
@@ -634,7 +733,7 @@ changed_stems (Parsed *p, KicFsIndex *index, GHashTable *changed, const GPtrArra
   g_hash_table_iter_init (&iter, e);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      g_autofree char *base = g_path_get_basename (key);
+      const char *base = strrchr (key, '/') + 1;
 
       if (g_str_has_suffix (base, ".xpm.png"))
         {
@@ -652,67 +751,23 @@ changed_stems (Parsed *p, KicFsIndex *index, GHashTable *changed, const GPtrArra
 }
 
 KicPlanMemo *
-kic_state_memo (const char *text, gsize length, const char *key, const char *inputs, KicFsIndex *index,
-                GHashTable *changed, const GPtrArray *owned)
+kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
 {
-  g_auto (GStrv) lines = NULL;
-  g_autofree char *why = NULL;
-  g_autofree char *sum = NULL;
-  const char *end;
-  Parsed p = { 0 };
-  guint n;
+  KicPlanMemo *memo;
 
-  if (text == NULL || key == NULL || inputs == NULL || changed == NULL)
+  if (state == NULL || state->memo == NULL || changed == NULL)
     return NULL;
-  /* whole: "end<tab>SHA256<newline>" last, the digest of all before it */
-  end = length >= 69 ? text + length - 69 : NULL;
-  if (end == NULL || memchr (text, '\0', length) != NULL || (end > text && end[-1] != '\n')
-      || strncmp (end, "end\t", 4) != 0 || text[length - 1] != '\n')
-    why = g_strdup ("cut short or not a state");
-  else
+  if (key == NULL || strcmp (state->key, key) != 0)
     {
-      sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) text, end - text);
-      if (strncmp (end + 4, sum, 64) != 0)
-        why = g_strdup ("its checksum does not match");
-    }
-  if (why == NULL)
-    {
-      lines = g_strsplit (text, "\n", -1);
-      n = g_strv_length (lines);
-      if (n < 6 || strcmp (lines[0], HEADER) != 0)
-        why = g_strdup ("another version");
-      else if (!g_str_has_prefix (lines[1], "inputs\t") || strcmp (lines[1] + 7, inputs) != 0)
-        why = g_strdup ("not bound to the manifest");
-      else if (!g_str_has_prefix (lines[2], "key\t") || strcmp (lines[2] + 4, key) != 0)
-        why = g_strdup ("made with other settings, themes or directories");
-      else if (strcmp (lines[3], "floor\t0") != 0 && strcmp (lines[3], "floor\t1") != 0)
-        why = g_strdup ("line 4 is not what a state holds");
-      else
-        {
-          p.dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
-          p.memo = g_new0 (KicPlanMemo, 1);
-          p.memo->names = g_ptr_array_new_with_free_func (kic_name_plan_free);
-          p.memo->closure = g_ptr_array_new_with_free_func (kic_name_plan_free);
-          p.memo->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-          p.memo->floor = lines[3][6] == '1';
-          /* the records stop before the "end" line (then "" after its newline) */
-          parse_records (lines, 4, n - 2, &p, &why);
-        }
-    }
-  if (why != NULL)
-    {
-      kic_debug ("state: ignored (%s): planning every name", why);
-      kic_plan_memo_free (p.memo);
-      if (p.dirs != NULL)
-        g_hash_table_unref (p.dirs);
+      kic_debug ("state: ignored (made with other settings, themes or directories): planning every name");
       return NULL;
     }
-  p.memo->changed_stems = changed_stems (&p, index, changed, owned);
-  g_hash_table_unref (p.dirs);
-  if (p.memo->changed_stems == NULL)
+  memo = g_steal_pointer (&state->memo);
+  memo->changed_stems = changed_stems (state, index, changed, owned);
+  if (memo->changed_stems == NULL)
     {
       kic_debug ("state: ignored (an X.xpm.png came or went): planning every name");
-      g_clear_pointer (&p.memo, kic_plan_memo_free);
+      g_clear_pointer (&memo, kic_plan_memo_free);
     }
-  return p.memo;
+  return memo;
 }

@@ -35,14 +35,28 @@
 char *kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
                       gboolean floor, const char *inputs);
 
-/* The memo (plan.h) of the state TEXT (LENGTH bytes) for a plan of KEY:
- * NULL (with a debug message saying why) unless TEXT is a whole state of
- * this version made with KEY and bound to INPUTS.  Its changed stems are
- * those of the names that came, went or changed in the directories of
- * CHANGED (kic_fingerprint_changes(): real paths), read again now through
- * INDEX without OWNED, and of the files of CHANGED, and of every link the
- * state says led through any of them.  transfer full */
-KicPlanMemo *kic_state_memo (const char *text, gsize length, const char *key, const char *inputs,
-                             KicFsIndex *index, GHashTable *changed, const GPtrArray *owned);
+/* A state read back: what kic_state_make() wrote. */
+typedef struct _KicState KicState;
+
+/* The state TEXT (LENGTH bytes): NULL (with a debug message saying why)
+ * unless TEXT is a whole state of this version bound to INPUTS (the
+ * manifest's inputs digest).  transfer full */
+KicState *kic_state_read (const char *text, gsize length, const char *inputs);
+void kic_state_free (KicState *state);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicState, kic_state_free)
+
+/* Give INDEX the listing the state has of every directory that the
+ * fingerprint found as it was (STAMPS, not in CHANGED:
+ * kic_fingerprint_changes()), so that only those that changed are read
+ * again.  Before anything reads INDEX. */
+void kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTable *stamps);
+
+/* The memo (plan.h) of STATE for a plan of KEY (transfer full; once): NULL
+ * unless STATE was made with KEY.  Its changed stems are those of the
+ * names that came, went or changed in the directories of CHANGED, read
+ * again now through INDEX without OWNED, of the files of CHANGED, and of
+ * every link the state says led through any of them. */
+KicPlanMemo *kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable *changed,
+                             const GPtrArray *owned);
 
 #endif /* KIC_STATE_H */
