@@ -675,6 +675,38 @@ read_state (const char *root, const char *store, const char *inputs)
   return text != NULL ? kic_state_read (text, length, inputs) : NULL;
 }
 
+/* The sources of the store copies the manifest OLD records, whose stamp
+ * did not change since (not in CHANGED; STAMPS has it): real path ->
+ * SHA-256, from the manifest (a copy's content is its source's; a PNG
+ * twin's is not, and is left out).  Each is an input of this run as it
+ * was of the last, stamped in INDEX without a read.  transfer full */
+static GHashTable *
+known_contents (const KicManifest *old, KicFsIndex *index, const char *store, GHashTable *changed,
+                GHashTable *stamps)
+{
+  GHashTable *known = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *files = g_strconcat (store, "/files", NULL);
+  GHashTableIter iter;
+  gpointer value;
+
+  if (old->damaged || old->journal || stamps == NULL)
+    return known;
+  g_hash_table_iter_init (&iter, old->entries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const KicManifestEntry *e = value;
+      const KicFsStamp *stamp;
+
+      if (e->kind != KIC_ENTRY_FILE || e->sha256 == NULL || e->target == NULL || !g_str_has_prefix (e->path, files)
+          || strcmp (e->path + strlen (files), e->target) != 0 || g_hash_table_contains (changed, e->target)
+          || (stamp = g_hash_table_lookup (stamps, e->target)) == NULL || stamp->type != KIC_FS_FILE)
+        continue;
+      kic_fs_index_seed_file (index, e->target, stamp);
+      g_hash_table_insert (known, e->target, e->sha256);
+    }
+  return known;
+}
+
 /* KicSystemOptions.seed: the directories that did not change, from the state. */
 static void
 seed_index (KicFsIndex *index, gpointer data)
@@ -726,6 +758,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, options->store, fingerprint_setup,
                                                                  &last_inputs, &stamps);
   g_autoptr (KicState) state = NULL;
+  g_autoptr (GHashTable) known = NULL;
   /* --json reports every name: that needs the plan */
   gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
   MemoSource memo = { 0 };
@@ -777,6 +810,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       memo.owned = owned;
       popts.memo = load_memo;
       popts.memo_data = &memo;
+      known = known_contents (old, system->index, options->store, changed, stamps);
+      popts.known_contents = known;
     }
   icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
   plan = kic_plan_build (system, &popts, icons);

@@ -24,6 +24,7 @@ typedef struct {
   KicContentTable *table;
   char *path;           /* pub.path points here */
   gboolean read;        /* a FILE was read (or found unreadable) */
+  gboolean known;       /* its SHA-256 was known before it was read (kic_content_table_know()) */
   GBytes *bytes;        /* as read, while kept */
   char *not_copyable;   /* why it may not go into the store, once read */
   struct timespec mtime;
@@ -244,9 +245,26 @@ content_read (Content *c)
       c->pub.kind = KIC_CONTENT_UNREADABLE;
       return;
     }
-  sha256_of (data, length, c->pub.sha256);
-  c->pub.hashed = TRUE;
-  hex_of (c->pub.sha256, c->sha_hex);
+  if (c->known)
+    {
+      guint8 sum[32];
+
+      sha256_of (data, length, sum);
+      if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
+        {
+          /* not what was compared: it cannot be copied for it */
+          host = kic_fs_index_host_path (c->table->index, c->path);
+          c->not_copyable = g_strdup_printf ("'%s' changed while kde-icon-cache ran", host);
+          g_free (data);
+          return;
+        }
+    }
+  else
+    {
+      sha256_of (data, length, c->pub.sha256);
+      c->pub.hashed = TRUE;
+      hex_of (c->pub.sha256, c->sha_hex);
+    }
   c->mtime = st.st_mtim;
   host = kic_fs_index_host_path (c->table->index, c->path);
   if (!(st.st_mode & S_IROTH))
@@ -297,16 +315,46 @@ kic_content_equal (const KicContent *a, const KicContent *b)
     return TRUE;
   if (a->kind != KIC_CONTENT_FILE || b->kind != KIC_CONTENT_FILE)
     return FALSE; /* every other kind is one object per path */
-  content_read ((Content *) a);
-  content_read ((Content *) b);
+  if (!((Content *) a)->known)
+    content_read ((Content *) a);
+  if (!((Content *) b)->known)
+    content_read ((Content *) b);
   return a->hashed && b->hashed && memcmp (a->sha256, b->sha256, sizeof a->sha256) == 0;
 }
 
 KicContentKind
 kic_content_read_kind (const KicContent *content)
 {
-  content_read ((Content *) content);
+  if (!((Content *) content)->known)
+    content_read ((Content *) content);
   return content->kind;
+}
+
+void
+kic_content_table_know (KicContentTable *table, const char *real, const char *sha256)
+{
+  Content *c = g_hash_table_lookup (table->by_real, real);
+
+  if (strlen (sha256) != 64 || (c != NULL && (c->read || c->pub.kind != KIC_CONTENT_FILE)))
+    return;
+  if (c == NULL)
+    {
+      if (kic_fs_index_stat (table->index, real) != KIC_FS_FILE)
+        return;
+      c = content_new (table, KIC_CONTENT_FILE, real);
+      g_hash_table_insert (table->by_real, c->path, c);
+    }
+  for (guint i = 0; i < 32; i++)
+    {
+      int hi = g_ascii_xdigit_value (sha256[2 * i]), lo = g_ascii_xdigit_value (sha256[2 * i + 1]);
+
+      if (hi < 0 || lo < 0)
+        return;
+      c->pub.sha256[i] = (guint8) (hi << 4 | lo);
+    }
+  hex_of (c->pub.sha256, c->sha_hex);
+  c->pub.hashed = TRUE;
+  c->known = TRUE;
 }
 
 const char *
@@ -314,8 +362,20 @@ kic_content_sha256 (const KicContent *content)
 {
   Content *c = (Content *) content;
 
-  content_read (c);
+  if (!c->known)
+    content_read (c);
   return content->hashed ? c->sha_hex : NULL;
+}
+
+const char *
+kic_content_copy_sha256 (const KicContent *content, GError **error)
+{
+  Content *c = (Content *) content;
+
+  /* copied by a run before, as it still is */
+  if (c->known && !c->read)
+    return c->sha_hex;
+  return kic_content_bytes (content, NULL, error) != NULL ? c->sha_hex : NULL;
 }
 
 GBytes *

@@ -79,10 +79,22 @@ const char *kic_content_sha256 (const KicContent *content);
  * NULL with ERROR naming the file when it may not be.  transfer none */
 GBytes *kic_content_bytes (const KicContent *content, struct timespec *mtime, GError **error);
 
+/* The SHA-256 (hex) of a copy of CONTENT into the store: as
+ * kic_content_bytes() would give them, but without a read for a content
+ * known and not read yet (kic_content_table_know()).  NULL with ERROR as
+ * kic_content_bytes().  transfer none */
+const char *kic_content_copy_sha256 (const KicContent *content, GError **error);
+
 /* The PNG twin of an XPM content (raster.h), made once per run; NULL with
  * *WHY (transfer none) when it has none.  *SHA256 (may be NULL) gets the
  * PNG's SHA-256 in hex.  transfer none */
 GBytes *kic_content_png (const KicContent *content, const char **sha256, const char **why);
+
+/* The file at REAL (a real path) has the SHA-256 SHA256 (hex): a run that
+ * read it found so, and it has not changed since (its stamp, fingerprint.h).
+ * Its content is then compared without a read; the file is read only for
+ * its bytes (kic_content_bytes()), and must still hash to SHA256. */
+void kic_content_table_know (KicContentTable *table, const char *real, const char *sha256);
 
 /* Let go of the bytes kept for the contents WANTED (a set of KicContent*)
  * does not hold: after the plan, the writer only needs its sources'. */

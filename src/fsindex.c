@@ -743,6 +743,13 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
     g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
 }
 
+void
+kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *stamp)
+{
+  if (index->stamps != NULL && stamp->type == KIC_FS_FILE && !g_hash_table_contains (index->stamps, real))
+    g_hash_table_insert (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
 int
 kic_fs_index_open_file (KicFsIndex *index, const char *real)
 {

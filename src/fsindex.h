@@ -157,6 +157,10 @@ guint kic_fs_index_generation (const KicFsIndex *index);
  * (the strings belong to the index) */
 GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
 
+/* Keep STAMP as the stamp of the file REAL, as if it was read now (a file
+ * a previous run read, whose content is known and did not change). */
+void kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *stamp);
+
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);
 

@@ -76,7 +76,12 @@ dir_files (Planner *p, const KicThemeDir *dir)
   gpointer key;
 
   if (dir->resource_files == NULL)
-    return kic_fs_index_list (p->system->index, dir->mirror ? dir->mirror : dir->path);
+    {
+      /* in no order: the caller only gathers them */
+      const KicFsDir *listing = kic_fs_index_dir (p->system->index, dir->mirror ? dir->mirror : dir->path);
+
+      return listing != NULL ? kic_fs_dir_names (listing) : NULL;
+    }
   files = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, dir->resource_files);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -91,9 +96,14 @@ static GHashTable *
 known_names (Planner *p, GPtrArray *names)
 {
   GHashTable *all = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) hiding = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < names->len; i++)
     g_hash_table_add (all, g_strdup (((KicNamePlan *) g_ptr_array_index (names, i))->name));
+  /* the directories that hold a previous run's links */
+  for (guint i = 0; p->options->previous != NULL && i < p->options->previous->len; i++)
+    g_hash_table_add (hiding, g_path_get_dirname (g_ptr_array_index (p->options->previous, i)));
   for (guint r = 0; r < p->resolvers->len; r++)
     {
       const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
@@ -105,21 +115,38 @@ known_names (Planner *p, GPtrArray *names)
           for (guint d = 0; d < theme->dirs->len; d++)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
-              g_autoptr (GPtrArray) files = dir_files (p, dir);
+              g_autoptr (GPtrArray) files = NULL;
               const char *key = dir->resource_files == NULL && dir->mirror == NULL ? dir_key (p, dir) : NULL;
+              gboolean hides = key != NULL && g_hash_table_contains (hiding, key);
 
+              /* each directory once, whichever resolvers search it */
+              if (g_hash_table_contains (listed, dir->path))
+                continue;
+              g_hash_table_add (listed, dir->path);
+              files = dir_files (p, dir);
               for (guint f = 0; files != NULL && f < files->len; f++)
                 {
                   const char *file = g_ptr_array_index (files, f);
                   const char *ext = kic_icon_name_extension (file);
                   gboolean add;
+                  char stem[256];
+                  gsize n;
 
                   /* a previous run's link is not KDE's own: its name is
                    * no name of the themes (the plan is the same with the
                    * store or without) */
-                  if (ext == NULL || (key != NULL && kic_overlay_lookup (p->base, key, file, &add) && !add))
+                  if (ext == NULL || (hides && kic_overlay_lookup (p->base, key, file, &add) && !add))
                     continue;
-                  g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
+                  /* most names are known already: look before copying */
+                  n = strlen (file) - strlen (ext);
+                  if (n < sizeof stem)
+                    {
+                      memcpy (stem, file, n);
+                      stem[n] = '\0';
+                      if (g_hash_table_contains (all, stem))
+                        continue;
+                    }
+                  g_hash_table_add (all, g_strndup (file, n));
                 }
             }
         }

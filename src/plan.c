@@ -200,6 +200,15 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->base = kic_overlay_new ();
   p->after = kic_overlay_new ();
   p->contents = kic_content_table_new (system->index);
+  if (options->known_contents != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, options->known_contents);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        kic_content_table_know (p->contents, key, value);
+    }
   p->plants = g_hash_table_new (g_str_hash, g_str_equal);
   p->plant_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);

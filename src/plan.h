@@ -108,6 +108,9 @@ typedef struct {
    * plan everything */
   KicPlanMemo *(*memo) (const char *key, gpointer data);
   gpointer memo_data;
+  /* real path -> SHA-256 (hex) of files whose content a previous run
+   * hashed and that have not changed since (kic_content_table_know()) */
+  GHashTable *known_contents;
 } KicPlanOptions;
 
 typedef struct {

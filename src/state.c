@@ -31,13 +31,34 @@
 
 #define HEADER "kde-icon-cache state 1"
 
+/* S as g_strcompress() reads it back: a backslash, and every control
+ * character, escaped; other bytes as they are. */
+static void
+append_escaped (GString *out, const char *s)
+{
+  const char *run = s;
+
+  for (const char *p = s; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c != '\\' && c >= 0x20 && c != 0x7f)
+        continue;
+      g_string_append_len (out, run, p - run);
+      if (c == '\\')
+        g_string_append (out, "\\\\");
+      else
+        g_string_append_printf (out, "\\%03o", c);
+      run = p + 1;
+    }
+  g_string_append (out, run);
+}
+
 static void
 put_str (GString *out, const char *s)
 {
-  g_autofree char *escaped = g_strescape (s, NULL);
-
   g_string_append_c (out, '\t');
-  g_string_append (out, escaped);
+  append_escaped (out, s);
 }
 
 static void
@@ -49,11 +70,7 @@ put_opt (GString *out, const char *s)
       return;
     }
   g_string_append (out, "\t=");
-  {
-    g_autofree char *escaped = g_strescape (s, NULL);
-
-    g_string_append (out, escaped);
-  }
+  append_escaped (out, s);
 }
 
 static void
@@ -135,6 +152,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
 {
   g_autoptr (GHashTable) listings = NULL;
   g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) our_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) member_number = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GPtrArray) dirs = NULL;
   g_autoptr (GPtrArray) verified = NULL;
@@ -143,8 +161,14 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
   if (plan->key == NULL || inputs == NULL)
     return NULL;
   for (guint i = 0; owned != NULL && i < owned->len; i++)
-    g_hash_table_add (ours, g_ptr_array_index (owned, i));
-  out = g_string_new (HEADER "\n");
+    {
+      const char *link = g_ptr_array_index (owned, i);
+
+      g_hash_table_add (ours, (gpointer) link);
+      g_hash_table_add (our_dirs, g_path_get_dirname (link));
+    }
+  out = g_string_sized_new (1 << 20);
+  g_string_append (out, HEADER "\n");
   g_string_append_printf (out, "inputs\t%s\nkey\t%s\nfloor\t%d\n", inputs, plan->key, floor ? 1 : 0);
   listings = kic_fs_index_listings (index);
   dirs = sorted_keys (listings);
@@ -158,12 +182,15 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       g_string_append (out, "D");
       put_str (out, dir);
       g_string_append_printf (out, "\t%d\n", entries != NULL);
+      gboolean has_ours = g_hash_table_contains (our_dirs, dir);
+
       for (guint i = 0; entries != NULL && i < entries->len; i++)
         {
           const KicFsListingEntry *e = g_ptr_array_index (entries, i);
-          g_autofree char *path = g_build_filename (dir, e->name, NULL);
+          g_autofree char *path = has_ours || g_str_has_suffix (e->name, ".xpm.png")
+                                    ? g_build_filename (dir, e->name, NULL) : NULL;
 
-          if (g_hash_table_contains (ours, path))
+          if (has_ours && g_hash_table_contains (ours, path))
             continue; /* a link of ours: not KDE's own */
           /* "X.xpm.png" has the store path of X.xpm's PNG twin: which
            * claims it first depends on every name (claim_store()) */

@@ -8,6 +8,7 @@
 
 #include "fingerprint.h"
 #include "kic.h"
+#include "raster.h"
 #include "safeopen.h"
 
 #include <dirent.h>
@@ -156,7 +157,8 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings)
 
       if (!kic_manifest_path_ok (store) || !kic_manifest_path_ok (source) || !name_fits (w, store))
         continue;
-      if (store_content (w, store, source, want->content, &sum, NULL, &local) == NULL)
+      if (kic_raster_is_png_of_xpm (store, source) ? store_content (w, store, source, want->content, &sum, NULL, &local) == NULL
+                                                   : (sum = kic_content_copy_sha256 (want->content, &local)) == NULL)
         {
           kic_warning ("%s; its links are left out", local->message);
           continue;
