@@ -662,7 +662,9 @@ put_store_file (KicWriter *w, const char *name, const char *text, gboolean durab
 gboolean
 kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
 {
-  return put_store_file (w, KIC_FINGERPRINT_FILE, text, TRUE, error);
+  /* a reason to skip work, no more: one lost to a power cut (or cut
+   * short: it then matches nothing) makes the next run plan */
+  return put_store_file (w, KIC_FINGERPRINT_FILE, text, FALSE, error);
 }
 
 gboolean
