@@ -9,6 +9,8 @@
 #include "menu.h"
 #include "paths.h"
 #include "plan.h"
+#include "source.h"
+#include "trusted.h"
 #include "writer.h"
 #include "kic.h"
 #include "resolver.h"
@@ -108,7 +110,7 @@ kic_command_resolve (const KicCommandOptions *options, GError **error)
 
       printf ("%s\t%s\n", name, result->path ? result->path : "-");
     }
-  return TRUE;
+  return kic_fs_index_complete (system->index, error);
 }
 
 static const char *
@@ -182,7 +184,7 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
       else
         printf ("=> not found (%u calls)\n", result->n_calls);
     }
-  return TRUE;
+  return kic_fs_index_complete (system->index, error);
 }
 
 /* JSON string syntax: quotes, backslashes and control characters escaped;
@@ -319,7 +321,7 @@ kic_command_list (const KicCommandOptions *options, GError **error)
   if (options->problems && !options->json)
     {
       print_problems (system, entries, NULL);
-      return TRUE;
+      return kic_fs_index_complete (system->index, error);
     }
   if (options->json)
     {
@@ -378,9 +380,13 @@ kic_command_list (const KicCommandOptions *options, GError **error)
       g_string_append (json, "\n  ]");
       print_problems (system, entries, json);
       g_string_append (json, "\n}\n");
+      /* JSON is printed whole or not at all */
+      if (!kic_fs_index_complete (system->index, error))
+        return FALSE;
       fputs (json->str, stdout);
     }
-  return TRUE;
+  /* a listing cut short names its directory and exits 3 */
+  return kic_fs_index_complete (system->index, error);
 }
 
 /* What the manifest records of the settings: a change of them is a change. */
@@ -573,6 +579,78 @@ link_dirs (const KicSystem *system)
   return (char **) g_ptr_array_free (dirs, FALSE);
 }
 
+/* The writer's checks, for the planner to ask first (KicPlanOptions). */
+typedef struct {
+  int rootfd;
+  const char *prefix; /* host prefix of the root, "" for "/" */
+  GHashTable *parents; /* directory -> GINT (1 + its trusted descriptor), 0: refused */
+} RootChecks;
+
+/* The planner asks of every candidate directory, and a theme's directories
+ * share their parents: a parent is walked once (kic_trusted_dir_open())
+ * and kept open, and each directory is one openat below it; at most 64
+ * parents are kept, the rest walked in full.  (The writer checks again
+ * when it plants: this only keeps the plan from counting on a refusal.) */
+static gboolean
+root_may_plant (const char *dir, gpointer data)
+{
+  RootChecks *rc = data;
+  g_autofree char *parent = g_path_get_dirname (dir);
+  g_autofree char *name = g_path_get_basename (dir);
+  g_autofree char *host = g_strconcat (rc->prefix, dir, NULL);
+  gpointer value;
+  int pfd, fd;
+
+  if (strcmp (dir, "/") == 0)
+    return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
+  if (g_hash_table_lookup_extended (rc->parents, parent, NULL, &value))
+    pfd = GPOINTER_TO_INT (value) - 1;
+  else
+    {
+      pfd = kic_trusted_dir_open (rc->rootfd, rc->prefix, parent, NULL);
+      if (g_hash_table_size (rc->parents) < 64 || pfd < 0)
+        g_hash_table_insert (rc->parents, g_strdup (parent), GINT_TO_POINTER (pfd + 1));
+      else
+        {
+          gboolean ok = pfd >= 0 && (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) >= 0;
+
+          if (ok)
+            close (fd);
+          if (pfd >= 0)
+            close (pfd);
+          return ok;
+        }
+    }
+  if (pfd < 0 || (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
+static void
+close_parent (gpointer data)
+{
+  int fd = GPOINTER_TO_INT (data) - 1;
+
+  if (fd >= 0)
+    close (fd);
+}
+
+/* The copyable check is content.c's: the file's one read goes through
+ * kic_source_open() (source.h), and the bytes the writer copies are the
+ * ones read then. */
+static gboolean
+root_may_copy (const KicContent *content, char **why, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  (void) data;
+  if (kic_content_copyable (content, &error))
+    return TRUE;
+  *why = g_strdup (error->message);
+  return FALSE;
+}
+
 /* A dry run's report of each change it would make: ACTION<TAB>PATH[<TAB>DETAIL]. */
 static void
 print_change (const char *action, const char *path, const char *detail, gpointer data)
@@ -750,6 +828,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   g_auto (KicConfig) config = { 0 };
   KicWriterOptions wopts = { 0 };
   KicPlanOptions popts = { 0 };
+  g_autoptr (GHashTable) parents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_parent);
+  RootChecks checks = { -1, "", parents };
   KicWriteStats stats;
   const KicManifest *old;
   g_autofree char *last_inputs = NULL;
@@ -801,6 +881,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
   popts.themes = config.themes;
   popts.per_size_sets = config.per_size_sets;
+  popts.unthemed_links = config.unthemed_links;
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
@@ -813,8 +894,20 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       known = known_contents (old, system->index, options->store, changed, stamps);
       popts.known_contents = known;
     }
+  checks.rootfd = kic_fs_index_rootfd (system->index);
+  checks.prefix = strcmp (root, "/") == 0 ? "" : root;
+  if (checks.rootfd >= 0)
+    {
+      popts.may_plant = root_may_plant;
+      popts.may_copy = root_may_copy;
+      popts.may_data = &checks;
+    }
   icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
   plan = kic_plan_build (system, &popts, icons);
+  /* a plan made from a listing cut short (a readdir error) could plant
+   * where KDE finds a file: nothing is written */
+  if (!kic_fs_index_complete (system->index, error))
+    return FALSE;
   if (plan->n_kept + plan->n_replanned > 0)
     kic_debug ("plan: %u names kept from the last rebuild, %u planned again", plan->n_kept, plan->n_replanned);
   settings = settings_string (system, popts.targets, config.themes);
@@ -840,7 +933,11 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     {
       g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
       g_autoptr (GError) local = NULL;
-      g_autofree char *next = kic_state_make (plan, system->index, options->store, owned, popts.floor, inputs);
+      /* a link left out (its copy or itself could not be made) is not
+       * what the plan said: the next run plans every name again */
+      g_autofree char *next = stats.left_out == 0 ? kic_state_make (plan, system->index, options->store, owned,
+                                                                    popts.floor, inputs)
+                                                  : NULL;
 
       /* without the state the next run plans every name, without the
        * fingerprint it plans in full: nothing worse.  The state first: a

@@ -82,6 +82,7 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   for (guint i = 0; config->extra_names[i] != NULL; i++)
     g_strstrip (config->extra_names[i]);
   config->per_size_sets = kic_keyfile_get_bool (kf, KIC_CONFIG_GROUP, "PerSizeSets", FALSE);
+  config->unthemed_links = kic_keyfile_get_bool (kf, KIC_CONFIG_GROUP, "UnthemedLinks", FALSE);
   return TRUE;
 }
 

@@ -5,6 +5,7 @@
  *   Themes=breeze                # the current themes to plant for
  *   ExtraNames=firefox-esr       # names KDE looks up that no menu file names
  *   PerSizeSets=false            # plant per-size sets (plan.c; not kill-safe)
+ *   UnthemedLinks=false          # links for names KDE finds outside the themes
  */
 #ifndef KIC_CONFIG_H
 #define KIC_CONFIG_H
@@ -29,6 +30,9 @@ typedef struct {
   char **extra_names; /* ExtraNames=, never NULL */
   gboolean per_size_sets; /* PerSizeSets=: plant them (off: a run killed
                            * half way could leave part of a set) */
+  gboolean unthemed_links; /* UnthemedLinks=: links in a theme for names KDE
+                            * finds only outside the themes (off: every
+                            * longer name cut back to one would change) */
 } KicConfig;
 
 /* Read the configuration file inside the root; a missing file is an empty

@@ -8,6 +8,7 @@
 
 #include "kic.h"
 #include "raster.h"
+#include "source.h"
 
 #include <errno.h>
 #include <string.h>
@@ -28,6 +29,7 @@ typedef struct {
   GBytes *bytes;        /* as read, while kept */
   char *not_copyable;   /* why it may not go into the store, once read */
   struct timespec mtime;
+  struct stat st;       /* the file as it was read (kic_content_unchanged()) */
   char sha_hex[65];
   gboolean png_made;    /* kic_content_png() was asked */
   GBytes *png;
@@ -199,28 +201,49 @@ sha256_of (const char *data, gsize length, guint8 *sum)
 }
 
 /* Read C's file: one open, fstat, read and close.  *DATA (transfer full)
- * gets its bytes; FALSE with *WHY when it cannot be read. */
+ * gets its bytes; FALSE with *WHY when it cannot be read.  *COPY_WHY gets
+ * why it may not be copied into the store, or NULL: the copyable check is
+ * kic_source_open()'s (source.h: every directory from the root down
+ * searchable by all, no link, a regular file every user may read, at most
+ * KIC_MAX_ICON_BYTES, no holes), and the bytes of a file that passes it
+ * are read from the descriptor it checked.  A file that does not is read
+ * for its content identity only (KDE may show it), through the index. */
 static gboolean
-read_file (Content *c, char **data, gsize *length, struct stat *st, char **why)
+read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why)
 {
-  g_autofree char *host = kic_fs_index_host_path (c->table->index, c->path);
+  KicFsIndex *index = c->table->index;
+  g_autofree char *host = kic_fs_index_host_path (index, c->path);
   g_autoptr (GError) error = NULL;
+  int rootfd = kic_fs_index_rootfd (index);
   int fd;
   gboolean ok;
 
   c->table->n_read++;
-  if (kic_fs_index_rootfd (c->table->index) < 0)
+  *copy_why = NULL;
+  if (rootfd < 0)
     {
       /* a virtual index (the planner's tests): its files' bytes, as a
        * regular file anyone may read */
       memset (st, 0, sizeof *st);
       st->st_mode = S_IFREG | 0644;
-      if (kic_fs_index_read_file (c->table->index, c->path, data, length, &error))
+      if (kic_fs_index_read_file (index, c->path, data, length, &error))
         return TRUE;
       *why = g_strdup (error->message);
       return FALSE;
     }
-  fd = kic_fs_index_open_file (c->table->index, c->path);
+  fd = kic_source_open (rootfd, kic_fs_index_root (index), c->path, st, &error);
+  if (fd >= 0)
+    {
+      kic_fs_index_file_was_read (index, c->path, st);
+      ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, data, length, &error);
+      close (fd);
+      if (!ok)
+        *why = g_strdup (error->message);
+      return ok;
+    }
+  *copy_why = g_strdup (error->message);
+  g_clear_error (&error);
+  fd = kic_fs_index_open_file (index, c->path);
   if (fd < 0)
     {
       *why = g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errno));
@@ -245,6 +268,7 @@ static void
 content_read (Content *c)
 {
   g_autofree char *host = NULL;
+  g_autofree char *copy_why = NULL;
   char *data = NULL;
   struct stat st;
   gsize length;
@@ -252,7 +276,7 @@ content_read (Content *c)
   if (c->pub.kind != KIC_CONTENT_FILE || c->read)
     return;
   c->read = TRUE;
-  if (!read_file (c, &data, &length, &st, &c->not_copyable))
+  if (!read_file (c, &data, &length, &st, &c->not_copyable, &copy_why))
     {
       c->pub.kind = KIC_CONTENT_UNREADABLE;
       return;
@@ -278,9 +302,10 @@ content_read (Content *c)
       hex_of (c->pub.sha256, c->sha_hex);
     }
   c->mtime = st.st_mtim;
+  c->st = st;
   host = kic_fs_index_host_path (c->table->index, c->path);
-  if (!(st.st_mode & S_IROTH))
-    c->not_copyable = g_strdup_printf ("'%s' is not a regular file anyone may read: not copied", host);
+  if (copy_why != NULL)
+    c->not_copyable = g_steal_pointer (&copy_why);
   else if (!content_matches_name (c->path, data, length))
     c->not_copyable = g_strdup_printf ("'%s' is not the image its name says: not copied", host);
   if (c->table->kept + length <= KEEP_BUDGET)
@@ -299,14 +324,16 @@ read_again (Content *c, GError **error)
 {
   g_autofree char *host = kic_fs_index_host_path (c->table->index, c->path);
   g_autofree char *why = NULL;
+  g_autofree char *copy_why = NULL;
   char *data = NULL;
   guint8 sum[32];
   struct stat st;
   gsize length;
 
-  if (!read_file (c, &data, &length, &st, &why))
+  if (!read_file (c, &data, &length, &st, &why, &copy_why) || copy_why != NULL)
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why);
+      g_free (data);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why != NULL ? why : copy_why);
       return NULL;
     }
   sha256_of (data, length, sum);
@@ -464,4 +491,43 @@ kic_content_table_keep_only (KicContentTable *table, GHashTable *wanted)
       table->kept -= g_bytes_get_size (c->bytes);
       g_clear_pointer (&c->bytes, g_bytes_unref);
     }
+}
+
+gboolean
+kic_content_unchanged (const KicContent *content, GError **error)
+{
+  Content *c = (Content *) content;
+  KicFsIndex *index = c->table->index;
+  int rootfd = kic_fs_index_rootfd (index);
+  struct stat st;
+
+  if (!c->read || rootfd < 0 || content->kind != KIC_CONTENT_FILE || c->not_copyable != NULL)
+    return TRUE; /* read now, or nothing to copy anyway */
+  if (!kic_source_stat (rootfd, kic_fs_index_root (index), c->path, &st, error))
+    return FALSE;
+  /* a rewrite moves the times; a chmod or chown the change time */
+  if (st.st_dev != c->st.st_dev || st.st_ino != c->st.st_ino || st.st_size != c->st.st_size
+      || st.st_mtim.tv_sec != c->st.st_mtim.tv_sec || st.st_mtim.tv_nsec != c->st.st_mtim.tv_nsec
+      || st.st_ctim.tv_sec != c->st.st_ctim.tv_sec || st.st_ctim.tv_nsec != c->st.st_ctim.tv_nsec)
+    {
+      g_autofree char *host = kic_fs_index_host_path (index, c->path);
+
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", host);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+kic_content_copyable (const KicContent *content, GError **error)
+{
+  Content *c = (Content *) content;
+  KicFsIndex *index = c->table->index;
+  struct stat st;
+
+  /* copied by a run before, as it still is (its stamp): its bytes passed
+   * every check then; the path to it must pass them now */
+  if (c->known && !c->read && kic_fs_index_rootfd (index) >= 0)
+    return kic_source_stat (kic_fs_index_rootfd (index), kic_fs_index_root (index), c->path, &st, error);
+  return kic_content_bytes (content, NULL, error) != NULL;
 }

@@ -79,6 +79,19 @@ const char *kic_content_sha256 (const KicContent *content);
  * NULL with ERROR naming the file when it may not be.  transfer none */
 GBytes *kic_content_bytes (const KicContent *content, struct timespec *mtime, GError **error);
 
+/* May CONTENT be copied into the store (kic_content_bytes() would give
+ * its bytes)?  A content known from a previous run (kic_content_table_
+ * know()) is not read for it: its path is checked (kic_source_stat()).
+ * FALSE with ERROR naming the file and why. */
+gboolean kic_content_copyable (const KicContent *content, GError **error);
+
+/* Is the file of CONTENT, if it was read, still as it was then (the same
+ * file, size, times), and still copyable (source.h)?  Asked by the writer
+ * just before it copies the bytes read then: a file made private,
+ * rewritten or swapped for something else since is not copied; ERROR
+ * says why (naming the file). */
+gboolean kic_content_unchanged (const KicContent *content, GError **error);
+
 /* The SHA-256 (hex) of a copy of CONTENT into the store: as
  * kic_content_bytes() would give them, but without a read for a content
  * known and not read yet (kic_content_table_know()).  NULL with ERROR as

@@ -39,7 +39,11 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
   *icon = NULL;
   *hidden = FALSE;
   if (!g_key_file_load_from_data (kf, data, length, G_KEY_FILE_NONE, error))
-    return FALSE;
+    {
+      /* GKeyFile quotes the line it stops at: not in a warning */
+      kic_error_unquote (error != NULL ? *error : NULL);
+      return FALSE;
+    }
   if (!g_key_file_has_group (kf, G_KEY_FILE_DESKTOP_GROUP))
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,
@@ -61,6 +65,7 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
     }
   else if (*icon == NULL && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
     {
+      kic_error_unquote (local_error);
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
                    "key 'Icon': %s", local_error->message);
       return FALSE;
@@ -242,6 +247,7 @@ menu_directory_dirs (KicFsIndex *index, const char *menus, GPtrArray *dirs)
       g_string_free (mp.text, TRUE);
       if (!ok)
         {
+          kic_error_unquote (error);
           kic_warning ("%s: %s", path, error->message);
           continue;
         }

@@ -23,6 +23,7 @@ typedef struct {
   KicFsType type;    /* what the entry is after following links */
   char *target;      /* a link that was followed: its target, joined to its directory */
   char *real;        /* ... and the real path it led to (NULL: nowhere) */
+  GBytes *contents;  /* a virtual file's bytes (kic_fs_index_add_contents()), or NULL */
 } KicFsEntry;
 
 /* One name of a listing in the form kic_fs_index_dir_stat_hashed() searches. */
@@ -49,6 +50,9 @@ struct _KicFsIndex {
   GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
   guint n_dirs_read;
   guint generation;       /* kic_fs_index_add() calls so far */
+  GError *incomplete;     /* the first reason the picture is not the disk's:
+                           * the root could not be opened, a listing failed
+                           * part way (kic_fs_index_complete()) */
 };
 
 static void
@@ -58,6 +62,8 @@ fs_entry_free (gpointer data)
 
   g_free (entry->target);
   g_free (entry->real);
+  if (entry->contents != NULL)
+    g_bytes_unref (entry->contents);
   g_free (entry);
 }
 
@@ -92,6 +98,9 @@ index_new (const char *root, gboolean is_virtual)
 
   index->root = g_strdup (root);
   index->rootfd = is_virtual ? -1 : kic_root_open (root[0] ? root : "/");
+  if (index->rootfd < 0 && !is_virtual)
+    index->incomplete = g_error_new (G_FILE_ERROR, g_file_error_from_errno (errno), "cannot open the root '%s': %s",
+                                     root[0] ? root : "/", g_strerror (errno));
   index->is_virtual = is_virtual;
   index->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_dir_free);
   index->real_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -126,8 +135,29 @@ kic_fs_index_free (KicFsIndex *index)
     g_hash_table_unref (index->stamps);
   if (index->rootfd >= 0)
     close (index->rootfd);
+  g_clear_error (&index->incomplete);
   g_free (index->root);
   g_free (index);
+}
+
+gboolean
+kic_fs_index_complete (const KicFsIndex *index, GError **error)
+{
+  if (index->incomplete == NULL)
+    return TRUE;
+  g_propagate_error (error, g_error_copy (index->incomplete));
+  return FALSE;
+}
+
+/* A listing of HOST that cannot be trusted to be whole: remembered, so
+ * that no result is taken from it as complete. */
+static void
+set_incomplete (KicFsIndex *index, const char *host, int errsv)
+{
+  kic_warning ("cannot read directory '%s': %s", host, g_strerror (errsv));
+  if (index->incomplete == NULL)
+    index->incomplete = g_error_new (G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot read directory '%s': %s",
+                                     host, g_strerror (errsv));
 }
 
 const char *
@@ -229,12 +259,15 @@ read_dir (KicFsIndex *index, const char *real)
   d = fdopendir (fd);
   if (d == NULL)
     {
+      set_incomplete (index, host, errno);
       close (fd);
       return NULL;
     }
   dir = fs_dir_new (real[1] ? real : "/");
   dir->from_disk = TRUE;
-  while ((de = readdir (d)) != NULL)
+  /* readdir() returns NULL at the end and on an error, which only errno
+   * tells apart: a listing cut short is not the directory */
+  while ((errno = 0, de = readdir (d)) != NULL)
     {
       KicFsEntry *entry;
 
@@ -259,6 +292,12 @@ read_dir (KicFsIndex *index, const char *real)
                                                                                        : KIC_FS_OTHER;
         }
       g_hash_table_insert (dir->entries, g_strdup (de->d_name), entry);
+    }
+  if (errno != 0)
+    {
+      set_incomplete (index, host, errno);
+      fs_dir_free (dir);
+      dir = NULL;
     }
   closedir (d);
   return dir;
@@ -630,6 +669,71 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
   g_hash_table_replace (listing->entries, g_strdup (name), entry);
   if (type == KIC_FS_NONE)
     g_hash_table_remove (listing->entries, name);
+  /* a directory of a virtual index exists, empty, once it is added: it
+   * has a listing (the overlay's key, kic_fs_dir_real(), as on disk) */
+  if (type == KIC_FS_DIR && index->is_virtual)
+    {
+      g_autofree char *child = g_build_filename (real, name, NULL);
+
+      if (g_hash_table_lookup (index->dirs, child) == NULL)
+        g_hash_table_replace (index->dirs, g_strdup (child), fs_dir_new (child));
+    }
+}
+
+void
+kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name, const void *data,
+                           gsize length)
+{
+  g_autofree char *clean = kic_path_clean (dir);
+  KicFsEntry *entry;
+
+  g_return_if_fail (index->is_virtual);
+  kic_fs_index_add (index, clean, name, KIC_FS_FILE);
+  /* a virtual directory is its own real path */
+  entry = g_hash_table_lookup (get_dir (index, clean)->entries, name);
+  entry->contents = g_bytes_new (data, length);
+}
+
+/* kic_fs_index_read_file_max() of a virtual index: the bytes given to
+ * kic_fs_index_add_contents(), under the same bound as a disk file. */
+static gboolean
+read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length,
+                   GError **error)
+{
+  g_autofree char *real = kic_fs_index_realpath (index, path);
+  g_autofree char *parent = NULL;
+  g_autofree char *base = NULL;
+  KicFsDir *dir;
+  KicFsEntry *entry = NULL;
+  gsize size;
+  const char *bytes;
+
+  if (real != NULL && strcmp (real, "/") != 0)
+    {
+      parent = g_path_get_dirname (real);
+      base = g_path_get_basename (real);
+      dir = get_dir (index, parent);
+      entry = dir != NULL ? g_hash_table_lookup (dir->entries, base) : NULL;
+    }
+  if (entry == NULL || entry->type != KIC_FS_FILE || entry->contents == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", path);
+      return FALSE;
+    }
+  bytes = g_bytes_get_data (entry->contents, &size);
+  if (size > max)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %" G_GSIZE_FORMAT " MiB",
+                   path, max >> 20);
+      return FALSE;
+    }
+  /* NUL-terminated, as a disk file's contents are */
+  *contents = g_malloc (size + 1);
+  memcpy (*contents, bytes, size);
+  (*contents)[size] = '\0';
+  if (length != NULL)
+    *length = size;
+  return TRUE;
 }
 
 void
@@ -765,6 +869,18 @@ kic_fs_index_open_file (KicFsIndex *index, const char *real)
   return fd;
 }
 
+void
+kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st)
+{
+  KicFsStamp *stamp;
+
+  if (index->stamps == NULL)
+    return;
+  stamp = g_new0 (KicFsStamp, 1);
+  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, st);
+  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
+}
+
 int
 kic_fs_index_rootfd (const KicFsIndex *index)
 {
@@ -787,7 +903,9 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   int fd;
   gboolean ok;
 
-  if (index->is_virtual || kic_fs_index_stat (index, path) != KIC_FS_FILE)
+  if (index->is_virtual)
+    return read_virtual_file (index, path, max, contents, length, error);
+  if (kic_fs_index_stat (index, path) != KIC_FS_FILE)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", host);
       return FALSE;

@@ -9,8 +9,10 @@
  * leaves the root.
  *
  * An index made with kic_fs_index_new_virtual() never touches the disk: its
- * directories exist only through kic_fs_index_add().  The unit tests and the
- * planner (which adds the links it intends to plant) use that.
+ * directories exist only through kic_fs_index_add(), its files' bytes only
+ * through kic_fs_index_add_contents() (it has no symbolic links: every path
+ * is its own real path).  The unit tests use that, down to a whole KDE
+ * system for the planner (kic_system_load_index(), iconloader.h).
  */
 #ifndef KIC_FSINDEX_H
 #define KIC_FSINDEX_H
@@ -34,6 +36,12 @@ KicFsIndex *kic_fs_index_new (const char *root);
 KicFsIndex *kic_fs_index_new_virtual (void);
 void kic_fs_index_free (KicFsIndex *index);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicFsIndex, kic_fs_index_free)
+
+/* TRUE when what the index read is the disk's picture; FALSE with ERROR
+ * naming the path when the root could not be opened or a directory's
+ * listing failed part way (a readdir error): a run must then stop (exit
+ * 3), not take a partial listing as complete. */
+gboolean kic_fs_index_complete (const KicFsIndex *index, GError **error);
 
 /* transfer none; the host directory the index reads, "" when virtual */
 const char *kic_fs_index_root (const KicFsIndex *index);
@@ -82,6 +90,13 @@ char *kic_fs_index_realpath (KicFsIndex *index, const char *path);
  * overrides what the disk says, for as long as the index lives. */
 void kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type);
 
+/* Record that DIR/NAME is a regular file holding LENGTH bytes of DATA
+ * (copied), which kic_fs_index_read_file() then returns.  Only for a
+ * virtual index: a file it was told of with kic_fs_index_add() alone
+ * cannot be read. */
+void kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name, const void *data,
+                                gsize length);
+
 /* Read a regular file under the root (following links inside the root),
  * of at most KIC_MAX_FILE bytes, or MAX. */
 gboolean kic_fs_index_read_file (KicFsIndex *index, const char *path,
@@ -94,6 +109,12 @@ gboolean kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize 
  * keeping its stamp like kic_fs_index_read_file(); -1 with errno.  The
  * caller checks what it is (fstat) and closes it. */
 int kic_fs_index_open_file (KicFsIndex *index, const char *real);
+
+/* The file at REAL was read now, through a descriptor opened elsewhere
+ * (source.h), whose fstat(2) is ST: its stamp is kept as
+ * kic_fs_index_open_file() keeps it. */
+struct stat;
+void kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st);
 
 /* The descriptor of the root every file is opened from (-1 if virtual). */
 int kic_fs_index_rootfd (const KicFsIndex *index);

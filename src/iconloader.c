@@ -622,7 +622,6 @@ kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboole
 KicSystem *
 kic_system_load (const KicSystemOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
   g_autofree char *root = NULL;
 
   root = kic_path_clean (options->root ? options->root : "/");
@@ -631,7 +630,18 @@ kic_system_load (const KicSystemOptions *options, GError **error)
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR, "root '%s' is not a directory", root);
       return NULL;
     }
-  system->index = kic_fs_index_new (root);
+  return kic_system_load_index (options, kic_fs_index_new (root), error);
+}
+
+KicSystem *
+kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GError **error)
+{
+  g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
+
+  system->index = index;
+  /* a root that cannot be opened is an error, not an empty system */
+  if (!kic_fs_index_complete (system->index, error))
+    return NULL;
   if (options->keep_stamps)
     kic_fs_index_keep_stamps (system->index);
   if (options->seed != NULL)

@@ -45,6 +45,10 @@ typedef struct {
 
 /* transfer full */
 KicSystem *kic_system_load (const KicSystemOptions *options, GError **error);
+/* The same over INDEX (taken, even on failure) instead of one of
+ * options->root: a virtual index (fsindex.h) gives a system with no disk
+ * behind it, which the planner's unit tests use.  transfer full */
+KicSystem *kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GError **error);
 void kic_system_free (KicSystem *system);
 
 /* Another KDE process on the same system and index: one whose kdeglobals

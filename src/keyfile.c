@@ -72,6 +72,7 @@ kic_keyfile_load (const char *data, gsize length, const char *origin, GError **e
   g_key_file_set_list_separator (kf, ',');
   if (!g_key_file_load_from_data (kf, clean, strlen (clean), G_KEY_FILE_NONE, error))
     {
+      kic_error_unquote (error != NULL ? *error : NULL);
       g_prefix_error (error, "%s: ", origin);
       return NULL;
     }

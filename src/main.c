@@ -150,6 +150,21 @@ exit_status (const GError *error)
   return EXIT_RUNTIME;
 }
 
+/* Flush standard output; FALSE (and ERROR, when not NULL) if anything
+ * written there was lost. */
+static gboolean
+stdout_flushed (GError **error)
+{
+  int failed = fflush (stdout) != 0;
+  int errsv = errno;
+
+  if (!failed && !ferror (stdout))
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot write to standard output: %s",
+               failed ? g_strerror (errsv) : "write error");
+  return FALSE;
+}
+
 /* Print ERROR as its exit status says: a usage error points at --help,
  * "out of date" is no error (and --quiet silences it). */
 static int
@@ -193,7 +208,8 @@ main (int argc, char **argv)
                                 "Copies the icon file KDE loads for each application menu entry\n"
                                 "into a store and plants links where KDE's search ends early, changing\n"
                                 "nothing KDE shows.  Without a mode it rebuilds.");
-  g_option_context_set_description (context, "See kde-icon-cache(8) for details and exit status.");
+  g_option_context_set_description (context, "Exit status: 0 done (an icon that cannot be cached is a warning, not an error), 1 out of\n"
+                                             "date (--check), 2 usage error, 3 runtime error.  See kde-icon-cache(8) for details.");
   g_option_context_add_main_entries (context, mode_entries, NULL);
   g_option_context_add_main_entries (context, option_entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error)
@@ -202,7 +218,7 @@ main (int argc, char **argv)
   if (opt_version)
     {
       printf ("kde-icon-cache %s\n", kic_version);
-      return EXIT_SUCCESS;
+      return stdout_flushed (&error) ? EXIT_SUCCESS : report (error);
     }
   options.system.root = opt_root;
   options.system.theme = opt_theme;
@@ -229,5 +245,9 @@ main (int argc, char **argv)
     ok = kic_command_clean (&options, &error);
   else
     ok = kic_command_rebuild (&options, &error);
+  /* what went to standard output must have got there: a full disk or a
+   * closed pipe is a runtime error too (as in coreutils' close_stdout) */
+  if (!stdout_flushed (ok ? &error : NULL))
+    ok = FALSE;
   return ok ? EXIT_SUCCESS : report (error);
 }

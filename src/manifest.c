@@ -41,6 +41,7 @@ kic_manifest_free (KicManifest *manifest)
   g_hash_table_unref (manifest->mtimes);
   g_free (manifest->settings);
   g_free (manifest->inputs);
+  g_free (manifest->temp_token);
   g_free (manifest);
 }
 
@@ -124,6 +125,17 @@ parse_line (KicManifest *manifest, const char *line)
         {
           g_free (manifest->inputs);
           manifest->inputs = g_strdup (line + strlen ("# inputs: "));
+        }
+      else if (g_str_has_prefix (line, "# temporary: "))
+        {
+          const char *token = line + strlen ("# temporary: ");
+
+          /* letters and digits only: it becomes part of file names */
+          for (const char *c = token; *c != '\0'; c++)
+            if (!g_ascii_isalnum (*c))
+              return FALSE;
+          g_free (manifest->temp_token);
+          manifest->temp_token = g_strdup (token);
         }
       else if (g_str_has_prefix (line, "# made\t") || g_str_has_prefix (line, "# mtime\t"))
         {
@@ -251,6 +263,8 @@ kic_manifest_to_string (const KicManifest *manifest)
     g_string_append_printf (out, "# settings: %s\n", manifest->settings);
   if (manifest->inputs != NULL)
     g_string_append_printf (out, "# inputs: %s\n", manifest->inputs);
+  if (manifest->temp_token != NULL)
+    g_string_append_printf (out, "# temporary: %s\n", manifest->temp_token);
   append_sorted_keys (out, manifest->made, "# made\t", FALSE);
   append_sorted_keys (out, manifest->mtimes, "# mtime\t", TRUE);
   g_hash_table_iter_init (&iter, manifest->entries);

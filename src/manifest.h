@@ -10,13 +10,15 @@
  * "# journal" line says a run was under way and may have left more).  All
  * paths are as seen inside the root.  A path holding a tab, a newline or a
  * control character is never planted, so a line always splits cleanly.
- * Four comments carry state:
+ * Five comments carry state:
  *
  *   # made<TAB><directory>          a parent of the store a run created
  *                                   (--clean removes it again when empty)
  *   # mtime<TAB><directory><TAB><seconds>.<nanoseconds>
  *                                   journal only: the modification time a
  *                                   theme directory had before the run
+ *   # temporary: <token>            journal only: the temporary names the
+ *                                   run may leave are ".<name>.kic-<token>"
  *   # inputs: <sha256>              what the run read (fingerprint.h):
  *                                   only its fingerprint matches it
  *   # end                           the last line: a manifest without it
@@ -44,6 +46,8 @@ typedef struct {
   char *settings;      /* the "# settings:" line, or NULL */
   char *inputs;        /* the "# inputs:" line: the digest of the inputs
                         * the run read (fingerprint.h), or NULL */
+  char *temp_token;    /* journal only, "# temporary: <token>": the run's
+                        * temporary names are ".<name>.kic-<token>" */
   gboolean journal;    /* written before a run's changes, not after */
   GHashTable *made;    /* directory path (a set): "# made" lines */
   GHashTable *mtimes;  /* directory path -> "<seconds>.<nanoseconds>" */

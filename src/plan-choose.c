@@ -19,6 +19,7 @@
 typedef struct {
   char *key;               /* NULL: not on disk */
   const KicFsDir *listing;
+  int may_plant;           /* 0 not asked yet, 1 yes, -1 no (KicPlanOptions.may_plant) */
 } DirKey;
 
 static void
@@ -47,6 +48,49 @@ const char *
 dir_key (Planner *p, const KicThemeDir *dir)
 {
   return dir_key_of (p, dir)->key;
+}
+
+/* May a link be planted in DIR (the writer's check, asked once)? */
+gboolean
+may_plant_dir (Planner *p, const KicThemeDir *dir)
+{
+  DirKey *dk = (DirKey *) dir_key_of (p, dir);
+
+  if (dk->key == NULL)
+    return FALSE;
+  if (dk->may_plant == 0)
+    dk->may_plant = p->options->may_plant == NULL || p->options->may_plant (dk->key, p->options->may_data) ? 1 : -1;
+  return dk->may_plant > 0;
+}
+
+/* May SOURCE be copied into the store (the writer's check, asked once;
+ * a refusal is one warning)?  *WHY (borrowed) says why not. */
+gboolean
+may_copy (Planner *p, const char *source, const char **why)
+{
+  const char *known = g_hash_table_lookup (p->copyable, source);
+
+  if (known == NULL)
+    {
+      char *reason = NULL;
+
+      if (p->options->may_copy != NULL
+          && !p->options->may_copy (content_of_path (p, source), &reason, p->options->may_data))
+        {
+          if (!p->with_memo)
+            kic_warning ("%s", reason);
+          p->copy_refused = TRUE;
+        }
+      else
+        {
+          g_free (reason);
+          reason = g_strdup ("");
+        }
+      g_hash_table_insert (p->copyable, g_strdup (source), reason);
+      known = reason;
+    }
+  *why = known;
+  return known[0] == '\0';
 }
 
 GHashTable *
@@ -174,6 +218,7 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
   for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
     {
       g_autofree char *file = g_strconcat (name, theme->desc->extensions[e], NULL);
+      guint hash = kic_fs_name_hash (file);
 
       /* (no directory of the theme has it: nothing to compare) */
       if (!kic_resolver_theme_may_hold (resolver, theme, file))
@@ -194,7 +239,9 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
                 return FALSE;
               continue;
             }
-          if (dir_key (p, dir) == NULL || kic_fs_index_stat_at (p->system->index, dir->path, file) == KIC_FS_NONE)
+          if (dir_key_of (p, dir)->listing == NULL
+              || kic_fs_index_dir_stat_hashed (p->system->index, dir_key_of (p, dir)->listing, file, hash)
+                   == KIC_FS_NONE)
             continue;
           if (kic_overlay_lookup (p->base, dir_key (p, dir), file, &add) && !add)
             continue; /* a link of the previous run */
@@ -206,6 +253,204 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
   return TRUE;
 }
 
+
+/* A directory of a theme where links may go, whatever the name: of scale
+ * 1, a real directory of the theme that the writer will take
+ * (may_plant_dir()), listed there first under its real path; EXACT when it
+ * fits a target size exactly. */
+typedef struct {
+  const KicThemeDir *dir;
+  guint position;          /* its index in the theme's directories */
+  const char *key;         /* dir_key () */
+  const KicFsDir *listing;
+  gboolean exact;
+} ThemeCandidate;
+
+/* THEME's ThemeCandidates, in its order, worked out once per plan (a
+ * theme of 100 000 directories is not walked again for every name). */
+static const GArray *
+theme_candidates (Planner *p, const KicTheme *theme)
+{
+  GArray *list = g_hash_table_lookup (p->theme_candidates, theme);
+  g_autoptr (GHashTable) seen = NULL;
+
+  if (list != NULL)
+    return list;
+  list = g_array_new (FALSE, FALSE, sizeof (ThemeCandidate));
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint d = 0; d < theme->dirs->len; d++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+      ThemeCandidate tc = { dir, d, NULL, NULL, FALSE };
+
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (tc.key = dir_key (p, dir)) == NULL
+          || g_hash_table_contains (seen, tc.key) || !may_plant_dir (p, dir))
+        continue;
+      g_hash_table_add (seen, (gpointer) tc.key);
+      tc.listing = dir_key_of (p, dir)->listing;
+      for (guint i = 0; i < p->options->targets->len && !tc.exact; i++)
+        tc.exact = kic_dir_spec_exact (dir->spec, g_array_index (p->options->targets, KicTarget, i).size);
+      g_array_append_val (list, tc);
+    }
+  g_hash_table_insert (p->theme_candidates, (gpointer) theme, list);
+  return list;
+}
+
+void
+digest_candidates (Planner *p, GChecksum *checksum)
+{
+  for (guint r = 0; r + 1 < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const GArray *list = theme_candidates (p, g_ptr_array_index (themes, t));
+
+          g_checksum_update (checksum, (const guchar *) "\ncandidates", -1);
+          for (guint i = 0; i < list->len; i++)
+            g_checksum_update (checksum, (const guchar *) g_array_index (list, ThemeCandidate, i).key, -1);
+        }
+    }
+}
+
+/* The candidate directories two or more themes of RESOLVER list (a
+ * directory that is a link to another theme's, which is not plantable,
+ * does not count: the same real directory listed by two themes). */
+static GHashTable *
+shared_keys (Planner *p, KicResolver *resolver)
+{
+  GHashTable *shared = g_hash_table_lookup (p->shared_keys, resolver);
+  g_autoptr (GHashTable) once = NULL;
+  const GPtrArray *themes;
+
+  if (shared != NULL)
+    return shared;
+  shared = g_hash_table_new (g_str_hash, g_str_equal);
+  once = g_hash_table_new (g_str_hash, g_str_equal);
+  themes = kic_resolver_themes (resolver);
+  for (guint t = 0; t < themes->len; t++)
+    {
+      const GArray *list = theme_candidates (p, g_ptr_array_index (themes, t));
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          const char *key = g_array_index (list, ThemeCandidate, i).key;
+
+          if (!g_hash_table_add (once, (gpointer) key))
+            g_hash_table_add (shared, (gpointer) key);
+        }
+    }
+  g_hash_table_insert (p->shared_keys, resolver, shared);
+  return shared;
+}
+
+/* Where a link for a name X may go, for every name KDE could be asked for,
+ * carried by a file or not (the proof can only look up the finitely many
+ * that files carry).
+ *
+ * KDE's lookup, findMatchingIcon() (KF5 5.103 kiconloader.cpp:832-911,
+ * KF6 6.13 :781-881, 6.30 :789-889), runs over the themes in order (:846;
+ * 6.13 :796; 6.30 :804) and in each over the name's chain: the name, then
+ * its cut at the last dash while that dash is past index 1, a trailing "-x"
+ * dropped (:860-866; 6.13 :825-835; 6.30 :833-843), a bare media type made
+ * "<media>-x-generic" (:884-887); KF6 also tries each form of a "-symbolic"
+ * name without the suffix and puts it back after each cut (6.13 :813-822,
+ * :834-835).  The first file found ends the lookup.  Only when no theme has
+ * any form does iconPath() try the mime generic icon, then the "User" group
+ * (<app>/pics, icons, pixmaps) under the name as it is, never cut
+ * (:1016-1021, :946-962; 6.13 :986-989; 6.30 :994-997).
+ *
+ * A link X.ext in theme T changes only a lookup that, with it, reaches form
+ * X in T.  Let R be where the lookup of a name N ended before.  If R comes
+ * before (T, X), nothing changes.  If R is (T, X) or a form after X in N's
+ * chain, N's chain from X on is X's own (a cut of a cut is a cut of the
+ * name), so N loads what X loads, before and after the link, and the proof
+ * looks X up.  If R is a form W before X, in a theme after T, W is a file
+ * of a theme searched, W's chain is the rest of N's, and W's lookup changes
+ * as N's does: the proof looks up every file stem of every theme searched.
+ * So the proof stands for all the names that no file carries, but in three
+ * cases:
+ *
+ * 1. X ends outside the themes (the User group, its mime generic icon, or
+ *    nothing): no theme has any form of X, so none has any form of X-foo
+ *    for a foo no theme has; X-foo found nothing (the User group tries
+ *    "X-foo" only) and with the link finds X (X-tray, X-panel, X-symbolic,
+ *    X-busy...).  No theme is safe for such a link: it is only made with
+ *    UnthemedLinks=true, which accepts exactly that change, or for KDE 3,
+ *    which cuts no name.
+ * 2. X reaches a -x-generic form (kic_resolver_cuts_to_generic: it ends
+ *    with "-x-generic", or its cuts end at a media type): the flag that
+ *    stops a chain at that form is set once for the whole theme loop
+ *    (:844, :886; 6.13 :793, :856; 6.30 :801, :864), so the chains are not
+ *    each other's rest: "foo-x-generic" tries itself only, in every theme,
+ *    where "foo-x-generic-bar" goes on to "foo"; past the first theme
+ *    "image-foo" tries itself alone, and "image-foo-bar" itself alone.  A
+ *    name cut back to X that found a cut of X, or nothing, would end at a
+ *    link of X in a theme before the one KDE finds X in.  Such an X gets
+ *    links only from that theme on (theme_forbids).
+ * 3. KF6's "-symbolic": in every theme, T itself included, "Y-symbolic"
+ *    tries "X-symbolic" before X and "C-symbolic" for each cut C of X
+ *    after it, which X's chain does not; the chain of "X-symbolic" is the
+ *    rest of its chain, so the proof also looks X-symbolic up for every
+ *    link X (plan-proof.c, names_to_prove), and tests/integration/
+ *    unthemed.sh shows KF6 needing it.
+ *
+ * "Themes searched" are those of each list the planner models: every
+ * configured theme's and a user's of any other theme.  transfer full:
+ * KDE's lookup of NAME without our links, one per resolver. */
+GPtrArray *
+name_ends (Planner *p, const char *name)
+{
+  GPtrArray *ends = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+
+  /* which theme answers does not depend on the size: MatchBest takes a
+   * file of any size (kicontheme.cpp:173-259) */
+  for (guint r = 0; r < p->resolvers->len; r++)
+    g_ptr_array_add (ends, resolve_with (g_ptr_array_index (p->resolvers, r), p->base, name, 48));
+  return ends;
+}
+
+static int
+theme_position (const GPtrArray *themes, const char *name)
+{
+  for (guint i = 0; i < themes->len; i++)
+    if (strcmp (((const KicTheme *) g_ptr_array_index (themes, i))->desc->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* Why a link for NAME in THEME could change the lookup of a name no file
+ * carries, for any user the planner models (name_ends: cases 1 and 2), or
+ * NULL.  ENDS: name_ends (P, NAME). */
+const char *
+theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme)
+{
+  const KicProfileTable *table = p->system->profile->table;
+  gboolean generic = kic_resolver_cuts_to_generic (g_ptr_array_index (p->resolvers, 0), name);
+
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+      const KicResult *end = g_ptr_array_index (ends, r);
+      int at = theme_position (themes, theme->desc->name);
+
+      if (at < 0)
+        continue; /* never searched by this user */
+      if (end->via != KIC_VIA_THEME)
+        {
+          /* case 1 */
+          if (!table->name_variants || (end->via != KIC_VIA_NONE && p->options->unthemed_links))
+            continue;
+          return UNTHEMED_REASON;
+        }
+      /* case 2 */
+      if (generic && at < theme_position (themes, end->theme->desc->name))
+        return "its dash cuts reach a -x-generic icon, and a link before the theme KDE finds it in would change "
+               "longer names cut back to it";
+    }
+  return NULL;
+}
 
 /* The directories a link for NAME with extension EXT may go to: those of
  * the themes that probe EXT and hold no other content under NAME, that fit
@@ -223,14 +468,22 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
   const GPtrArray *themes = kic_resolver_themes (resolver);
   GPtrArray *candidates = g_ptr_array_new_with_free_func (candidate_free);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *shared = shared_keys (p, resolver);
   g_autofree char *file = g_strconcat (name, ext, NULL);
+  guint hash = kic_fs_name_hash (file);
+  gboolean in_base, in_after;
+  g_autoptr (GPtrArray) ends = NULL;
 
   if (strchr (name, '/') != NULL)
     return candidates;
+  /* (almost no name is in the overlays: then no directory is asked) */
+  in_base = kic_overlay_has_name (p->base, file);
+  in_after = kic_overlay_has_name (p->after, file);
+  ends = name_ends (p, name);
   for (guint t = 0; t < themes->len; t++)
     {
       const KicTheme *theme = g_ptr_array_index (themes, t);
-
+      const GArray *list;
       gboolean may_hold;
 
       if (!g_strv_contains ((const char *const *) theme->desc->extensions, ext)
@@ -246,35 +499,33 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           /* a name of the closure must stop its own lookup in the theme
            * whose links its dash cut would otherwise reach */
           || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
-          || !theme_agrees (p, resolver, theme, name, content))
+          || !theme_agrees (p, resolver, theme, name, content)
+          /* links that could change names no file carries */
+          || theme_forbids (p, ends, name, theme) != NULL)
         continue;
       may_hold = kic_resolver_theme_may_hold (resolver, theme, file);
-      for (guint d = 0; d < theme->dirs->len; d++)
+      list = theme_candidates (p, theme);
+      for (guint i = 0; i < list->len; i++)
         {
-          const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
-          const char *key;
-          gboolean exact = FALSE;
+          const ThemeCandidate *tc = &g_array_index (list, ThemeCandidate, i);
           gboolean add;
           Candidate *c;
 
-          if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (key = dir_key (p, dir)) == NULL
-              || g_hash_table_contains (seen, key))
+          /* a directory an earlier theme lists too is that theme's */
+          if (g_hash_table_contains (shared, tc->key) && !g_hash_table_add (seen, (gpointer) tc->key))
             continue;
-          g_hash_table_add (seen, (gpointer) key);
-          for (guint i = 0; i < p->options->targets->len && !exact; i++)
-            exact = kic_dir_spec_exact (dir->spec, g_array_index (p->options->targets, KicTarget, i).size);
-          if (!exact)
+          if (!tc->exact)
             continue;
-          if (may_hold && !(kic_overlay_lookup (p->base, key, file, &add) && !add)
-              && kic_fs_index_stat_at (p->system->index, dir->path, file) != KIC_FS_NONE)
+          if (may_hold && !(in_base && kic_overlay_lookup (p->base, tc->key, file, &add) && !add) && tc->listing != NULL
+              && kic_fs_index_dir_stat_hashed (p->system->index, tc->listing, file, hash) != KIC_FS_NONE)
             continue; /* not ours: never replaced */
-          if (!for_floor && kic_overlay_lookup (p->after, key, file, &add) && add)
+          if (!for_floor && in_after && kic_overlay_lookup (p->after, tc->key, file, &add) && add)
             continue; /* another name planted there already */
           c = g_new0 (Candidate, 1);
           c->theme = theme;
-          c->dir = dir;
-          c->key = key;
-          c->listing = dir_key_of (p, dir)->listing;
+          c->dir = tc->dir;
+          c->key = tc->key;
+          c->listing = tc->listing;
           c->file = g_strdup (file);
           g_ptr_array_add (candidates, c);
         }
@@ -319,11 +570,12 @@ compare_priced (gconstpointer a, gconstpointer b)
  * candidate makes (past KIC_MAX_PRICED of them, the cheapest so far). */
 static gboolean
 add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
-              GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost)
+              GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost, double *today_out)
 {
   const GArray *targets = p->options->targets;
   g_autoptr (GArray) links = g_array_sized_new (FALSE, TRUE, sizeof (KicPricedLink), candidates->len);
   g_autoptr (GArray) priced = g_array_new (FALSE, FALSE, sizeof (Priced));
+  g_autoptr (GHashTable) watch = NULL;
   Candidate *best = NULL;
   double best_cost = bar;
   double today = 0;
@@ -347,6 +599,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
       pc->bound = 0;
       pc->exact = TRUE;
     }
+  watch = kic_priced_watch_new (links);
   for (guint t = 0; t < targets->len; t++)
     {
       const KicTarget *target = &g_array_index (targets, KicTarget, t);
@@ -355,7 +608,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
       kic_resolver_set_overlay (resolver, p->after);
       /* (every candidate is for the same file: the name with one extension) */
       r = kic_resolve_priced (resolver, name, target->size, ((Candidate *) g_ptr_array_index (candidates, 0))->file,
-                              links);
+                              links, watch);
       if (today != G_MAXDOUBLE && !kic_content_equal (content_of_result (p, r, source), content))
         today = G_MAXDOUBLE;
       else if (today != G_MAXDOUBLE)
@@ -372,6 +625,11 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
           pc->bound += target->weight * (link->asked ? link->calls : r->n_calls);
         }
     }
+  /* a BAR below 0 is today's cost (the first choice's bar) */
+  if (today_out != NULL)
+    *today_out = today;
+  if (bar < 0)
+    best_cost = today;
   /* a target size where today's lookup shows other content keeps it
    * where a candidate leaves the lookup as it is: those are priced in full */
   for (guint i = 0; today == G_MAXDOUBLE && i < candidates->len; i++)
@@ -426,11 +684,16 @@ static double
 choose_links (Planner *p, KicResolver *resolver, const char *name, const KicContent *content,
               const char *source, GPtrArray *candidates, GPtrArray *chosen, gboolean keep_one)
 {
-  double cost = weighted_cost (p, resolver, name, content, source);
+  double cost = G_MAXDOUBLE;
 
-  if (keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, G_MAXDOUBLE, &cost))
+  if (keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, G_MAXDOUBLE, &cost, NULL))
     return G_MAXDOUBLE;
-  while (add_cheapest (p, resolver, name, content, source, candidates, chosen, cost, &cost))
+  /* the first choice's bar is the cost of today's lookups, which it makes
+   * anyway (with no candidate at all, nothing is chosen: the cost does not
+   * matter) */
+  if (!keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, -1, &cost, &cost))
+    return cost;
+  while (add_cheapest (p, resolver, name, content, source, candidates, chosen, cost, &cost, NULL))
     ;
   for (guint i = chosen->len; i-- > 0;)
     {
@@ -473,10 +736,15 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   g_autoptr (GPtrArray) all = NULL;
   double before = 0, after;
   g_autofree char *store = NULL;
+  const char *why;
   const char *ext;
 
   kic_resolver_set_overlay (resolver, p->base);
-  all = kic_resolve_sizes (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+  /* what KDE loads at every size: without the calls, which only the
+   * target sizes need (each size's count costs a pass over the winning
+   * theme's directories: 249 of them per name in a theme of 10 000
+   * directories is most of a rebuild) */
+  all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
   for (guint i = 0; i < all->len; i++)
     {
       const KicResult *r = g_ptr_array_index (all, i);
@@ -497,18 +765,20 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       else if (!kic_content_equal (c, content))
         np->per_size = TRUE;
     }
-  /* KDE's cost today, from the lookups just made where the target size
-   * is among them */
+  /* a name KDE finds only outside the themes: see theme_forbids, case 1
+   * (the other users' lists are checked for each theme there) */
+  if (((const KicResult *) g_ptr_array_index (all, 0))->via != KIC_VIA_THEME
+      && p->system->profile->table->name_variants && !p->options->unthemed_links)
+    {
+      set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
+      return;
+    }
+  /* KDE's cost today at the target sizes */
   for (guint t = 0; t < p->options->targets->len; t++)
     {
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-      g_autoptr (KicResult) outside = NULL;
-      const KicResult *r;
+      g_autoptr (KicResult) r = resolve_with (resolver, p->base, np->name, target->size);
 
-      if (target->size >= KIC_MIN_SIZE && target->size <= KIC_MAX_SIZE)
-        r = g_ptr_array_index (all, target->size - KIC_MIN_SIZE);
-      else
-        r = outside = resolve_with (resolver, p->base, np->name, target->size);
       before += target->weight * r->n_calls;
     }
   if (np->per_size)
@@ -535,10 +805,20 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
       return;
     }
+  if (!may_copy (p, source, &why))
+    {
+      set_status (np, KIC_NAME_SKIPPED, why);
+      return;
+    }
   candidates = plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)
     {
-      set_status (np, KIC_NAME_SKIPPED, "no theme on the search path both probes its file type and holds no other file of that name");
+      set_status (np, KIC_NAME_SKIPPED,
+                  kic_resolver_cuts_to_generic (resolver, np->name)
+                    ? "no theme from the one KDE finds it in on both probes its file type and holds no other file "
+                      "of that name (its dash cuts reach a -x-generic icon: a link in an earlier theme would change "
+                      "longer names cut back to it)"
+                    : "no theme on the search path both probes its file type and holds no other file of that name");
       return;
     }
   after = choose_links (p, resolver, np->name, content, source, candidates, chosen, np->closure_theme != NULL);

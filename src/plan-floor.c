@@ -32,7 +32,10 @@ is_added (Planner *p, const KicOverlay *overlay, const char *path)
 /* The fewest calls KDE could make for NP at SIZE (BEFORE: its lookup
  * today) with links of the content it shows at that size, in the places
  * the promises allow the name (themes that probe the file's type and hold
- * no other content under the name, no foreign file in the way), chosen
+ * no other content under the name, no foreign file in the way, and none
+ * that could change a name no file carries: plan-choose.c, theme_forbids;
+ * so a name KDE finds only outside the themes is at its floor today
+ * unless UnthemedLinks=true), chosen
  * for this size alone: greedily, since a link that is not an exact fit
  * still prunes the directories the MatchBest scan goes on to (kde-lookup.md
  * §1.2), so two links can beat one.  Other names are left out: whether the

@@ -158,6 +158,13 @@ take_result (Planner *p, KicNamePlan *np, const KicNamePlan *m)
       plant->theme = g_strdup (was->theme);
       plant->content = content_of_path (p, plant->source);
       claim_store (p, plant->store, plant->source);
+      /* copyable then, maybe not now (a mode changed above it, which no
+       * listing tells of): a refusal drops the memo (plan.c) */
+      {
+        const char *why;
+
+        may_copy (p, plant->source, &why);
+      }
       g_ptr_array_add (np->plants, plant);
       plants_add (p, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);

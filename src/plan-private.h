@@ -40,6 +40,8 @@ typedef struct {
   GPtrArray *slash_names;   /* the known names with a '/' (borrowed) */
   GPtrArray *reach;       /* per resolver: set of the directories its
                            * themes search (path, and mirrored disk path) */
+  GHashTable *unfiled;    /* names of known the proof added that no file
+                           * carries (KF6's X-symbolic for a link X) */
   GHashTable *dirty;      /* links planted or dropped since the proof
                            * last looked: what a round must re-check */
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
@@ -49,13 +51,23 @@ typedef struct {
   GHashTable *dir_keys;   /* KicThemeDir* -> its real path and listing (dir_key()) */
   GHashTable *store_of;   /* store path -> the source planted links claim it for */
   guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
+  GHashTable *copyable;   /* source -> "" when may_copy says yes, else why not */
+  gboolean copy_refused;  /* may_copy said no to some source: a name skipped
+                           * with a warning, which leaves no state (plan-memo.c) */
+  gboolean with_memo;     /* a previous plan is kept: a refusal drops it, and
+                           * the full plan that follows gives the warning */
+  GHashTable *theme_candidates; /* KicTheme* -> GArray of ThemeCandidate (plan-choose.c) */
+  GHashTable *shared_keys; /* KicResolver* -> set of the candidate directories
+                            * more than one of its themes lists */
 } Planner;
 
 /* The proof's rounds: each round after the first follows a name that
- * lost its links or a closure name that got some, so a real tree needs a
- * handful (the realistic tree: 3); past this many the plan is dropped
- * whole rather than let a hostile tree keep the lock for ever. */
-#define KIC_MAX_PROOF_ROUNDS 64
+ * lost its links in a theme, so a round is needed per theme taken from
+ * one name; the realistic tree needs 2 (breeze, oxygen: tests/oracle),
+ * and no search path of Debian's has more than five themes.  Past this
+ * many the plan is dropped whole rather than let a hostile tree (a chain
+ * of themes each of which breaks another lookup) keep the lock. */
+#define KIC_MAX_PROOF_ROUNDS 16
 
 typedef struct {
   const KicTheme *theme;
@@ -82,6 +94,18 @@ GHashTable *dir_keys_new (void);
 char *real_file_key (Planner *p, const char *path);
 KicPlant *plant_of_result (Planner *p, const KicResult *r);
 gboolean claim_store (Planner *p, const char *store, const char *source);
+gboolean may_copy (Planner *p, const char *source, const char **why);
+gboolean may_plant_dir (Planner *p, const KicThemeDir *dir);
+/* Add to CHECKSUM every directory the themes planted for offer as a
+ * candidate (the writer's verdict on each, may_plant_dir(), included):
+ * part of the plan's key, since a directory that became plantable or not
+ * changes plans that no listing tells of. */
+void digest_candidates (Planner *p, GChecksum *checksum);
+#define UNTHEMED_REASON                                                                                       \
+  "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
+  "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"
+GPtrArray *name_ends (Planner *p, const char *name);
+const char *theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
 void overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void candidate_free (gpointer data);

@@ -89,9 +89,41 @@ dir_files (Planner *p, const KicThemeDir *dir)
   return files;
 }
 
+/* Add to ALL the stem of every icon file of FILES; with HIDING (the key
+ * of a directory that holds a previous run's links) not those links. */
+static void
+add_stems_of (Planner *p, GHashTable *all, GPtrArray *files, const char *hiding)
+{
+  for (guint f = 0; files != NULL && f < files->len; f++)
+    {
+      const char *file = g_ptr_array_index (files, f);
+      const char *ext = kic_icon_name_extension (file);
+      gboolean add;
+      char stem[256];
+      gsize n;
+
+      /* a previous run's link is not KDE's own: its name is no name of
+       * the themes (the plan is the same with the store or without) */
+      if (ext == NULL || (hiding != NULL && kic_overlay_lookup (p->base, hiding, file, &add) && !add))
+        continue;
+      /* most names are known already: look before copying */
+      n = strlen (file) - strlen (ext);
+      if (n < sizeof stem)
+        {
+          memcpy (stem, file, n);
+          stem[n] = '\0';
+          if (g_hash_table_contains (all, stem))
+            continue;
+        }
+      g_hash_table_add (all, g_strndup (file, n));
+    }
+}
+
 /* Every name whose lookup could be asked for: the menu's names, the stem
- * of every icon in every directory of the themes searched, and every mime
- * type that has a generic icon. */
+ * of every icon in every directory of the themes searched, and of every
+ * icon the "User" group finds (pixmaps, icons, <app>/pics: a name there
+ * whose dash cut meets a link of UnthemedLinks=true changes from its own
+ * file to the link's). */
 static GHashTable *
 known_names (Planner *p, GPtrArray *names)
 {
@@ -124,33 +156,20 @@ known_names (Planner *p, GPtrArray *names)
                 continue;
               g_hash_table_add (listed, dir->path);
               files = dir_files (p, dir);
-              for (guint f = 0; files != NULL && f < files->len; f++)
-                {
-                  const char *file = g_ptr_array_index (files, f);
-                  const char *ext = kic_icon_name_extension (file);
-                  gboolean add;
-                  char stem[256];
-                  gsize n;
-
-                  /* a previous run's link is not KDE's own: its name is
-                   * no name of the themes (the plan is the same with the
-                   * store or without) */
-                  if (ext == NULL || (hides && kic_overlay_lookup (p->base, key, file, &add) && !add))
-                    continue;
-                  /* most names are known already: look before copying */
-                  n = strlen (file) - strlen (ext);
-                  if (n < sizeof stem)
-                    {
-                      memcpy (stem, file, n);
-                      stem[n] = '\0';
-                      if (g_hash_table_contains (all, stem))
-                        continue;
-                    }
-                  g_hash_table_add (all, g_strndup (file, n));
-                }
+              add_stems_of (p, all, files, hides ? key : NULL);
             }
         }
     }
+  {
+    g_autoptr (GPtrArray) user = kic_resolver_user_dirs (g_ptr_array_index (p->resolvers, 0));
+
+    for (guint d = 0; d < user->len; d++)
+      {
+        g_autoptr (GPtrArray) files = kic_fs_index_list (p->system->index, g_ptr_array_index (user, d));
+
+        add_stems_of (p, all, files, NULL);
+      }
+  }
   return all;
 }
 
@@ -265,6 +284,47 @@ names_trying (Planner *p, const char *stem)
   return out;
 }
 
+/* Make NAME (transfer full) a known name after the proof's indexes were
+ * made (KF6's X-symbolic for a link X): into the sorted indexes, and into
+ * every list names_trying() gave already for a stem NAME's lookups may
+ * try, so that each list is what names_trying() would work out now. */
+static void
+add_known_name (Planner *p, char *name)
+{
+  KicResolver *first = g_ptr_array_index (p->resolvers, 0);
+  const char *generic = kic_resolver_generic_icon (first, name);
+  g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (first, name);
+
+  g_hash_table_add (p->known, name);
+  g_ptr_array_insert (p->known_sorted, lower_bound (p->known_sorted, name, FALSE), name);
+  if (generic != NULL)
+    {
+      GenericOf *g = g_new (GenericOf, 1);
+      guint at = lower_bound (p->generic_sorted, generic, TRUE);
+
+      g->generic = generic;
+      g->name = name;
+      while (at < p->generic_sorted->len
+             && compare_generic_of (&g_ptr_array_index (p->generic_sorted, at), &g) < 0)
+        at++;
+      g_ptr_array_insert (p->generic_sorted, at, g);
+    }
+  if (strchr (name, '/') != NULL)
+    g_ptr_array_add (p->slash_names, name);
+  for (guint i = 0; i < stems->len; i++)
+    {
+      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, g_ptr_array_index (stems, i));
+      guint at;
+
+      if (tried_by == NULL)
+        continue;
+      at = lower_bound (tried_by, name, FALSE);
+      if (at < tried_by->len && strcmp (g_ptr_array_index (tried_by, at), name) == 0)
+        continue; /* a name's stems may repeat */
+      g_ptr_array_insert (tried_by, at, name);
+    }
+}
+
 /* The proof's indexes: the known names, sorted and by their generic
  * icons (names_trying() finds who may try a stem), and the directories
  * each resolver searches. */
@@ -276,6 +336,7 @@ proof_index (Planner *p, GPtrArray *names)
   gpointer key;
 
   p->known = known_names (p, names);
+  p->unfiled = g_hash_table_new (g_str_hash, g_str_equal);
   p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   p->known_sorted = g_ptr_array_sized_new (g_hash_table_size (p->known));
   p->generic_sorted = g_ptr_array_new_with_free_func (g_free);
@@ -357,7 +418,24 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
       g_autofree char *dir = g_path_get_dirname (key);
       g_autofree char *stem = link_stem (key);
       gboolean reached = g_hash_table_contains (reach, dir);
-      GPtrArray *tried_by = names_trying (p, stem);
+      GPtrArray *tried_by;
+
+      /* KF6: "<stem>-symbolic" stands for every "-symbolic" name cut
+       * back to the link, which tries the -symbolic forms of the stem's
+       * own cuts after it (plan-choose.c, theme_forbids, case 3) */
+      if (p->system->profile->table->symbolic_variants && !g_str_has_suffix (stem, "-symbolic"))
+        {
+          char *symbolic = g_strconcat (stem, "-symbolic", NULL);
+
+          if (!g_hash_table_contains (p->known, symbolic))
+            {
+              g_hash_table_add (p->unfiled, symbolic);
+              add_known_name (p, symbolic);
+            }
+          else
+            g_free (symbolic);
+        }
+      tried_by = names_trying (p, stem);
 
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
         {
@@ -509,6 +587,12 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               ++checked;
               if (g_strcmp0 (before->path, after->path) == 0
                   || kic_content_equal (content_of_result (p, before, NULL), content_of_result (p, after, NULL)))
+                continue;
+              /* what UnthemedLinks=true accepts: a name no file carries
+               * that found nothing now finds the link it is cut back to
+               * (it found nothing, so that link is of a name KDE finds
+               * outside the themes: plan-choose.c, theme_forbids, case 1) */
+              if (before->path == NULL && p->options->unthemed_links && g_hash_table_contains (p->unfiled, name))
                 continue;
               culprit = find_culprit (p, resolver, name, s);
               reason = g_strdup_printf ("a link in %s would change what KDE shows for '%s' at %d px with %s",

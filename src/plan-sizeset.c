@@ -62,6 +62,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   g_autofree char *file = NULL;
   const char *ext;
   const char *key;
+  const char *why;
   gboolean add;
   KicPlant *plant;
 
@@ -84,6 +85,8 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   /* exact for no size, a file of the library's breeze, or no file that
    * can be read */
   if (content == NULL || source == NULL || kic_content_read_kind (content) != KIC_CONTENT_FILE)
+    return NULL;
+  if (!may_copy (p, source, &why))
     return NULL;
   ext = link_extension (p, source);
   if (ext == NULL || !g_strv_contains ((const char *const *) theme->desc->extensions, ext))
@@ -162,12 +165,25 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
       return;
     }
+  {
+    /* links no name carried by no file may meet (plan-choose.c) */
+    g_autoptr (GPtrArray) ends = name_ends (p, np->name);
+    const char *why = theme_forbids (p, ends, np->name, theme);
+
+    if (why != NULL)
+      {
+        g_autofree char *reason = g_strdup_printf ("KDE loads different files at different sizes, and %s", why);
+
+        set_status (np, KIC_NAME_SKIPPED, reason);
+        return;
+      }
+  }
   for (guint d = 0; d < theme->dirs->len; d++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
       KicPlant *plant;
 
-      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir))
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || !may_plant_dir (p, dir))
         continue;
       plant = size_set_link (p, theme, dir, np, before_all);
       if (plant == NULL)

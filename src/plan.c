@@ -181,6 +181,9 @@ add_name (GPtrArray *names, GHashTable *seen, const char *icon)
       return;
     }
   g_hash_table_add (seen, np->name);
+  /* no link for an absolute Icon=, nor for its base name (which Plasma 6
+   * looks up in the themes first): a file outside the themes is the case
+   * no theme is safe for (plan-choose.c, theme_forbids, case 1) */
   if (kic_icon_name_is_absolute (valid))
     set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
   g_ptr_array_add (names, np);
@@ -218,6 +221,9 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->closure = g_ptr_array_new_with_free_func (name_plan_free);
   p->dir_keys = dir_keys_new ();
   p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->copyable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->theme_candidates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
+  p->shared_keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -253,8 +259,8 @@ plan_key (Planner *p)
   const KicPlanOptions *o = p->options;
   GString *s = g_string_new (NULL);
 
-  g_string_append_printf (s, "kde-icon-cache plan %s\nper-size-sets=%d\nstore=%s\ntargets=", kic_version,
-                          o->per_size_sets, o->store);
+  g_string_append_printf (s, "kde-icon-cache plan %s\nper-size-sets=%d\nunthemed-links=%d\nstore=%s\ntargets=",
+                          kic_version, o->per_size_sets, o->unthemed_links, o->store);
   for (guint i = 0; i < o->targets->len; i++)
     {
       const KicTarget *t = &g_array_index (o->targets, KicTarget, i);
@@ -268,6 +274,7 @@ plan_key (Planner *p)
   g_string_free (s, TRUE);
   for (guint r = 0; r < p->resolvers->len; r++)
     kic_resolver_digest (g_ptr_array_index (p->resolvers, r), checksum);
+  digest_candidates (p, checksum);
   return g_strdup (g_checksum_get_string (checksum));
 }
 
@@ -285,6 +292,7 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->dirty);
   if (p->known != NULL)
     {
+      g_hash_table_unref (p->unfiled);
       g_hash_table_unref (p->stem_names);
       g_ptr_array_unref (p->known_sorted);
       g_ptr_array_unref (p->generic_sorted);
@@ -298,6 +306,9 @@ planner_clear (Planner *p)
     g_hash_table_unref (p->verified);
   g_hash_table_unref (p->dir_keys);
   g_hash_table_unref (p->store_of);
+  g_hash_table_unref (p->copyable);
+  g_hash_table_unref (p->theme_candidates);
+  g_hash_table_unref (p->shared_keys);
 }
 
 /* The plan, keeping what MEMO (may be NULL) says of every name no change
@@ -328,6 +339,7 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
     memo = options->memo (plan->key, options->memo_data);
   if (memo != NULL)
     {
+      p.with_memo = TRUE;
       replanned = memo_restore (&p, plan->names, memo, &plan->n_verified);
       for (guint i = 0; i < plan->names->len; i++)
         if (g_hash_table_contains (replanned, ((KicNamePlan *) g_ptr_array_index (plan->names, i))->name))
@@ -367,14 +379,14 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
       replan_banned (&p, p.closure, n_themes);
     }
   kic_debug ("the proof took %u rounds", p.rounds);
-  if ((p.unsure || plan->gave_up || p.store_clash) && memo != NULL)
+  if ((p.unsure || plan->gave_up || p.store_clash || p.copy_refused) && memo != NULL)
     {
       kic_debug ("plan: the previous plan cannot be kept safely: planning every name");
       planner_clear (&p);
       kic_plan_free (plan);
       return NULL;
     }
-  if (p.unsure || plan->gave_up || p.store_clash)
+  if (p.unsure || plan->gave_up || p.store_clash || p.copy_refused)
     g_clear_pointer (&plan->key, g_free); /* nothing for a next run to keep */
   /* the reports of the names kept stand, but for the floor when it was
    * not worked out for them */

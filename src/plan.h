@@ -100,6 +100,8 @@ typedef struct {
   GArray *targets;     /* KicTarget */
   char **themes;       /* themes to plant for; NULL: the current theme */
   gboolean per_size_sets; /* plant per-size sets (PerSizeSets=) */
+  gboolean unthemed_links; /* links for names KDE finds only outside the
+                            * themes (UnthemedLinks=): plan-choose.c */
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
   gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */
@@ -111,6 +113,16 @@ typedef struct {
   /* real path -> SHA-256 (hex) of files whose content a previous run
    * hashed and that have not changed since (kic_content_table_know()) */
   GHashTable *known_contents;
+  /* What the writer will refuse, asked before a plan counts on it (NULL:
+   * anything goes): may links be planted in DIR (a real directory of a
+   * theme; trusted.h), may a file of content CONTENT be copied into the
+   * store (content.h, kic_content_bytes(): the one read of the file,
+   * through source.h's checks; *WHY says why not)?  A refused directory
+   * is no candidate; a name whose file cannot be copied is skipped, with
+   * one warning. */
+  gboolean (*may_plant) (const char *dir, gpointer data);
+  gboolean (*may_copy) (const KicContent *content, char **why, gpointer data);
+  gpointer may_data;
 } KicPlanOptions;
 
 typedef struct {

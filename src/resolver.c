@@ -44,14 +44,25 @@ struct _KicResolver {
  * index.theme of 100 000 empty directories costs a lookup 100 000 probes
  * per file name it tries, not per lookup (issue 19). */
 typedef struct {
-  GHashTable *names;
+  GHashTable *names;  /* file name -> GArray of the indexes (guint, rising)
+                       * of the scale-1 directories that list it */
+  GHashTable *positions; /* KicFsDir* -> GArray of the indexes of the
+                          * directories on disk with that listing */
+  const KicFsDir **listings; /* per directory: its disk listing, or NULL */
+  guint *before;      /* per directory: the scale-1 directories on disk
+                       * before it (a scan that hits nothing before I has
+                       * made BEFORE[I] calls in it) */
   GHashTable *twice;  /* the listings of directories the theme lists more
                        * than once, or by two paths (a set) */
   guint generation;   /* kic_fs_index_generation() when made */
   guint n_calls;      /* the calls of a MatchBest scan that finds nothing:
                        * one access(2) per scale-1 directory not a Qt
                        * resource (none is pruned before a hit, :235) */
-  GHashTable *distances; /* size -> int[dirs->len]: kic_dir_spec_distance() */
+  GHashTable *distances; /* size -> int[2 * dirs->len + 2]: kic_dir_spec_distance()
+                          * of each directory, then from each directory on
+                          * the least |distance| of a scale-1 directory, or
+                          * -1 - that when one of them is not smaller than
+                          * the size (theme_distances()) */
   guint8 *kinds;      /* per directory: 0 not of scale 1, 1 on disk (a probe
                        * costs a call), 2 a Qt resource (it costs none) */
 } ThemeNames;
@@ -62,6 +73,9 @@ theme_names_free (gpointer data)
   ThemeNames *tn = data;
 
   g_hash_table_unref (tn->names);
+  g_hash_table_unref (tn->positions);
+  g_free (tn->listings);
+  g_free (tn->before);
   g_hash_table_unref (tn->twice);
   g_hash_table_unref (tn->distances);
   g_free (tn->kinds);
@@ -167,6 +181,14 @@ kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name)
 
   if (e != NULL)
     g_array_remove_index_fast (entries, e - &g_array_index (entries, OverlayEntry, 0));
+}
+
+gboolean
+kic_overlay_has_name (const KicOverlay *overlay, const char *name)
+{
+  const GArray *entries = g_hash_table_lookup (overlay->names, name);
+
+  return entries != NULL && entries->len > 0;
 }
 
 gboolean
@@ -502,7 +524,10 @@ theme_names (KicResolver *resolver, const KicTheme *theme)
   g_autoptr (GHashTable) listings = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   tn = g_new0 (ThemeNames, 1);
-  tn->names = g_hash_table_new (g_str_hash, g_str_equal);
+  tn->names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
+  tn->positions = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
+  tn->listings = g_new0 (const KicFsDir *, theme->dirs->len + 1);
+  tn->before = g_new0 (guint, theme->dirs->len + 1);
   tn->twice = g_hash_table_new (g_direct_hash, g_direct_equal);
   tn->distances = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   tn->kinds = g_new0 (guint8, theme->dirs->len + 1);
@@ -510,31 +535,51 @@ theme_names (KicResolver *resolver, const KicTheme *theme)
   for (guint i = 0; i < theme->dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
+      g_autoptr (GPtrArray) names = NULL;
       GHashTableIter iter;
       gpointer key;
 
+      tn->before[i + 1] = tn->before[i];
       if (dir->spec->scale != 1)
         continue;
       tn->kinds[i] = dir->mirror != NULL || dir->resource_files != NULL ? 2 : 1;
       if (dir->resource_files != NULL)
         {
+          names = g_ptr_array_new ();
           g_hash_table_iter_init (&iter, dir->resource_files);
           while (g_hash_table_iter_next (&iter, &key, NULL))
-            g_hash_table_add (tn->names, key);
-          continue;
+            g_ptr_array_add (names, key);
         }
-      if (dir->mirror == NULL)
-        tn->n_calls++;
-      {
-        const KicFsDir *listing = kic_fs_index_dir (resolver->index, dir->mirror ? dir->mirror : dir->path);
-        g_autoptr (GPtrArray) names = listing ? kic_fs_dir_names (listing) : NULL;
+      else
+        {
+          const KicFsDir *listing = kic_fs_index_dir (resolver->index, dir->mirror ? dir->mirror : dir->path);
+          GArray *at;
 
-        if (listing != NULL && !g_hash_table_add (listings, (gpointer) listing))
-          g_hash_table_add (tn->twice, (gpointer) listing);
+          if (dir->mirror == NULL)
+            {
+              tn->n_calls++;
+              tn->before[i + 1]++;
+            }
+          tn->listings[i] = listing;
+          if (listing != NULL)
+            {
+              names = kic_fs_dir_names (listing);
+              if (!g_hash_table_add (listings, (gpointer) listing))
+                g_hash_table_add (tn->twice, (gpointer) listing);
+              if ((at = g_hash_table_lookup (tn->positions, listing)) == NULL)
+                g_hash_table_insert (tn->positions, (gpointer) listing, at = g_array_new (FALSE, FALSE, sizeof (guint)));
+              g_array_append_val (at, i);
+            }
+        }
+      for (guint n = 0; names != NULL && n < names->len; n++)
+        {
+          GArray *at = g_hash_table_lookup (tn->names, g_ptr_array_index (names, n));
 
-        for (guint n = 0; names != NULL && n < names->len; n++)
-          g_hash_table_add (tn->names, g_ptr_array_index (names, n));
-      }
+          if (at == NULL)
+            g_hash_table_insert (tn->names, g_ptr_array_index (names, n), at = g_array_new (FALSE, FALSE, sizeof (guint)));
+          if (at->len == 0 || g_array_index (at, guint, at->len - 1) != i)
+            g_array_append_val (at, i);
+        }
     }
   g_hash_table_replace (resolver->theme_names, (gpointer) theme, tn);
   return tn;
@@ -552,9 +597,27 @@ theme_distances (KicResolver *resolver, const KicTheme *theme, int size)
 
   if (dw == NULL && g_hash_table_size (tn->distances) < 8)
     {
-      dw = g_new (int, theme->dirs->len + 1);
-      for (guint i = 0; i < theme->dirs->len; i++)
+      guint n = theme->dirs->len;
+      int least = INT_MAX;
+      gboolean up = FALSE;
+
+      dw = g_new (int, 2 * n + 2);
+      for (guint i = 0; i < n; i++)
         dw[i] = kic_dir_spec_distance (((const KicThemeDir *) g_ptr_array_index (theme->dirs, i))->spec, size);
+      /* what is left of the scan from each directory on: a hit's delta
+       * prunes all of it when no |distance| there is below |delta| and
+       * (a downscale after an upscale) none is >= 0 while delta <= 0 */
+      dw[2 * n] = INT_MAX;
+      for (guint i = n; i-- > 0;)
+        {
+          if (tn->kinds[i] != 0)
+            {
+              least = MIN (least, ABS (dw[i]));
+              up = up || dw[i] >= 0;
+            }
+          dw[n + i] = up ? -1 - least : least;
+        }
+      dw[2 * n + 1] = INT_MAX;
       g_hash_table_insert (tn->distances, GINT_TO_POINTER (size), dw);
     }
   return dw;
@@ -564,6 +627,156 @@ gboolean
 kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file)
 {
   return g_hash_table_contains (theme_names (resolver, theme)->names, file);
+}
+
+static int
+compare_uints (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The indexes of THEME's directories that may hold FILE: those that list
+ * it, and those the overlay adds it to (rising, each once).  transfer full */
+static GArray *
+candidate_positions (KicResolver *resolver, const KicTheme *theme, const ProbeFile *file)
+{
+  ThemeNames *tn = theme_names (resolver, theme);
+  const GArray *listed = g_hash_table_lookup (tn->names, file->name);
+  GArray *at = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  if (listed != NULL)
+    g_array_append_vals (at, listed->data, listed->len);
+  for (guint e = 0; file->overlay != NULL && e < file->overlay->len; e++)
+    {
+      const OverlayEntry *entry = &g_array_index (file->overlay, OverlayEntry, e);
+      const KicFsDir *listing = kic_fs_index_dir (resolver->index, entry->dir);
+      const GArray *more = listing ? g_hash_table_lookup (tn->positions, listing) : NULL;
+
+      if (more != NULL)
+        g_array_append_vals (at, more->data, more->len);
+    }
+  if (file->overlay != NULL && at->len > 1)
+    {
+      guint w = 0;
+
+      g_array_sort (at, compare_uints);
+      for (guint i = 0; i < at->len; i++)
+        if (w == 0 || g_array_index (at, guint, i) != g_array_index (at, guint, w - 1))
+          g_array_index (at, guint, w++) = g_array_index (at, guint, i);
+      g_array_set_size (at, w);
+    }
+  return at;
+}
+
+static guint hit_cost (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache);
+
+/* scan_dirs() with MatchBest (KF's pruning), probing only where the file
+ * may be (candidate_positions()): before the first hit every scale-1
+ * directory is probed (nothing is pruned yet, :235), so those misses are
+ * counted (ThemeNames.before); after it, the directories not pruned are
+ * walked as scan_dirs() walks them.  Questions about a directory
+ * kic_resolve_priced() watches are recorded as the probes would. */
+static const KicThemeDir *
+scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, const int *dw)
+{
+  KicResolver *resolver = lookup->resolver;
+  ThemeNames *tn = theme_names (resolver, theme);
+  DirCache *caches = theme_dir_caches (resolver, theme);
+  const GPtrArray *dirs = theme->dirs;
+  KicPruneRule rule = resolver->profile->table->prune;
+  g_autoptr (GArray) at = candidate_positions (resolver, theme, file);
+  guint start = lookup->result->n_calls;
+  guint first = G_MAXUINT, next = 0;
+  const KicThemeDir *best;
+  int delta;
+
+  for (guint k = 0; k < at->len && first == G_MAXUINT; k++)
+    {
+      guint p = g_array_index (at, guint, k);
+
+      resolver->scan_theme = theme;
+      resolver->scan_index = p;
+      if (index_type (resolver, start + tn->before[p], g_ptr_array_index (dirs, p), &caches[p], file) != KIC_FS_NONE)
+        first = p;
+      resolver->scan_theme = NULL;
+      next = k + 1;
+    }
+  if (file->watched)
+    {
+      /* the directories watched that the scan asks about before its first
+       * hit (or all of them): each is asked after the misses before it */
+      guint limit = first == G_MAXUINT ? dirs->len : first;
+
+      for (guint k = 0; k < resolver->watch_links->len; k++)
+        {
+          KicPricedLink *link = &g_array_index (resolver->watch_links, KicPricedLink, k);
+          const GArray *where = link->listing ? g_hash_table_lookup (tn->positions, link->listing) : NULL;
+
+          for (guint j = 0; !link->asked && where != NULL && j < where->len; j++)
+            {
+              guint q = g_array_index (where, guint, j);
+              const KicThemeDir *dir = g_ptr_array_index (dirs, q);
+
+              if (q >= limit)
+                break;
+              if (dir->mirror != NULL)
+                continue;
+              resolver->scan_theme = theme;
+              resolver->scan_index = q;
+              watch_question (resolver, start + tn->before[q], dir, link->listing);
+              resolver->scan_theme = NULL;
+            }
+        }
+    }
+  if (first == G_MAXUINT)
+    {
+      lookup->result->n_calls = start + tn->n_calls;
+      return NULL;
+    }
+  best = g_ptr_array_index (dirs, first);
+  lookup->result->n_calls = start + tn->before[first] + hit_cost (resolver, best, &caches[first]);
+  delta = dw[first];
+  for (guint i = first + 1; delta != 0 && i < dirs->len; i++)
+    {
+      const KicThemeDir *dir;
+      gboolean candidate;
+      int rest = dw[dirs->len + i];
+
+      /* nothing from here on is probed: the scan is over */
+      if ((rest >= 0 ? rest : -1 - rest) >= ABS (delta) && !(rest < 0 && delta <= 0))
+        break;
+      if (tn->kinds[i] == 0 || prune_dir (rule, dw[i], delta))
+        continue;
+      dir = g_ptr_array_index (dirs, i);
+      while (next < at->len && g_array_index (at, guint, next) < i)
+        next++;
+      candidate = next < at->len && g_array_index (at, guint, next) == i;
+      if (candidate)
+        {
+          resolver->scan_theme = theme;
+          resolver->scan_index = i;
+          if (probe_theme_dir (lookup, dir, &caches[i], file))
+            {
+              best = dir;
+              delta = dw[i];
+            }
+          resolver->scan_theme = NULL;
+          continue;
+        }
+      /* a miss: the access(2) of a disk directory, nothing for a resource */
+      if (file->watched && tn->kinds[i] == 1)
+        {
+          resolver->scan_theme = theme;
+          resolver->scan_index = i;
+          watch_question (resolver, lookup->result->n_calls, dir, tn->listings[i]);
+          resolver->scan_theme = NULL;
+        }
+      if (tn->kinds[i] == 1)
+        lookup->result->n_calls++;
+    }
+  return best;
 }
 
 /* kicontheme.cpp:173-259, KIconThemePrivate::iconPath() over the unscaled
@@ -584,20 +797,10 @@ scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int siz
   const int *distances = exact ? NULL : theme_distances (lookup->resolver, theme, size);
   gboolean hit;
 
-  /* a scan that cannot find the file: its calls, without the probes
-   * (KDE 3 prunes before a hit, and MatchExact depends on the size: those
-   * are made in full, as is a scan whose calls are listed or watched) */
-  if (!exact && rule != KIC_PRUNE_KDE3 && lookup->result->calls == NULL && !file->has_slash
-      && file->overlay == NULL && !file->watched)
-    {
-      ThemeNames *tn = theme_names (lookup->resolver, theme);
-
-      if (!g_hash_table_contains (tn->names, file->name))
-        {
-          lookup->result->n_calls += tn->n_calls;
-          return NULL;
-        }
-    }
+  /* without a list of the calls, a MatchBest scan probes only where the
+   * file is (KDE 3 prunes before a hit: that scan is made in full) */
+  if (!exact && rule != KIC_PRUNE_KDE3 && lookup->result->calls == NULL && !file->has_slash && distances != NULL)
+    return scan_dirs_indexed (lookup, theme, file, distances);
   for (guint i = 0; i < dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (dirs, i);
@@ -867,6 +1070,35 @@ locate_type (Lookup *lookup, const char *path)
   return kic_fs_index_stat (lookup->resolver->index, path);
 }
 
+gboolean
+kic_resolver_cuts_to_generic (const KicResolver *resolver, const char *name)
+{
+  gboolean generic = g_str_has_suffix (name, "-x-generic");
+
+  /* name_variants() sets GENERIC when a dash cut of NAME is a
+   * "-x-generic" form; the variants themselves are not needed here */
+  g_ptr_array_unref (name_variants (resolver->profile->table, name, &generic));
+  return generic;
+}
+
+GPtrArray *
+kic_resolver_user_dirs (const KicResolver *resolver)
+{
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint s = 0; resolver->user_search_paths[s] != NULL; s++)
+    {
+      const char *sp = resolver->user_search_paths[s];
+
+      if (g_path_is_absolute (sp))
+        g_ptr_array_add (dirs, g_strdup (sp));
+      else
+        for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
+          g_ptr_array_add (dirs, g_strconcat (resolver->data_dirs[d], "/", sp, NULL));
+    }
+  return dirs;
+}
+
 /* :946-962, KIconLoaderPrivate::locate(): each search path; a relative one
  * through QStandardPaths::locate(GenericDataLocation), which stats the file
  * in every data directory in turn and takes the first regular file.  An
@@ -916,23 +1148,6 @@ locate (Lookup *lookup, const char *file)
   return FALSE;
 }
 
-GPtrArray *
-kic_resolver_user_dirs (KicResolver *resolver)
-{
-  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint s = 0; resolver->user_search_paths[s] != NULL; s++)
-    {
-      const char *sp = resolver->user_search_paths[s];
-
-      if (g_path_is_absolute (sp))
-        g_ptr_array_add (dirs, g_strdup (sp));
-      else
-        for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
-          g_ptr_array_add (dirs, g_strconcat (resolver->data_dirs[d], "/", sp, NULL));
-    }
-  return dirs;
-}
 
 /* :982-994: the "User" group: .png, .svgz, .svg, .xpm, each over every
  * search path before the next extension (KDE 3/4: the same order over
@@ -1108,16 +1323,21 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
       distances = own;
     }
   probe_file_init (resolver, &probe, file);
-  /* the file's hits as things are: none when no directory holds it and the
-   * overlay adds it nowhere */
-  for (guint i = 0; (probe.overlay != NULL || g_hash_table_contains (tn->names, file)) && i < dirs->len; i++)
-    {
-      if (kinds[i] == 0)
-        continue;
-      hits[i] = index_type (resolver, 0, g_ptr_array_index (dirs, i), &caches[i], &probe) != KIC_FS_NONE;
-      if (hits[i] && distances[i] != 0)
-        g_array_append_val (values, distances[i]);
-    }
+  /* the file's hits as things are, where it may be */
+  {
+    g_autoptr (GArray) at_file = candidate_positions (resolver, theme, &probe);
+
+    for (guint k = 0; k < at_file->len; k++)
+      {
+        guint i = g_array_index (at_file, guint, k);
+
+        if (kinds[i] == 0)
+          continue;
+        hits[i] = index_type (resolver, 0, g_ptr_array_index (dirs, i), &caches[i], &probe) != KIC_FS_NONE;
+        if (hits[i] && distances[i] != 0)
+          g_array_append_val (values, distances[i]);
+      }
+  }
   for (guint k = 0; k < links->len; k++)
     {
       KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
@@ -1188,10 +1408,25 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
   return TRUE;
 }
 
-KicResult *
-kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links)
+GHashTable *
+kic_priced_watch_new (const GArray *links)
 {
-  g_autoptr (GHashTable) watch = g_hash_table_new (g_direct_hash, g_direct_equal);
+  GHashTable *watch = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint k = 0; k < links->len; k++)
+    {
+      const KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      if (link->listing != NULL)
+        g_hash_table_insert (watch, (gpointer) link->listing, GUINT_TO_POINTER (k + 1));
+    }
+  return watch;
+}
+
+KicResult *
+kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links,
+                    GHashTable *watch)
+{
   g_autoptr (GPtrArray) themes = g_ptr_array_new ();
   const KicProfile *profile = resolver->profile;
   KicResult *result;
@@ -1202,8 +1437,6 @@ kic_resolve_priced (KicResolver *resolver, const char *name, int size, const cha
 
       link->asked = link->exact = FALSE;
       link->calls = 0;
-      if (link->listing != NULL)
-        g_hash_table_insert (watch, (gpointer) link->listing, GUINT_TO_POINTER (k + 1));
     }
   resolver->watch_file = file;
   resolver->watch = watch;
@@ -1258,6 +1491,22 @@ probe_once (Lookup *lookup, const KicTheme *theme, const char *name, gboolean co
   ProbeFile file;
 
   probe_file_init (lookup->resolver, &file, name);
+  if (!count && !file.has_slash)
+    {
+      /* without the calls, only where the file may be */
+      g_autoptr (GArray) at = candidate_positions (lookup->resolver, theme, &file);
+
+      for (guint k = 0; k < at->len; k++)
+        {
+          guint i = g_array_index (at, guint, k);
+          SizeProbe probe = { g_ptr_array_index (dirs, i), FALSE, 0 };
+
+          probe.hit = index_type (lookup->resolver, lookup->result->n_calls, probe.dir, &caches[i], &file) != KIC_FS_NONE;
+          if (probe.hit)
+            g_array_append_val (probes, probe);
+        }
+      return probes;
+    }
   for (guint i = 0; i < dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (dirs, i);

@@ -86,6 +86,8 @@ void kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gb
 void kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name);
 /* TRUE when the overlay says something about DIR/NAME; *ADD tells what */
 gboolean kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add);
+/* TRUE when the overlay says something about NAME in any directory */
+gboolean kic_overlay_has_name (const KicOverlay *overlay, const char *name);
 
 /* Use OVERLAY (transfer none: the caller keeps it alive); NULL for none.
  * Its directories are real paths (kic_fs_index_realpath()): a file it adds
@@ -124,7 +126,11 @@ typedef struct {
  * directory reached through a link from an earlier theme, a theme with
  * too many distinct distances) CALLS is a lower bound: the calls before
  * the question and the question itself.  transfer full */
-KicResult *kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links);
+KicResult *kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links,
+                               GHashTable *watch);
+/* The watch kic_resolve_priced() takes for LINKS (made once for all the
+ * target sizes): each link's listing -> 1 + its index.  transfer full */
+GHashTable *kic_priced_watch_new (const GArray *links);
 
 /* kic_resolve() at every size from MIN to MAX, element s - MIN, at a
  * fraction of the cost (without the call lists).  transfer full */
@@ -159,10 +165,16 @@ const char *kic_resolver_generic_icon (const KicResolver *resolver, const char *
  * then only a file the overlay adds can be found there. */
 gboolean kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file);
 
-/* The directories the "User" group's fallback stats files in (locate():
- * each search path in each data directory, or the absolute ones), as
- * KDE names them.  transfer full */
-GPtrArray *kic_resolver_user_dirs (KicResolver *resolver);
+/* Does the lookup of NAME reach a -x-generic form in its first theme: NAME
+ * ends with "-x-generic", or its dash cuts end at a media type ("text-foo"
+ * -> "text" -> "text-x-generic")?  Then KDE tries only NAME itself in every
+ * later theme (genericFallback is set once for the whole theme loop,
+ * kiconloader.cpp:844, :884-887; KF6 @v6.13.0 :793, :857-860). */
+gboolean kic_resolver_cuts_to_generic (const KicResolver *resolver, const char *name);
+
+/* The directories the "User" group looks in, in order (each search path
+ * in every data directory; an absolute one as it is).  transfer full */
+GPtrArray *kic_resolver_user_dirs (const KicResolver *resolver);
 
 /* Which of the four image extensions KDE knows (.png .xpm .svg .svgz,
  * kiconloader.cpp:588-599) NAME ends with; NULL for none.  transfer none */

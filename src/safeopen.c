@@ -71,6 +71,78 @@ kic_open_in_root (int rootfd, const char *path, int flags, gboolean no_links)
   return walk (rootfd, path, flags);
 }
 
+int
+kic_reopen_regular (int pathfd, struct stat *st)
+{
+  char proc[64];
+  int fd;
+
+  if (fstat (pathfd, st) < 0)
+    return -1;
+  if (!S_ISREG (st->st_mode))
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", pathfd);
+  fd = open (proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  return fd;
+}
+
+int
+kic_open_regular_at (int dirfd, const char *name, struct stat *st)
+{
+  int pathfd = openat (dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  struct stat again;
+  int fd, errsv;
+
+  if (pathfd < 0)
+    return -1;
+  fd = kic_reopen_regular (pathfd, st);
+  errsv = errno;
+  if (fd < 0 && errsv == ENOENT && S_ISREG (st->st_mode))
+    {
+      /* no /proc: the name opened again, and checked to be the file whose
+       * type was checked (a window, between the two, in which the name
+       * may be replaced by a node: then that node is opened, not read) */
+      fd = openat (dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+      if (fd >= 0 && (fstat (fd, &again) < 0 || again.st_dev != st->st_dev || again.st_ino != st->st_ino))
+        {
+          close (fd);
+          fd = -1;
+          errsv = EAGAIN;
+        }
+      else
+        errsv = errno;
+    }
+  close (pathfd);
+  errno = errsv;
+  return fd;
+}
+
+int
+kic_open_regular_in_root (int rootfd, const char *path, struct stat *st)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *name = g_path_get_basename (path);
+  int dirfd = kic_open_in_root (rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
+  int fd, errsv;
+
+  if (dirfd < 0)
+    return -1;
+  if (strcmp (name, "/") == 0 || strcmp (name, ".") == 0)
+    {
+      close (dirfd);
+      errno = EINVAL;
+      return -1;
+    }
+  fd = kic_open_regular_at (dirfd, name, st);
+  errsv = errno;
+  close (dirfd);
+  errno = errsv;
+  return fd;
+}
+
 /* Say which component of DIR (inside the root) is in the way: a link or
  * something not a directory.  NULL when none is (the error was another). */
 char *

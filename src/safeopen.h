@@ -11,6 +11,7 @@
 #define KIC_SAFEOPEN_H
 
 #include <glib.h>
+#include <sys/stat.h>
 
 /* Open the root directory ROOT (a host path).  -1 and errno on failure. */
 int kic_root_open (const char *root);
@@ -20,6 +21,23 @@ int kic_root_open (const char *root);
  * link (for writing: the index already resolved every link).  -1 and errno
  * on failure (ELOOP for a refused link). */
 int kic_open_in_root (int rootfd, const char *path, int flags, gboolean no_links);
+
+/* Reopen the O_PATH descriptor PATHFD for reading (O_NONBLOCK) when it is
+ * a regular file: its type is known before anything is opened, so a
+ * device node is never opened (a watchdog reboots a host on open) nor a
+ * FIFO waited on.  ST gets its state.  -1 with errno EINVAL when it is not
+ * a regular file (ST says what it is), or the open's errno.  Through
+ * /proc/self/fd, the same inode; PATHFD stays open. */
+int kic_reopen_regular (int pathfd, struct stat *st);
+
+/* NAME (one component) in DIRFD as a regular file for reading: an
+ * O_PATH | O_NOFOLLOW open, fstat, then kic_reopen_regular() (without
+ * /proc: an O_NOFOLLOW open checked to be the same inode).  A link is not
+ * a regular file.  -1 and errno as there. */
+int kic_open_regular_at (int dirfd, const char *name, struct stat *st);
+
+/* PATH inside the root, no link anywhere in it, the same way. */
+int kic_open_regular_in_root (int rootfd, const char *path, struct stat *st);
 
 /* mkdir -p of DIR inside the root, new directories mode 0755 whatever the
  * umask; no component may be a link (one swapped in after mkdirat is

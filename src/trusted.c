@@ -102,6 +102,40 @@ kic_trusted_dir_open (int rootfd, const char *host_root, const char *path, GErro
   return kic_trusted_dir_open_for (rootfd, host_root, path, geteuid (), error);
 }
 
+int
+kic_trusted_dir_open_at (int dirfd, const char *host, const char *name, GError **error)
+{
+  g_autofree char *why = NULL;
+  int fd;
+
+  if (name[0] == '\0' || strcmp (name, ".") == 0 || strcmp (name, "..") == 0 || strchr (name, '/') != NULL)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not one component of a path", host);
+      return -1;
+    }
+  fd = openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int errsv = errno;
+      struct stat st;
+
+      if (fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode))
+        why = g_strdup_printf ("'%s' is a symbolic link", host);
+      else if (errsv == ENOTDIR)
+        why = g_strdup_printf ("'%s' is not a directory", host);
+      else
+        why = g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errsv));
+    }
+  else if ((why = untrusted_because (fd, host, geteuid ())) != NULL)
+    {
+      close (fd);
+      fd = -1;
+    }
+  if (why != NULL)
+    g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why);
+  return fd;
+}
+
 gboolean
 kic_trusted_dir_check (int rootfd, const char *host_root, const char *path, GError **error)
 {

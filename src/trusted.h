@@ -36,6 +36,10 @@
  * below HOST_ROOT, the --root prefix: "" for "/"; may be NULL). */
 int kic_trusted_dir_open (int rootfd, const char *host_root, const char *path, GError **error);
 
+/* One component more (sec-b): NAME in DIRFD, a trusted directory (HOST
+ * names NAME's host path in messages), opened and checked the same way. */
+int kic_trusted_dir_open_at (int dirfd, const char *host, const char *name, GError **error);
+
 /* The same, the descriptor closed: TRUE when PATH is a trusted directory. */
 gboolean kic_trusted_dir_check (int rootfd, const char *host_root, const char *path, GError **error);
 

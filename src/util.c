@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -170,4 +171,53 @@ kic_parse_int (const char *text, gint64 min, gint64 max, gint64 *value)
   g_autofree char *stripped = g_strstrip (g_strdup (text));
 
   return g_ascii_string_to_signed (stripped, 10, min, max, value, NULL);
+}
+
+void
+kic_error_unquote (GError *error)
+{
+  const char *text = NULL;
+
+  if (error == NULL)
+    return;
+  if (error->domain == G_KEY_FILE_ERROR)
+    switch ((GKeyFileError) error->code)
+      {
+      case G_KEY_FILE_ERROR_UNKNOWN_ENCODING:
+        text = "not UTF-8";
+        break;
+      case G_KEY_FILE_ERROR_PARSE:
+        text = "a line is not 'key=value', '[group]' or a comment";
+        break;
+      case G_KEY_FILE_ERROR_NOT_FOUND:
+        text = "not found";
+        break;
+      case G_KEY_FILE_ERROR_KEY_NOT_FOUND:
+        text = "a key is missing";
+        break;
+      case G_KEY_FILE_ERROR_GROUP_NOT_FOUND:
+        text = "a group is missing";
+        break;
+      case G_KEY_FILE_ERROR_INVALID_VALUE:
+      default:
+        text = "a value is not valid";
+        break;
+      }
+  else if (error->domain == G_MARKUP_ERROR)
+    {
+      int line = 0;
+
+      /* "Error on line N char M: ..." says where, which quotes nothing */
+      if (sscanf (error->message, "Error on line %d", &line) == 1 && line > 0)
+        {
+          g_free (error->message);
+          error->message = g_strdup_printf ("not well-formed XML (line %d)", line);
+          return;
+        }
+      text = "not well-formed XML";
+    }
+  if (text == NULL)
+    return;
+  g_free (error->message);
+  error->message = g_strdup (text);
 }

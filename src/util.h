@@ -38,4 +38,11 @@ gboolean kic_read_uint (const guchar *data, gsize length, guint64 offset, guint 
  * The one integer parser of every option, configuration and theme value. */
 gboolean kic_parse_int (const char *text, gint64 min, gint64 max, gint64 *value);
 
+/* Replace the message of ERROR, a GKeyFile or GMarkup parse error, by one
+ * that quotes nothing of the file: GLib's messages quote the offending
+ * line or value, and the file may be a link to /etc/shadow whose hash
+ * would end up in a warning (issue 19 row 12).  Other errors are left as
+ * they are.  NULL is fine. */
+void kic_error_unquote (GError *error);
+
 #endif /* KIC_UTIL_H */

@@ -12,6 +12,7 @@
 
 #include "kic.h"
 #include "safeopen.h"
+#include "trusted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,13 +26,39 @@
 #include <time.h>
 #include <unistd.h>
 
-void
-restore_time (DirHandle *handle)
+/* Put back the time of the directory HANDLE (open) when the run changed
+ * it: GTK caches and KDE 4 compare it. */
+gboolean
+restore_time (Writer *w, DirHandle *handle, GError **error)
 {
-  /* keep the directory's time: GTK caches and KDE 4 compare it */
-  if (handle->changed)
-    futimens (handle->fd, handle->times);
-  handle->changed = FALSE;
+  if (handle->changed && handle->fd >= 0)
+    {
+      handle->changed = FALSE;
+      if (futimens (handle->fd, handle->times) < 0)
+        {
+          g_autofree char *host = host_path (w, handle->path);
+
+          return set_errno_error (error, errno, "put back the modification time of", host);
+        }
+    }
+  return TRUE;
+}
+
+/* Close HANDLE's descriptor, its time put back first; an error there is
+ * kept for the end of the run (w->deferred). */
+static void
+close_dir (Writer *w, DirHandle *handle)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (handle->fd < 0)
+    return;
+  if (!restore_time (w, handle, &local) && w->deferred == NULL)
+    w->deferred = g_steal_pointer (&local);
+  close (handle->fd);
+  handle->fd = -1;
+  g_queue_delete_link (&w->open, handle->open_link);
+  handle->open_link = NULL;
 }
 
 void
@@ -39,17 +66,54 @@ dir_handle_free (gpointer data)
 {
   DirHandle *handle = data;
 
-  restore_time (handle);
-  close (handle->fd);
+  /* (the writer closed it: kic_writer_free() closes every one first) */
+  if (handle->fd >= 0)
+    close (handle->fd);
+  g_free (handle->path);
   g_free (handle);
+}
+
+/* Close every directory still open (kic_writer_free()). */
+void
+close_all_dirs (Writer *w)
+{
+  while (w->open.head != NULL)
+    close_dir (w, w->open.head->data);
 }
 
 gboolean
 set_errno_error (GError **error, int errsv, const char *what, const char *path)
 {
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot %s '%s': %s",
-               what, path, g_strerror (errsv));
+  /* (a quota is a full disk for this run: error_is_global()) */
+  g_set_error (error, G_FILE_ERROR, errsv == EDQUOT ? G_FILE_ERROR_NOSPC : g_file_error_from_errno (errsv),
+               "cannot %s '%s': %s", what, path, g_strerror (errsv));
   return FALSE;
+}
+
+gboolean
+error_is_global (const GError *error)
+{
+  static const GFileError global[] = {
+    G_FILE_ERROR_NOSPC, G_FILE_ERROR_ROFS, G_FILE_ERROR_IO, G_FILE_ERROR_NOMEM, G_FILE_ERROR_MFILE,
+    G_FILE_ERROR_NFILE,
+  };
+
+  for (guint i = 0; error != NULL && error->domain == G_FILE_ERROR && i < G_N_ELEMENTS (global); i++)
+    if (error->code == (int) global[i])
+      return TRUE;
+  return FALSE;
+}
+
+/* Does an error of a call on one name stop the whole run?  A full or
+ * read-only file system, an I/O error, no memory: every other name would
+ * fail the same way, and the run must stop with the previous state.
+ * Anything else (a name in the way, a directory not ours) is that name's:
+ * it is skipped with a warning and the run goes on (issue 19, row 9). */
+gboolean
+errno_is_global (int errsv)
+{
+  return errsv == ENOSPC || errsv == EDQUOT || errsv == EROFS || errsv == EIO || errsv == ENOMEM
+         || errsv == EMFILE || errsv == ENFILE;
 }
 
 char *
@@ -81,43 +145,89 @@ make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error)
   return TRUE;
 }
 
-/* The directory DIR (a real path inside the root), opened once.  A
- * directory a killed run changed gets the time its journal recorded. */
+/* The directory DIR (a path inside the root with no link in it), open:
+ * with OPEN_TRUSTED a directory root may plant in (kic_trusted_dir_open()
+ * on the path as it is now).  At most MAX_OPEN_DIRS are open at once: the
+ * least recently used is closed, its time put back; opened again, it must
+ * still be the same directory.  A directory a killed run changed gets the
+ * time its journal recorded. */
 DirHandle *
-open_dir (Writer *w, const char *dir, gboolean create, GError **error)
+open_dir (Writer *w, const char *dir, int flags, GError **error)
 {
   DirHandle *handle = g_hash_table_lookup (w->dirs, dir);
   g_autofree char *host = NULL;
+  gboolean trusted = (flags & OPEN_TRUSTED) != 0;
   gint64 sec;
   glong nsec;
   struct stat st;
   int fd;
 
-  if (handle != NULL)
-    return handle;
-  if (create && !make_dirs (w, dir, NULL, error))
+  if (handle != NULL && handle->fd >= 0 && (handle->trusted || !trusted))
+    {
+      /* the most recently used first */
+      g_queue_unlink (&w->open, handle->open_link);
+      g_queue_push_head_link (&w->open, handle->open_link);
+      return handle;
+    }
+  if ((flags & OPEN_CREATE) && !make_dirs (w, dir, NULL, error))
     return NULL;
   host = host_path (w, dir);
-  /* DIR is a real path: a link anywhere in it now is refused */
-  fd = kic_open_in_root (w->rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
-  if (fd < 0 || fstat (fd, &st) < 0)
+  if (trusted)
+    fd = kic_trusted_dir_open (w->rootfd, w->prefix, dir, error);
+  else
+    {
+      /* DIR is a real path: a link anywhere in it now is refused */
+      fd = kic_open_in_root (w->rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
+      if (fd < 0)
+        set_errno_error (error, errno, "open directory", host);
+    }
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) < 0)
     {
       set_errno_error (error, errno, "open directory", host);
-      if (fd >= 0)
-        close (fd);
+      close (fd);
       return NULL;
     }
-  handle = g_new0 (DirHandle, 1);
-  handle->fd = fd;
-  handle->times[0] = st.st_atim;
-  handle->times[1] = st.st_mtim;
-  if (!w->options.dry_run && w->old->journal && kic_manifest_get_mtime (w->old, dir, &sec, &nsec))
+  if (handle == NULL)
     {
-      handle->times[1].tv_sec = (time_t) sec;
-      handle->times[1].tv_nsec = nsec;
-      handle->changed = TRUE;
+      handle = g_new0 (DirHandle, 1);
+      handle->path = g_strdup (dir);
+      handle->fd = -1;
+      handle->dev = st.st_dev;
+      handle->ino = st.st_ino;
+      handle->times[0] = st.st_atim;
+      handle->times[1] = st.st_mtim;
+      if (!w->options.dry_run && w->old->journal && kic_manifest_get_mtime (w->old, dir, &sec, &nsec))
+        {
+          handle->times[1].tv_sec = (time_t) sec;
+          handle->times[1].tv_nsec = nsec;
+          handle->changed = TRUE;
+        }
+      g_hash_table_insert (w->dirs, g_strdup (dir), handle);
     }
-  g_hash_table_insert (w->dirs, g_strdup (dir), handle);
+  else if (st.st_dev != handle->dev || st.st_ino != handle->ino)
+    {
+      close (fd);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' was replaced while kde-icon-cache ran", host);
+      return NULL;
+    }
+  if (handle->fd >= 0)
+    {
+      /* open already, now trusted too: the same directory (checked) */
+      close (handle->fd);
+      handle->fd = fd;
+      handle->trusted = TRUE;
+      g_queue_unlink (&w->open, handle->open_link);
+      g_queue_push_head_link (&w->open, handle->open_link);
+      return handle;
+    }
+  handle->fd = fd;
+  handle->trusted = trusted;
+  g_queue_push_head (&w->open, handle);
+  handle->open_link = w->open.head;
+  while (w->open.length > MAX_OPEN_DIRS)
+    close_dir (w, w->open.tail->data);
   return handle;
 }
 
@@ -155,28 +265,13 @@ sha256_of_fd (int fd)
   return g_strdup (g_checksum_get_string (sum));
 }
 
-/* Open NAME in DIRFD for reading when it is a regular file (not through a
- * link, without waiting on a FIFO); -1 otherwise. */
-static int
-open_regular_at (int dirfd, const char *name)
-{
-  int fd = openat (dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  struct stat st;
-
-  if (fd >= 0 && (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode)))
-    {
-      close (fd);
-      errno = EINVAL;
-      return -1;
-    }
-  return fd;
-}
-
-/* The SHA-256 of the regular file NAME in DIRFD; NULL when it is not one. */
+/* The SHA-256 of the regular file NAME in DIRFD; NULL when it is not one
+ * (its type is known before it is opened: kic_open_regular_at()). */
 char *
 sha256_at (int dirfd, const char *name)
 {
-  int fd = open_regular_at (dirfd, name);
+  struct stat st;
+  int fd = kic_open_regular_at (dirfd, name, &st);
   char *sum;
 
   if (fd < 0)
@@ -186,12 +281,27 @@ sha256_at (int dirfd, const char *name)
   return sum;
 }
 
-/* The temporary name of NAME: fixed, so that what a killed run left is
- * known (the lock keeps two runs from sharing it). */
+/* A new run's token for its temporary names: letters and digits. */
 char *
-temp_name (const char *name)
+new_temp_token (void)
 {
-  return g_strconcat (TEMP_PREFIX, name, TEMP_SUFFIX, NULL);
+  static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  char token[TEMP_TOKEN_LEN + 1];
+
+  for (guint i = 0; i < TEMP_TOKEN_LEN; i++)
+    token[i] = alphabet[g_random_int_range (0, sizeof alphabet - 1)];
+  token[TEMP_TOKEN_LEN] = '\0';
+  return g_strdup (token);
+}
+
+/* The temporary name of NAME for this run: ".NAME.kic-TOKEN".  The token
+ * is new for every run and is in its journal: a name there that the run
+ * did not make (a package's file, a user's) is never removed or taken
+ * over (issue 19, row 9); the next run knows what a killed one left. */
+char *
+temp_name (const Writer *w, const char *name)
+{
+  return g_strconcat (TEMP_PREFIX, name, TEMP_INFIX, w->token, NULL);
 }
 
 /* Can PATH get a temporary name beside it?  A name that cannot is left
@@ -201,7 +311,7 @@ name_fits (Writer *w, const char *path)
 {
   g_autofree char *name = g_path_get_basename (path);
 
-  if (strlen (TEMP_PREFIX) + strlen (name) + strlen (TEMP_SUFFIX) <= NAME_MAX)
+  if (strlen (TEMP_PREFIX) + strlen (name) + strlen (TEMP_INFIX) + TEMP_TOKEN_LEN <= NAME_MAX)
     return TRUE;
   if (!g_hash_table_contains (w->too_long, name))
     {
@@ -212,26 +322,28 @@ name_fits (Writer *w, const char *path)
   return FALSE;
 }
 
-/* Write DATA as NAME in DIR: a temporary file, mode 0644, rename; with
- * DURABLE, fsync before the rename and of the directory after it.  The
- * store copies are written without (one syncfs() of the store's file
- * system makes them all durable at once before any link to them is
- * made: sync_store()); the manifest and the fingerprint with.  With
- * MTIME the file gets that modification time (a copy keeps its source's,
- * so that gtk-update-icon-cache, which follows links, does not see a
- * newer file in a theme). */
+/* Write DATA as NAME in DIR: a temporary file of this run's (created
+ * O_EXCL: anything already at that name is left alone), mode MODE,
+ * rename; with DURABLE, fsync before the rename and of the directory
+ * after it.  The store copies are written without (one syncfs() of the
+ * store's file system makes them all durable at once before any link to
+ * them is made: sync_store()); the manifest and the fingerprint with.
+ * With MTIME the file gets that modification time (a copy keeps its
+ * source's, so that gtk-update-icon-cache, which follows links, does not
+ * see a newer file in a theme). */
 gboolean
-write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
-               const struct timespec *mtime, gboolean durable, const char *what, GError **error)
+write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length,
+               const struct timespec *mtime, mode_t mode, gboolean durable, const char *what,
+               GError **error)
 {
-  g_autofree char *tmp = temp_name (name);
+  g_autofree char *tmp = temp_name (w, name);
   gsize done = 0;
   int fd;
 
-  unlinkat (dir->fd, tmp, 0);
   fd = openat (dir->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
     return set_errno_error (error, errno, "create", what);
+  dir->changed = TRUE;
   while (done < length)
     {
       ssize_t n = write (fd, data + done, length - done);
@@ -250,9 +362,16 @@ write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
     {
       struct timespec times[2] = { { 0, UTIME_OMIT }, *mtime };
 
-      futimens (fd, times);
+      if (futimens (fd, times) < 0)
+        {
+          int errsv = errno;
+
+          close (fd);
+          unlinkat (dir->fd, tmp, 0);
+          return set_errno_error (error, errsv, "set the modification time of", what);
+        }
     }
-  if (fchmod (fd, 0644) < 0 || (durable && fsync (fd) < 0) || close (fd) < 0)
+  if (fchmod (fd, mode) < 0 || (durable && fsync (fd) < 0) || close (fd) < 0)
     {
       int errsv = errno;
 
@@ -266,32 +385,30 @@ write_file_at (DirHandle *dir, const char *name, const char *data, gsize length,
       unlinkat (dir->fd, tmp, 0);
       return set_errno_error (error, errsv, "rename into place", what);
     }
-  if (durable)
-    fsync (dir->fd);
-  dir->changed = TRUE;
+  /* the rename itself must reach the disk before the manifest says so */
+  if (durable && fsync (dir->fd) < 0)
+    {
+      g_autofree char *host = host_path (w, dir->path);
+
+      return set_errno_error (error, errno, "sync directory", host);
+    }
   return TRUE;
 }
 
 /* Open PATH (inside the root, no links) for reading: a regular file, or
- * an error that says what it is instead. */
+ * an error that says what it is instead (its type is known before it is
+ * opened: a device node is never opened, kic_open_regular_in_root()). */
 static int
 open_regular (Writer *w, const char *path, GError **error)
 {
   g_autofree char *host = host_path (w, path);
-  int fd = kic_open_in_root (w->rootfd, path, O_RDONLY | O_NONBLOCK, TRUE);
   struct stat st;
+  int fd = kic_open_regular_in_root (w->rootfd, path, &st);
 
-  if (fd < 0)
-    {
-      set_errno_error (error, errno, "open", host);
-      return -1;
-    }
-  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not a regular file", host);
-      return -1;
-    }
+  if (fd < 0 && errno == EINVAL)
+    g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not a regular file", host);
+  else if (fd < 0)
+    set_errno_error (error, errno, "open", host);
   return fd;
 }
 
@@ -308,6 +425,19 @@ read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **
   ok = kic_read_fd (fd, host, data, length, error);
   close (fd);
   return ok;
+}
+
+/* After readdir() of D (HOST) returned NULL: was that the end, or an
+ * error (a listing cut short must not be taken as complete)?  Closes D. */
+gboolean
+read_dir_end (DIR *d, const char *host, GError **error)
+{
+  int errsv = errno;
+
+  closedir (d);
+  if (errsv != 0)
+    return set_errno_error (error, errsv, "read directory", host);
+  return TRUE;
 }
 
 /* A stream over the directory FD, which it takes over (closing it when

@@ -22,16 +22,17 @@
 /* Links into the store below the directory FD (the real path PATH), and
  * the copies they point to, added to MANIFEST: what a damaged manifest
  * lost is found on disk. */
-static void
+static gboolean
 find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifest, GHashTable *visited,
-                       guint depth)
+                       guint depth, GError **error)
 {
   DIR *d = dir_stream (dup (fd));
+  g_autofree char *host = host_path (w, path);
   struct dirent *de;
 
   if (d == NULL)
-    return;
-  while ((de = readdir (d)) != NULL)
+    return TRUE;
+  while ((errno = 0, de = readdir (d)) != NULL)
     {
       g_autofree char *child = NULL;
       struct stat st;
@@ -52,8 +53,14 @@ find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifes
           sub = openat (fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
           if (sub >= 0)
             {
-              find_links_into_store (w, sub, child, manifest, visited, depth + 1);
+              gboolean ok = find_links_into_store (w, sub, child, manifest, visited, depth + 1, error);
+
               close (sub);
+              if (!ok)
+                {
+                  closedir (d);
+                  return FALSE;
+                }
             }
         }
       else if (S_ISLNK (st.st_mode) && kic_manifest_path_ok (child))
@@ -69,27 +76,29 @@ find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifes
             kic_manifest_add (manifest, KIC_ENTRY_LINK, child, target, NULL);
           if (g_hash_table_contains (manifest->entries, copy) || !kic_manifest_path_ok (copy))
             continue;
-          copy_fd = kic_open_in_root (w->rootfd, copy, O_RDONLY | O_NONBLOCK, TRUE);
+          /* (its type known before it is opened) */
+          copy_fd = kic_open_regular_in_root (w->rootfd, copy, &st);
           if (copy_fd < 0)
             continue;
-          if (fstat (copy_fd, &st) == 0 && S_ISREG (st.st_mode))
-            sum = sha256_of_fd (copy_fd);
+          sum = sha256_of_fd (copy_fd);
           close (copy_fd);
           /* the copy of SOURCE is <store>/files/SOURCE */
           if (sum != NULL)
             kic_manifest_add (manifest, KIC_ENTRY_FILE, copy, copy + strlen (w->files) - 1, sum);
         }
     }
-  closedir (d);
+  /* a listing cut short would lose links of ours for good */
+  return read_dir_end (d, host, error);
 }
 
 /* The manifest is damaged, or missing beside a store: take the links into
  * the store under the theme bases as ours (no one else links there). */
-static void
-recover_from_disk (Writer *w)
+static gboolean
+recover_from_disk (Writer *w, GError **error)
 {
   g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint before = g_hash_table_size (w->old->entries);
+  gboolean ok;
 
   for (guint i = 0; w->options.link_dirs != NULL && w->options.link_dirs[i] != NULL; i++)
     {
@@ -101,11 +110,14 @@ recover_from_disk (Writer *w)
       fd = kic_open_in_root (w->rootfd, real, O_RDONLY | O_DIRECTORY, TRUE);
       if (fd < 0)
         continue;
-      find_links_into_store (w, fd, real, w->old, visited, 0);
+      ok = find_links_into_store (w, fd, real, w->old, visited, 0, error);
       close (fd);
+      if (!ok)
+        return FALSE;
     }
   kic_debug ("the manifest was damaged or missing: %u entries found on disk",
              g_hash_table_size (w->old->entries) - before);
+  return TRUE;
 }
 
 /* Read the manifest; a damaged one is completed from the disk. */
@@ -139,15 +151,57 @@ read_manifest (Writer *w, GError **error)
   else
     w->old = kic_manifest_parse (data, length, host);
   if (w->old->damaged)
-    recover_from_disk (w);
+    return recover_from_disk (w, error);
+  return TRUE;
+}
+
+/* Is NAME in DIRFD what a run of ours leaves under a temporary name there:
+ * beside a link, a link into the store (a new one, or the old one it
+ * replaced); in the store, a regular file (the store is ours: no one else
+ * writes there).  Anything else at that name is someone else's and stays
+ * (issue 19, review: recovery deleted '.NAME.kic-tmp' unchecked). */
+static gboolean
+left_by_us (Writer *w, int dirfd, const char *dir, const char *name, gboolean in_store_dir)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *target = NULL;
+  g_autofree char *copy = NULL;
+  struct stat st;
+
+  if (fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    return FALSE;
+  if (in_store_dir)
+    return S_ISREG (st.st_mode);
+  if (!S_ISLNK (st.st_mode) || (target = read_link (dirfd, name)) == NULL)
+    return FALSE;
+  copy = store_copy_of_link (w, path, target);
+  return copy != NULL;
+}
+
+/* Remove TMP in the directory HANDLE when a run of ours left it. */
+static gboolean
+remove_left (Writer *w, DirHandle *handle, const char *tmp, gboolean in_store_dir, GError **error)
+{
+  if (!left_by_us (w, handle->fd, handle->path, tmp, in_store_dir))
+    return TRUE;
+  if (unlinkat (handle->fd, tmp, 0) < 0 && errno != ENOENT)
+    {
+      g_autofree char *path = g_build_filename (handle->path, tmp, NULL);
+      g_autofree char *host = host_path (w, path);
+
+      return set_errno_error (error, errno, "remove what a killed run left,", host);
+    }
+  handle->changed = TRUE;
   return TRUE;
 }
 
 /* What a killed run left: its temporary names beside every entry of its
- * journal that can be ours, and the times of the directories it changed
- * (open_dir() takes them from the journal). */
-void
-recover_killed_run (Writer *w)
+ * journal that can be ours (the names its journal's token makes, and the
+ * fixed names of runs before tokens), when they are what it would have
+ * left there, and the times of the directories it changed (open_dir()
+ * takes them from the journal). */
+gboolean
+recover_killed_run (Writer *w, GError **error)
 {
   GHashTableIter iter;
   gpointer key, value;
@@ -158,19 +212,34 @@ recover_killed_run (Writer *w)
       const KicManifestEntry *entry = value;
       g_autofree char *dir = g_path_get_dirname (key);
       g_autofree char *name = g_path_get_basename (key);
-      g_autofree char *tmp = temp_name (name);
+      g_autofree char *legacy = g_strconcat (TEMP_PREFIX, name, TEMP_SUFFIX, NULL);
+      g_autofree char *tokened = w->old->temp_token
+                                   ? g_strconcat (TEMP_PREFIX, name, TEMP_INFIX, w->old->temp_token, NULL)
+                                   : NULL;
       g_autofree char *copy = entry->kind == KIC_ENTRY_LINK ? store_copy_of_link (w, key, entry->target) : NULL;
+      gboolean store_file = entry->kind == KIC_ENTRY_FILE && in_store (w, key);
       DirHandle *handle;
 
-      if (copy == NULL && !in_store (w, key))
+      if (copy == NULL && !store_file)
         continue;
-      handle = open_dir (w, dir, FALSE, NULL);
-      if (handle != NULL && unlinkat (handle->fd, tmp, 0) == 0)
-        handle->changed = TRUE;
+      handle = open_dir (w, dir, 0, NULL);
+      if (handle == NULL)
+        continue;
+      if (!remove_left (w, handle, legacy, store_file, error)
+          || (tokened != NULL && !remove_left (w, handle, tokened, store_file, error)))
+        return FALSE;
     }
   g_hash_table_iter_init (&iter, w->old->mtimes);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    open_dir (w, key, FALSE, NULL);
+    open_dir (w, key, 0, NULL);
+  /* the manifest's and the fingerprint's, which no journal lists */
+  {
+    DirHandle *store = open_dir (w, w->options.store, 0, NULL);
+
+    if (store != NULL)
+      remove_store_temps (store->fd);
+  }
+  return TRUE;
 }
 
 /* Record in JOURNAL the times of the directories its links are in, before
@@ -190,19 +259,37 @@ journal_dir_times (Writer *w, KicManifest *journal)
       if (((KicManifestEntry *) value)->kind != KIC_ENTRY_LINK)
         continue;
       dir = g_path_get_dirname (key);
-      handle = open_dir (w, dir, FALSE, NULL);
+      handle = open_dir (w, dir, 0, NULL);
       if (handle != NULL)
         kic_manifest_set_mtime (journal, dir, handle->times[1].tv_sec, handle->times[1].tv_nsec);
     }
 }
 
-void
-restore_dir_times (Writer *w)
+/* Put back the times of the directories the run changed; the first error
+ * is reported, after trying them all. */
+gboolean
+restore_dir_times (Writer *w, GError **error)
 {
   GHashTableIter iter;
   gpointer value;
+  gboolean ok = TRUE;
 
   g_hash_table_iter_init (&iter, w->dirs);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    restore_time (value);
+    {
+      DirHandle *handle = value;
+
+      if (!handle->changed)
+        continue;
+      /* (a directory closed since has its time back already: one open
+       * again is the same directory, open_dir() checks) */
+      if (handle->fd < 0 && open_dir (w, handle->path, 0, ok ? error : NULL) == NULL)
+        {
+          ok = FALSE;
+          continue;
+        }
+      if (!restore_time (w, handle, ok ? error : NULL))
+        ok = FALSE;
+    }
+  return ok;
 }

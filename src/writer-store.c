@@ -7,6 +7,7 @@
 #include "raster.h"
 #include "kic.h"
 #include "safeopen.h"
+#include "source.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,18 +94,26 @@ store_slot_ok (Writer *w, const char *store, const char *sum)
 /* The bytes of the store file STORE: those of SOURCE, whose content is
  * CONTENT, or the PNG made from them when STORE is its twin (raster.h),
  * as the plan asked by its name; *SHA256 (transfer none) gets their
- * SHA-256, *MTIME (may be NULL) SOURCE's modification time.  Both come
- * from the one read of SOURCE that its content was hashed from
- * (content.h): what is copied is what the planner compared.  transfer
- * none */
+ * SHA-256, *MTIME SOURCE's modification time.  Both come from the one
+ * read of SOURCE that its content was hashed from (content.h): what is
+ * copied is what the planner compared.  MTIME is NULL when only the
+ * SHA-256 is asked (the desired manifest); with it, the copy is about to
+ * be made, and SOURCE is checked to be still the file that was read.
+ * transfer none */
 GBytes *
 store_content (Writer *w, const char *store, const char *source, const KicContent *content,
                const char **sha256, struct timespec *mtime, GError **error)
 {
-  GBytes *bytes = kic_content_bytes (content, mtime, error);
   const char *why = NULL;
+  GBytes *bytes;
   GBytes *png;
 
+  /* the bytes were read when the plan compared them: the file must still
+   * be that one, and copyable, now (a copy of what a user just made
+   * private, or put there since, is no copy every user could make) */
+  if (mtime != NULL && !kic_content_unchanged (content, error))
+    return NULL;
+  bytes = kic_content_bytes (content, mtime, error);
   if (bytes == NULL)
     return NULL;
   if (!kic_raster_is_png_of_xpm (store, source))
@@ -121,13 +131,67 @@ store_content (Writer *w, const char *store, const char *source, const KicConten
   return png;
 }
 
-/* Step 2: a store copy whose content is not there yet. */
+/* The free space the store's file system keeps whatever we copy: a tenth
+ * of it, at most 256 MiB (on a 2 GiB /var, 200 MiB; on anything of
+ * 2.5 GiB or more, 256 MiB), and a tenth of its inodes, at most 10 000. */
+#define RESERVE_FRACTION 10
+#define RESERVE_MAX_BYTES ((guint64) 256 << 20)
+#define RESERVE_MAX_INODES 10000
+
+/* May a copy of LENGTH bytes be written in DIR (of the store)?  Not when
+ * the file system would then keep less than its reserve free (as
+ * statvfs(3) tells it to users, not to root): then one warning, and no
+ * new copy is written this run -- a hostile tree cannot fill /var, and a
+ * small /var is never filled (issue 19, row 7). */
+gboolean
+store_budget_allows (Writer *w, DirHandle *dir, gsize length)
+{
+  struct statvfs vfs;
+  guint64 block, total, avail, reserve, inode_reserve;
+
+  if (w->budget_spent)
+    return FALSE;
+  if (fstatvfs (dir->fd, &vfs) < 0)
+    return TRUE; /* cannot tell: a full disk is still an error */
+  block = vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize;
+  total = (guint64) vfs.f_blocks * block;
+  avail = (guint64) vfs.f_bavail * block;
+  reserve = MIN (total / RESERVE_FRACTION, RESERVE_MAX_BYTES);
+  inode_reserve = MIN ((guint64) vfs.f_files / RESERVE_FRACTION, RESERVE_MAX_INODES);
+  /* (the copy's last block and its inode; file systems without a count
+   * of inodes say 0 of 0) */
+  if (avail >= reserve + length + block && (vfs.f_files == 0 || (guint64) vfs.f_favail > inode_reserve + 1))
+    return TRUE;
+  kic_warning ("the file system of '%s%s' has %" G_GUINT64_FORMAT " KiB and %" G_GUINT64_FORMAT
+               " inodes free, and keeps %" G_GUINT64_FORMAT " KiB and %" G_GUINT64_FORMAT
+               " inodes free for its users: no more icons are cached in this run",
+               w->prefix, w->options.store, avail >> 10, (guint64) vfs.f_favail, reserve >> 10, inode_reserve);
+  w->budget_spent = TRUE;
+  return FALSE;
+}
+
+/* A copy that cannot be written this run: it and its links are left out,
+ * with one warning, and the run goes on (issue 19, row 9). */
+static void
+lose (Writer *w, const KicManifestEntry *entry, const char *why)
+{
+  if (why != NULL)
+    kic_warning ("%s; its links are left out", why);
+  g_hash_table_add (w->lost, g_strdup (entry->path));
+  w->stats->files_written--;
+}
+
+/* Step 2: a store copy whose content is not there yet.  FALSE only when
+ * the run must stop (error_is_global()): a copy whose source changed
+ * while it was read, that is in the way, or that the store's budget has
+ * no room for is left out (lose()). */
 gboolean
 put_file (Writer *w, const KicManifestEntry *entry, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
   const KicContent *content = g_hash_table_lookup (w->contents, entry->path);
+  g_autoptr (GError) local = NULL;
   const char *sum = NULL;
   struct timespec mtime;
   const char *data;
@@ -141,19 +205,41 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   w->stats->files_written++;
   if (w->options.dry_run)
     return TRUE;
-  handle = open_dir (w, dir, TRUE, error);
-  if (handle == NULL)
-    return FALSE;
-  bytes = store_content (w, entry->path, entry->target, content, &sum, &mtime, error);
+  handle = open_dir (w, dir, OPEN_CREATE, &local);
+  bytes = handle != NULL ? store_content (w, entry->path, entry->target, content, &sum, &mtime, &local) : NULL;
   if (bytes == NULL)
-    return FALSE;
+    {
+      if (error_is_global (local))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      lose (w, entry, local->message);
+      return TRUE;
+    }
   if (strcmp (sum, entry->sha256) != 0)
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
-      return FALSE;
+      g_autofree char *why = g_strdup_printf ("'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
+
+      lose (w, entry, why);
+      return TRUE;
     }
   data = g_bytes_get_data (bytes, &length);
-  return write_file_at (handle, name, data, length, &mtime, FALSE, entry->path, error);
+  if (!store_budget_allows (w, handle, length))
+    {
+      lose (w, entry, NULL);
+      return TRUE;
+    }
+  if (!write_file_at (w, handle, name, data, length, &mtime, 0644, FALSE, entry->path, &local))
+    {
+      if (error_is_global (local))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      lose (w, entry, local->message);
+    }
+  return TRUE;
 }
 
 /* The store copies written so far made durable, before the first link
@@ -163,7 +249,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
 gboolean
 sync_store (Writer *w, GError **error)
 {
-  DirHandle *store = open_dir (w, w->options.store, FALSE, error);
+  DirHandle *store = open_dir (w, w->options.store, 0, error);
 
   if (store == NULL)
     return FALSE;
@@ -184,50 +270,69 @@ put_manifest (Writer *w, const char *text, GError **error)
     return TRUE;
   if (w->options.dry_run)
     return TRUE;
-  handle = open_dir (w, w->options.store, TRUE, error);
-  if (handle == NULL || !write_file_at (handle, "manifest", text, strlen (text), NULL, TRUE, path, error))
+  handle = open_dir (w, w->options.store, OPEN_CREATE, error);
+  if (handle == NULL || !write_file_at (w, handle, "manifest", text, strlen (text), NULL, 0644, TRUE, path, error))
     return FALSE;
   handle->changed = FALSE; /* the store's own time may move */
   return TRUE;
 }
 
-/* Remove the empty directories below DIRFD; the store's tree of copies
- * shrinks as copies go.  Nothing but empty directories is removed. */
-static void
-remove_empty_below (int dirfd)
+/* Remove the empty directories below DIRFD (HOST), DEPTH below the
+ * store's files; the store's tree of copies shrinks as copies go.  Nothing
+ * but empty directories is removed.  The names are read first and the
+ * stream closed before going down, so that a deep tree needs one
+ * descriptor per level, not two. */
+static gboolean
+remove_empty_below (int dirfd, const char *host, guint depth, GError **error)
 {
   DIR *d = dir_stream (dup (dirfd));
+  g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   struct dirent *de;
 
   if (d == NULL)
-    return;
-  while ((de = readdir (d)) != NULL)
+    return TRUE;
+  while ((errno = 0, de = readdir (d)) != NULL)
+    if (de->d_type == DT_DIR && strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
+      g_ptr_array_add (subdirs, g_strdup (de->d_name));
+  if (!read_dir_end (d, host, error))
+    return FALSE;
+  for (guint i = 0; i < subdirs->len; i++)
     {
+      const char *name = g_ptr_array_index (subdirs, i);
+      g_autofree char *sub_host = g_strconcat (host, "/", name, NULL);
       int sub;
 
-      if (de->d_type != DT_DIR || strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
-        continue;
-      sub = openat (dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      /* (a source path is at most PATH_MAX: so is the tree of copies) */
+      if (depth >= PATH_MAX / 2)
+        break;
+      sub = openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (sub < 0)
         continue;
-      remove_empty_below (sub);
+      if (!remove_empty_below (sub, sub_host, depth + 1, error))
+        {
+          close (sub);
+          return FALSE;
+        }
       close (sub);
-      unlinkat (dirfd, de->d_name, AT_REMOVEDIR);
+      unlinkat (dirfd, name, AT_REMOVEDIR); /* fails when not empty: then it stays */
     }
-  closedir (d);
+  return TRUE;
 }
 
 /* The store's "files" directory: empty directories go. */
-void
-prune_store (Writer *w)
+gboolean
+prune_store (Writer *w, GError **error)
 {
   g_autofree char *files = g_strndup (w->files, strlen (w->files) - 1);
+  g_autofree char *host = host_path (w, files);
   int fd = kic_open_in_root (w->rootfd, files, O_RDONLY | O_DIRECTORY, TRUE);
+  gboolean ok;
 
   if (fd < 0)
-    return;
-  remove_empty_below (fd);
+    return TRUE;
+  ok = remove_empty_below (fd, host, 0, error);
   close (fd);
+  return ok;
 }
 
 /* Does the directory NAME in PARENTFD hold nothing but "lock"? */
@@ -240,11 +345,11 @@ holds_only_lock (int parentfd, const char *name)
 
   if (d == NULL)
     return FALSE;
-  while ((de = readdir (d)) != NULL)
+  while ((errno = 0, de = readdir (d)) != NULL)
     if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && strcmp (de->d_name, "lock") != 0)
       only = FALSE;
-  closedir (d);
-  return only;
+  /* a listing cut short is no proof of emptiness */
+  return read_dir_end (d, name, NULL) && only;
 }
 
 /* Remove the directory NAME in PARENTFD, which holds only its lock. */
@@ -258,6 +363,29 @@ remove_locked_dir (int parentfd, const char *name)
   unlinkat (fd, "lock", 0);
   close (fd);
   return unlinkat (parentfd, name, AT_REMOVEDIR) == 0;
+}
+
+/* The temporary names a killed run left in the store directory FD (of
+ * the manifest, the fingerprint and the state: ".manifest.kic-*"), regular files:
+ * no one else writes there. */
+void
+remove_store_temps (int fd)
+{
+  DIR *d = dir_stream (dup (fd));
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  struct dirent *de;
+
+  if (d == NULL)
+    return;
+  while ((errno = 0, de = readdir (d)) != NULL)
+    if ((g_str_has_prefix (de->d_name, TEMP_PREFIX "manifest" TEMP_INFIX)
+         || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_INFIX)
+         || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_STATE_FILE TEMP_INFIX))
+        && de->d_type == DT_REG)
+      g_ptr_array_add (names, g_strdup (de->d_name));
+  closedir (d);
+  for (guint i = 0; i < names->len; i++)
+    unlinkat (fd, g_ptr_array_index (names, i), 0);
 }
 
 /* The store, with the lock held: our copies and manifest are gone; it is
@@ -285,6 +413,7 @@ remove_store (Writer *w)
       unlinkat (fd, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_SUFFIX, 0);
       unlinkat (fd, KIC_STATE_FILE, 0);
       unlinkat (fd, TEMP_PREFIX KIC_STATE_FILE TEMP_SUFFIX, 0);
+      remove_store_temps (fd);
       close (fd);
     }
   if (pfd < 0)

@@ -55,6 +55,10 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->in_place = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->too_long = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->contents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  w->untrusted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  w->lost = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_queue_init (&w->open);
+  w->token = new_temp_token ();
   w->stats = &w->no_stats;
   if (!options->dry_run && !take_lock (w, error))
     return NULL;
@@ -69,6 +73,10 @@ kic_writer_free (KicWriter *w)
   if (w == NULL)
     return;
   /* the directory times first, then the lock */
+  close_all_dirs (w);
+  if (w->deferred != NULL)
+    kic_warning ("%s", w->deferred->message);
+  g_clear_error (&w->deferred);
   g_hash_table_unref (w->dirs);
   if (w->lock >= 0)
     close (w->lock);
@@ -77,6 +85,9 @@ kic_writer_free (KicWriter *w)
   g_hash_table_unref (w->in_place);
   g_hash_table_unref (w->too_long);
   g_hash_table_unref (w->contents);
+  g_hash_table_unref (w->untrusted);
+  g_hash_table_unref (w->lost);
+  g_free (w->token);
   g_free (w->files);
   g_free (w->inputs);
   g_free (w);
@@ -101,7 +112,7 @@ link_is_ours (Writer *w, const KicManifestEntry *entry)
 
   if (copy == NULL)
     return FALSE;
-  handle = open_dir (w, dir, FALSE, NULL);
+  handle = open_dir (w, dir, 0, NULL);
   if (handle == NULL)
     return FALSE;
   target = read_link (handle->fd, name);
@@ -126,22 +137,51 @@ kic_writer_owned_links (KicWriter *w)
   return links;
 }
 
+/* May links be planted in DIR?  Only in a directory root may plant in,
+ * checked on the disk as it is (kic_trusted_dir_open(): reached from the
+ * root with no link and no "..", every component owned by root and
+ * writable by nobody else).  Refused: one warning, and no link there. */
+static gboolean
+link_dir_ok (Writer *w, const char *dir)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (g_hash_table_contains (w->untrusted, dir))
+    return FALSE;
+  if (open_dir (w, dir, OPEN_TRUSTED, &local) != NULL)
+    return TRUE;
+  kic_warning ("%s: no link is planted in '%s%s'", local->message, w->prefix, dir);
+  g_hash_table_add (w->untrusted, g_strdup (dir));
+  return FALSE;
+}
+
 /* The manifest LINKS ask for: store copies (with the content of their
- * source) and links at their real paths. */
+ * source) and the links, at the paths the plan names them by (real
+ * directories of their themes). */
 static KicManifest *
-desired_manifest (Writer *w, const GPtrArray *links, const char *settings)
+desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GError **error)
 {
   KicManifest *manifest = kic_manifest_new ();
   g_autoptr (GHashTable) sums = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) shared = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter iter;
   gpointer key, value;
 
-  /* store path -> its link: one copy for all the links to it */
+  /* store path -> its link: one copy for all the links to it; a store
+   * path two sources would share is neither's (one of them would show
+   * the other's content) */
   for (guint i = 0; i < links->len; i++)
     {
       const KicWriteLink *want = g_ptr_array_index (links, i);
+      const KicWriteLink *had = g_hash_table_lookup (files, want->store);
 
+      if (had != NULL && strcmp (had->source, want->source) != 0 && !g_hash_table_contains (shared, want->store))
+        {
+          kic_warning ("'%s%s' would be the copy of both '%s%s' and '%s%s': neither is cached", w->prefix,
+                       want->store, w->prefix, had->source, w->prefix, want->source);
+          g_hash_table_add (shared, (char *) want->store);
+        }
       g_hash_table_insert (files, (char *) want->store, (gpointer) want);
     }
 
@@ -155,11 +195,18 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings)
       g_autoptr (GError) local = NULL;
       const char *sum = NULL;
 
-      if (!kic_manifest_path_ok (store) || !kic_manifest_path_ok (source) || !name_fits (w, store))
+      if (g_hash_table_contains (shared, store) || !kic_manifest_path_ok (store) || !kic_manifest_path_ok (source)
+          || !name_fits (w, store))
         continue;
       if (kic_raster_is_png_of_xpm (store, source) ? store_content (w, store, source, want->content, &sum, NULL, &local) == NULL
                                                    : (sum = kic_content_copy_sha256 (want->content, &local)) == NULL)
         {
+          if (error_is_global (local))
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              kic_manifest_free (manifest);
+              return NULL;
+            }
           kic_warning ("%s; its links are left out", local->message);
           continue;
         }
@@ -172,19 +219,17 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings)
   for (guint i = 0; i < links->len; i++)
     {
       const KicWriteLink *want = g_ptr_array_index (links, i);
+      g_autofree char *clean = kic_path_clean (want->link);
       g_autofree char *dir = g_path_get_dirname (want->link);
-      g_autofree char *name = g_path_get_basename (want->link);
-      g_autofree char *real_dir = kic_fs_index_realpath (w->options.index, dir);
-      g_autofree char *link = NULL;
       g_autofree char *target = NULL;
 
-      if (real_dir == NULL || !g_hash_table_contains (sums, want->store))
+      /* the plan names a link by its real path: one that is not clean is
+       * not one the writer can check */
+      if (!g_hash_table_contains (sums, want->store) || strcmp (clean, want->link) != 0
+          || !kic_manifest_path_ok (want->link) || !name_fits (w, want->link) || !link_dir_ok (w, dir))
         continue;
-      link = g_build_filename (real_dir, name, NULL);
-      if (!kic_manifest_path_ok (link) || !name_fits (w, link))
-        continue;
-      target = kic_relative_link (link, want->store);
-      kic_manifest_add (manifest, KIC_ENTRY_LINK, link, target, NULL);
+      target = kic_relative_link (want->link, want->store);
+      kic_manifest_add (manifest, KIC_ENTRY_LINK, want->link, target, NULL);
     }
   /* the parents of the store that some run created, for --clean */
   g_hash_table_iter_init (&iter, w->old->made);
@@ -209,19 +254,28 @@ was_ours (const Writer *w, const KicManifestEntry *was, const char *have)
 }
 
 /* Replace our link NAME (target OLD_TARGET) by one to TARGET: the new link
- * is exchanged with whatever is at NAME now, which must then be our old
- * link; if a package put something there meanwhile, it is exchanged back.
- * FALSE with *REFUSED when something not ours was there. */
+ * is made under this run's temporary name and exchanged with whatever is
+ * at NAME now, which must then be our old link; if a package put
+ * something there meanwhile, it is exchanged back.  FALSE with *REFUSED
+ * (and a warning) when something not ours was there or the name cannot
+ * be planted; FALSE with ERROR when the run must stop. */
 static gboolean
-replace_link (DirHandle *dir, const char *name, const char *target, const char *old_target,
+replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, const char *old_target,
               const char *what, gboolean *refused, GError **error)
 {
-  g_autofree char *tmp = temp_name (name);
+  g_autofree char *tmp = temp_name (w, name);
+  g_autofree char *host = host_path (w, what);
   g_autofree char *got = NULL;
 
-  unlinkat (dir->fd, tmp, 0);
+  /* (a unique name: nothing of anyone else's is there, and none removed) */
   if (symlinkat (target, dir->fd, tmp) < 0)
-    return set_errno_error (error, errno, "create link", what);
+    {
+      if (errno_is_global (errno))
+        return set_errno_error (error, errno, "create link", host);
+      kic_warning ("cannot create a link beside '%s': %s: left as it is", host, g_strerror (errno));
+      *refused = TRUE;
+      return FALSE;
+    }
   dir->changed = TRUE;
   if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE) < 0)
     {
@@ -235,26 +289,42 @@ replace_link (DirHandle *dir, const char *name, const char *target, const char *
       if ((errsv == EINVAL || errsv == ENOSYS) && renameat (dir->fd, tmp, dir->fd, name) == 0)
         return TRUE;
       errsv = errno;
-      unlinkat (dir->fd, tmp, 0);
-      if (errsv == EEXIST)
-        {
-          *refused = TRUE;
-          return FALSE;
-        }
-      return set_errno_error (error, errsv, "rename link into place", what);
+      unlinkat (dir->fd, tmp, 0); /* our own new link */
+      if (errno_is_global (errsv))
+        return set_errno_error (error, errsv, "rename link into place", host);
+      if (errsv != EEXIST)
+        kic_warning ("cannot replace '%s': %s: left as it is", host, g_strerror (errsv));
+      *refused = TRUE;
+      return FALSE;
     }
   got = read_link (dir->fd, tmp);
   if (got != NULL && strcmp (got, old_target) == 0)
     {
-      unlinkat (dir->fd, tmp, 0);
+      if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
+        {
+          g_autofree char *tmp_host = host_path (w, tmp);
+
+          return set_errno_error (error, errno, "remove the old link, now", tmp_host);
+        }
       return TRUE;
     }
   /* not our old link: give it its name back */
-  renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE);
+  if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE) < 0)
+    {
+      g_autofree char *dir_host = host_path (w, dir->path);
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   "'%s' appeared while kde-icon-cache ran and cannot be given its name back: it is '%s/%s' "
+                   "now, and our link is at its name: %s",
+                   host, dir_host, tmp, g_strerror (errno));
+      return FALSE;
+    }
   g_free (got);
   got = read_link (dir->fd, tmp);
   if (got != NULL && strcmp (got, target) == 0)
     unlinkat (dir->fd, tmp, 0);
+  else
+    kic_warning ("'%s' changed twice while kde-icon-cache ran: '%s' is left beside it", host, tmp);
   *refused = TRUE;
   return FALSE;
 }
@@ -262,24 +332,42 @@ replace_link (DirHandle *dir, const char *name, const char *target, const char *
 static void
 refuse_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, const char *why)
 {
-  kic_warning ("'%s%s' %s: left alone", w->prefix, entry->path, why);
+  if (why != NULL)
+    kic_warning ("'%s%s' %s: left alone", w->prefix, entry->path, why);
   kic_manifest_add (refused, KIC_ENTRY_LINK, entry->path, entry->target, NULL);
   w->stats->refused++;
 }
 
-/* Step 3: a link, unless something not ours is in the way. */
+/* Step 3: a link, unless something not ours is in the way, its copy could
+ * not be written, or its directory is no longer one root may plant in
+ * (checked again now, on the descriptor the link is made in): then that
+ * link is left out with a warning and the run goes on.  FALSE only when
+ * the run must stop (a full or read-only file system). */
 static gboolean
 put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
   g_autofree char *have = NULL;
+  g_autofree char *copy = store_copy_of_link (w, entry->path, entry->target);
+  g_autoptr (GError) local = NULL;
   const KicManifestEntry *was = g_hash_table_lookup (w->old->entries, entry->path);
-  DirHandle *handle = open_dir (w, dir, FALSE, error);
+  DirHandle *handle;
   gboolean lost = FALSE;
 
+  if (copy != NULL && g_hash_table_contains (w->lost, copy))
+    {
+      refuse_link (w, entry, refused, NULL); /* its copy's warning said why */
+      return TRUE;
+    }
+  handle = open_dir (w, dir, OPEN_TRUSTED, &local);
   if (handle == NULL)
-    return FALSE;
+    {
+      g_autofree char *why = g_strdup_printf ("is not planted: %s", local->message);
+
+      refuse_link (w, entry, refused, why);
+      return TRUE;
+    }
   have = read_link (handle->fd, name);
   if (have != NULL && strcmp (have, entry->target) == 0)
     {
@@ -311,11 +399,22 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
           w->stats->added++;
           return TRUE;
         }
+      if (errno_is_global (errno))
+        {
+          g_autofree char *host = host_path (w, entry->path);
+
+          return set_errno_error (error, errno, "create link", host);
+        }
       if (errno != EEXIST)
-        return set_errno_error (error, errno, "create link", entry->path);
+        {
+          g_autofree char *why = g_strdup_printf ("cannot be planted: %s", g_strerror (errno));
+
+          refuse_link (w, entry, refused, why);
+          return TRUE;
+        }
       lost = TRUE;
     }
-  else if (replace_link (handle, name, entry->target, have, entry->path, &lost, error))
+  else if (replace_link (w, handle, name, entry->target, have, entry->path, &lost, error))
     {
       w->stats->replaced++;
       return TRUE;
@@ -326,41 +425,53 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
   return TRUE;
 }
 
-/* Remove our link NAME (target TARGET): moved aside to its temporary
- * name, checked there, then removed; whatever else was moved goes back. */
+/* Remove our link NAME (target TARGET): moved aside to this run's
+ * temporary name, checked there, then removed; whatever else was moved
+ * goes back. */
 static gboolean
 remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, const char *what,
              GError **error)
 {
-  g_autofree char *tmp = temp_name (name);
+  g_autofree char *tmp = temp_name (w, name);
+  g_autofree char *host = host_path (w, what);
   g_autofree char *got = NULL;
+  struct stat st;
 
-  unlinkat (dir->fd, tmp, 0);
   before_link (w, what);
   if (renameat2 (dir->fd, name, dir->fd, tmp, RENAME_NOREPLACE) < 0)
     {
       if (errno == ENOENT)
         return TRUE;
+      if (errno_is_global (errno))
+        return set_errno_error (error, errno, "remove", host);
       if (errno != EINVAL && errno != ENOSYS)
-        return set_errno_error (error, errno, "remove", what);
-      /* no RENAME_NOREPLACE (NFS before 4.2): the temporary name was
-       * just cleared, and the lock keeps other runs away */
+        {
+          kic_warning ("cannot remove '%s': %s: left as it is", host, g_strerror (errno));
+          return TRUE;
+        }
+      /* no RENAME_NOREPLACE (NFS before 4.2): the temporary name is new
+       * for this run, and the lock keeps other runs away */
+      if (fstatat (dir->fd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        {
+          kic_warning ("cannot remove '%s': '%s' is in the way: left as it is", host, tmp);
+          return TRUE;
+        }
       if (renameat (dir->fd, name, dir->fd, tmp) < 0)
-        return errno == ENOENT ? TRUE : set_errno_error (error, errno, "remove", what);
+        return errno == ENOENT ? TRUE : set_errno_error (error, errno, "remove", host);
     }
   dir->changed = TRUE;
   got = read_link (dir->fd, tmp);
   if (got == NULL || strcmp (got, target) != 0)
     {
       if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_NOREPLACE) < 0)
-        kic_warning ("'%s%s' appeared while kde-icon-cache ran; it is now '%s': %s", w->prefix, what, tmp,
+        kic_warning ("'%s' appeared while kde-icon-cache ran; it is now '%s': %s", host, tmp,
                      g_strerror (errno));
       else
-        kic_warning ("'%s%s' appeared while kde-icon-cache ran: left alone", w->prefix, what);
+        kic_warning ("'%s' appeared while kde-icon-cache ran: left alone", host);
       return TRUE;
     }
   if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
-    return set_errno_error (error, errno, "remove", what);
+    return set_errno_error (error, errno, "remove", host);
   w->stats->removed++;
   return TRUE;
 }
@@ -387,7 +498,7 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
                        entry->path);
           return TRUE;
         }
-      handle = open_dir (w, dir, FALSE, NULL);
+      handle = open_dir (w, dir, 0, NULL);
       if (handle == NULL || (have = read_link (handle->fd, name)) == NULL)
         return TRUE; /* already gone */
       if (strcmp (have, entry->target) != 0)
@@ -413,7 +524,7 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
           kic_warning ("'%s%s' is not in the store: not a copy of ours, left alone", w->prefix, entry->path);
           return TRUE;
         }
-      handle = open_dir (w, dir, FALSE, NULL);
+      handle = open_dir (w, dir, 0, NULL);
       if (handle == NULL || fstatat (handle->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         return TRUE; /* already gone */
       have = sha256_at (handle->fd, name);
@@ -428,7 +539,14 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
   if (w->options.dry_run)
     return TRUE;
   if (unlinkat (handle->fd, name, 0) < 0 && errno != ENOENT)
-    return set_errno_error (error, errno, "remove", entry->path);
+    {
+      g_autofree char *host = host_path (w, entry->path);
+
+      if (errno_is_global (errno))
+        return set_errno_error (error, errno, "remove", host);
+      kic_warning ("cannot remove '%s': %s: left as it is", host, g_strerror (errno));
+      return TRUE;
+    }
   handle->changed = TRUE;
   return TRUE;
 }
@@ -507,6 +625,45 @@ remove_stale (Writer *w, const KicManifest *keep, GError **error)
   return TRUE;
 }
 
+/* The copies of DESIRED that are not on disk with their content yet. */
+static gboolean
+copies_to_write (Writer *w, const KicManifest *desired)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, desired->entries);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((KicManifestEntry *) value)->kind == KIC_ENTRY_FILE && !g_hash_table_contains (w->in_place, key))
+      return TRUE;
+  return FALSE;
+}
+
+/* The commit point, and then what went wrong on the way that did not stop
+ * the run: a directory's time not put back. */
+static gboolean
+commit (Writer *w, const KicManifest *desired, GError **error)
+{
+  g_autoptr (GError) times = NULL;
+  g_autofree char *final_text = NULL;
+  gboolean restored = restore_dir_times (w, &times);
+
+  final_text = kic_manifest_to_string (desired);
+  if (!put_manifest (w, final_text, error))
+    return FALSE;
+  if (!restored)
+    {
+      g_propagate_error (error, g_steal_pointer (&times));
+      return FALSE;
+    }
+  if (w->deferred != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&w->deferred));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, KicWriteStats *stats,
                   GError **error)
@@ -518,38 +675,46 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
   g_autoptr (GPtrArray) links = NULL;
   g_autofree char *old_text = NULL;
   g_autofree char *desired_text = NULL;
-  g_autofree char *final_text = NULL;
   GHashTableIter iter;
   gpointer key;
 
   memset (stats, 0, sizeof *stats);
   w->stats = stats;
   /* 0. what a killed run may have left */
-  if (w->old->journal && !w->options.dry_run)
-    recover_killed_run (w);
-  desired = desired_manifest (w, wanted, settings);
+  if (w->old->journal && !w->options.dry_run && !recover_killed_run (w, error))
+    return FALSE;
+  desired = desired_manifest (w, wanted, settings, error);
+  if (desired == NULL)
+    return FALSE;
   /* 1. the journal: everything this run may leave behind is listed first,
-   * with the times of the directories it may change */
+   * with the times of the directories it may change and the token of its
+   * temporary names */
   old_text = kic_manifest_to_string (w->old);
   desired_text = kic_manifest_to_string (desired);
-  if (strcmp (old_text, desired_text) != 0 && !w->options.dry_run)
+  if ((strcmp (old_text, desired_text) != 0 || copies_to_write (w, desired)) && !w->options.dry_run)
     {
       g_autofree char *journal_text = NULL;
 
       journal = manifest_union (w->old, desired);
       journal->journal = TRUE;
+      journal->temp_token = g_strdup (w->token);
       journal_dir_times (w, journal);
       journal_text = kic_manifest_to_string (journal);
       if (!put_manifest (w, journal_text, error))
         return FALSE;
     }
-  /* 2. store copies, 3. links */
+  /* 2. store copies: one that cannot be written is left out, with its
+   * links (w->lost); 3. links */
   files = entries_of_kind (desired, KIC_ENTRY_FILE);
   for (guint i = 0; i < files->len; i++)
     if (!put_file (w, g_ptr_array_index (files, i), error))
       return FALSE;
+  /* the copies made durable at once, before the first link to them */
   if (stats->files_written > 0 && !w->options.dry_run && !sync_store (w, error))
     return FALSE;
+  g_hash_table_iter_init (&iter, w->lost);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_remove (desired->entries, key);
   links = entries_of_kind (desired, KIC_ENTRY_LINK);
   for (guint i = 0; i < links->len; i++)
     if (!put_link (w, g_ptr_array_index (links, i), refused, error))
@@ -557,15 +722,18 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
   g_hash_table_iter_init (&iter, refused->entries);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_hash_table_remove (desired->entries, key);
+  {
+    g_autoptr (GPtrArray) placed = entries_of_kind (desired, KIC_ENTRY_LINK);
+
+    stats->left_out = wanted->len > placed->len ? wanted->len - placed->len : 0;
+  }
   /* 4. what is no longer wanted */
   if (!remove_stale (w, desired, error))
     return FALSE;
-  if (stats->files_removed > 0 && !w->options.dry_run)
-    prune_store (w);
+  if (stats->files_removed > 0 && !w->options.dry_run && !prune_store (w, error))
+    return FALSE;
   /* 5. the directories' times back, then the commit point */
-  restore_dir_times (w);
-  final_text = kic_manifest_to_string (desired);
-  return put_manifest (w, final_text, error);
+  return commit (w, desired, error);
 }
 
 static int
@@ -613,14 +781,19 @@ kic_writer_clean (KicWriter *w, KicWriteStats *stats, GError **error)
 {
   memset (stats, 0, sizeof *stats);
   w->stats = stats;
-  if (w->old->journal && !w->options.dry_run)
-    recover_killed_run (w);
+  if (w->old->journal && !w->options.dry_run && !recover_killed_run (w, error))
+    return FALSE;
   if (!remove_stale (w, NULL, error))
     return FALSE;
   if (!w->options.dry_run)
     {
-      prune_store (w);
-      restore_dir_times (w);
+      if (!prune_store (w, error) || !restore_dir_times (w, error))
+        return FALSE;
+      if (w->deferred != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&w->deferred));
+          return FALSE;
+        }
       remove_store (w);
       remove_made_dirs (w);
     }
@@ -655,8 +828,10 @@ put_store_file (KicWriter *w, const char *name, const char *text, gboolean durab
   close (fd);
   if (read_in_root (w, path, &old, &length, NULL) && strcmp (old, text) == 0)
     return TRUE;
-  store = open_dir (w, w->options.store, FALSE, error);
-  return store != NULL && write_file_at (store, name, text, strlen (text), NULL, durable, path, error);
+  store = open_dir (w, w->options.store, 0, error);
+  /* 0600: it names every input the run read, and some may be in
+   * directories other users cannot list (issue 19, row 3) */
+  return store != NULL && write_file_at (w, store, name, text, strlen (text), NULL, 0600, durable, path, error);
 }
 
 gboolean

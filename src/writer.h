@@ -74,6 +74,9 @@ typedef struct {
 typedef struct {
   guint added, replaced, removed, unchanged, refused;
   guint files_written, files_removed;
+  guint left_out; /* links asked for that are not in place after the run
+                   * (a copy or a link that could not be made: one
+                   * warning each; the run goes on) */
 } KicWriteStats;
 
 typedef struct _KicWriter KicWriter;

@@ -2,7 +2,8 @@
 # bench.sh - kde-icon-cache against KDE itself on the realistic tree
 #
 # The same lookups both ways: every relative Icon= of the menu at 16, 22,
-# 32 and 48 px, breeze current.  For each side: wall time (median of 5
+# 32 and 48 px, breeze current.  The rebuild's gain and floor are the
+# default promise's; then the same with UnthemedLinks=true beside them.  For each side: wall time (median of 5
 # runs) and file system calls (strace).  KDE's side is the KF5 helper
 # (tests/oracle/kic-oracle), which builds its loader once and then looks
 # the names up as plasmashell would; its calls are counted per lookup
@@ -148,7 +149,7 @@ def counts(path):
         out[(f[0], int(f[1]))] = int(f[2])
     return out
 before, after = counts(sys.argv[2]), counts(sys.argv[3])
-print("the floor: per size, the menu's calls (strace, KF5) before and after, and the fewest any links could give")
+print("the floor: per size, the menu's calls (strace, KF5) before and after, and the fewest any links the promise allows could give")
 print("%-6s %12s %12s %12s %14s %14s" % ("size", "before", "after", "floor", "before/after", "after/floor"))
 for size in sorted({k[1] for k in before}):
     keys = [k for k in before if k[1] == size]
@@ -171,6 +172,65 @@ for reason, names in sorted(reasons.items(), key=lambda kv: -sum(x[1] for x in k
 # file) stands for after the proof
 ps = report.get("per_size_sets", {"names": 0, "planted": 0})
 print("per-size sets: %d names load a different file at different sizes, %d planted as a set" % (ps["names"], ps["planted"]))
+PY
+
+# ---- UnthemedLinks=true -------------------------------------------------
+# The same rebuild in a second view with the opt-in: names KDE finds only
+# outside the themes (pixmaps, pics, a mime generic icon) then get links in
+# a theme, and every longer name cut back to one of them that finds
+# nothing today shows it (plan-choose.c, theme_forbids).  The gain with and
+# without it, and each one's floor, side by side.
+drop_view "$W"
+writable_view "$T" "$W/optin"
+OPT=$VIEW
+trap "umount '$OPT' 2>/dev/null; rm -rf '$W'" EXIT
+mkdir -p "$OPT/etc"
+if [ -f "$OPT/etc/kde-icon-cache.conf" ]; then
+  sed -i '/^UnthemedLinks=/d; /^\[kde-icon-cache\]/a UnthemedLinks=true' "$OPT/etc/kde-icon-cache.conf"
+else
+  printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$OPT/etc/kde-icon-cache.conf"
+fi
+"$BIN" -q --root "$OPT" --theme breeze
+"$BIN" -q --root "$OPT" --theme breeze --dry-run --json > "$W/report-optin"
+optin_links=$(grep -c '^link' "$OPT/var/lib/kde-icon-cache/manifest")
+"$TOP/tests/oracle/probe-count.sh" "$OPT" breeze 16,22,32,48 < "$W/names" > "$W/kde-optin" 2>/dev/null
+echo
+echo "UnthemedLinks (off: the default promise; on: names found only outside the themes planted too): $links links off, $optin_links on"
+python3 - "$W/report" "$W/report-optin" "$W/kde-before" "$W/kde-after" "$W/kde-optin" <<'PY'
+import json, sys
+def floors(path):
+    out, unthemed = {}, set()
+    for n in json.load(open(path))["names"]:
+        if "outside the icon themes" in (n.get("reason") or ""):
+            unthemed.add(n["name"])
+        for s in n["sizes"]:
+            out[(n["name"], s["size"])] = s["calls_floor"]
+    return out, unthemed
+def lookup_name(icon):
+    for ext in (".png", ".xpm", ".svgz", ".svg"):
+        if icon.endswith(ext):
+            return icon[: -len(ext)]
+    return icon
+def counts(path):
+    out = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        out[(f[0], int(f[1]))] = int(f[2])
+    return out
+off, unthemed = floors(sys.argv[1])
+on, _ = floors(sys.argv[2])
+before, after, optin = counts(sys.argv[3]), counts(sys.argv[4]), counts(sys.argv[5])
+print("%d menu names KDE finds only outside the themes (no link unless UnthemedLinks=true)" % len(unthemed))
+print("%-6s %10s %10s %10s %9s %8s %10s %10s %9s %8s" % ("size", "before", "after off", "floor off", "gain off", "over fl",
+                                                          "after on", "floor on", "gain on", "over fl"))
+for size in sorted({k[1] for k in before}):
+    keys = [k for k in before if k[1] == size]
+    b = sum(before[k] for k in keys)
+    a0, a1 = sum(after[k] for k in keys), sum(optin[k] for k in keys)
+    f0 = sum(off.get((lookup_name(k[0]), size), before[k]) for k in keys)
+    f1 = sum(on.get((lookup_name(k[0]), size), before[k]) for k in keys)
+    print("%-6d %10d %10d %10d %8.2fx %7.1f%% %10d %10d %8.2fx %7.1f%%" % (
+        size, b, a0, f0, b / a0, 100.0 * (a0 - f0) / f0, a1, f1, b / a1, 100.0 * (a1 - f1) / f1))
 PY
 echo
 # the rebuild as a dpkg trigger runs it, against gtk-update-icon-cache

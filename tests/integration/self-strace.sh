@@ -62,15 +62,17 @@ ok $? "links read ($links) stay below one per name looked up ($n)"
 # every icon file a full rebuild reads, opened once (O_PATH opens only read
 # a link): in a fresh view, then once more in the same view after an input
 # changed, with the store copies in place
-# (paths from the root; the store's own copies are opened by their name
-# in their directory)
-icon_opens () { # icon_opens TRACE: "COUNT PATH" per icon file opened for reading
-  grep -E '^[0-9]* *openat2?\(' "$1" | grep -v O_PATH | grep -v 'ENOENT' |
-    sed -n 's/^[^"]*"\([^"]*\/[^"]*\.\(png\|svg\|svgz\|xpm\)\)".*/\1/p' | sort | uniq -c
+# (strace -y: the path each descriptor opened for reading is, whether it
+# was opened by name or reopened from an O_PATH one through /proc, as
+# source.c does; the store's own copies aside)
+icon_opens () { # icon_opens TRACE: "COUNT PATH" per icon file opened for reading, PATH from the root
+  grep -E '^[0-9]* *openat2?\(' "$1" | grep -v O_PATH |
+    sed -n 's/.*= [0-9]*<\(.*\.\(png\|svg\|svgz\|xpm\)\)>$/\1/p' | grep -v '/var/lib/kde-icon-cache/' |
+    sed "s|^$VIEW/||" | sort | uniq -c
 }
 writable_view "$T" "$WORK/rb"
 trap "umount '$VIEW' 2>/dev/null; rm -rf '$WORK'" EXIT
-strace -f -qq -e trace=openat,openat2 -o "$WORK/rebuild.trace" "$BIN" -q --root "$VIEW" --theme breeze
+strace -f -qq -y -e trace=openat,openat2 -o "$WORK/rebuild.trace" "$BIN" -q --root "$VIEW" --theme breeze
 icon_opens "$WORK/rebuild.trace" > "$WORK/opens"
 files=$(wc -l < "$WORK/opens")
 links=$(grep -c '^link' "$VIEW/var/lib/kde-icon-cache/manifest")
@@ -80,7 +82,8 @@ awk '$1 > 1' "$WORK/opens" | head -n 3 | sed 's/^/# /'
 [ "$files" -gt 0 ] && [ "$links" -gt 0 ] && [ "$twice" -eq 0 ]
 ok $? "a full rebuild opens every icon file it reads once ($files files, $links links)"
 touch "$VIEW/usr/share/applications"
-strace -f -qq -e trace=openat,openat2 -o "$WORK/again.trace" "$BIN" -q --root "$VIEW" --theme breeze
+# (--full: a rebuild that keeps the last plan reads no icon file at all)
+strace -f -qq -y -e trace=openat,openat2 -o "$WORK/again.trace" "$BIN" -q --full --root "$VIEW" --theme breeze
 icon_opens "$WORK/again.trace" > "$WORK/opens-again"
 again=$(wc -l < "$WORK/opens-again")
 twice=$(awk '$1 > 1' "$WORK/opens-again" | wc -l)

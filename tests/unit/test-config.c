@@ -104,6 +104,7 @@ test_load_missing (void)
   g_assert_true (load (NULL, &config, NULL));
   g_assert_cmpuint (config.targets->len, ==, 0);
   g_assert_null (config.themes);
+  g_assert_false (config.unthemed_links);
   kic_config_clear (&config);
 }
 
@@ -119,6 +120,21 @@ test_load (void)
   g_assert_cmpuint (g_strv_length (config.themes), ==, 2);
   g_assert_cmpstr (config.themes[0], ==, "breeze");
   g_assert_cmpstr (config.themes[1], ==, "oxygen");
+  g_assert_false (config.unthemed_links);
+  kic_config_clear (&config);
+}
+
+/* UnthemedLinks= (plan-choose.c, theme_forbids): off unless set */
+static void
+test_load_unthemed (void)
+{
+  KicConfig config = { 0 };
+
+  g_assert_true (load ("[kde-icon-cache]\nUnthemedLinks=true\n", &config, NULL));
+  g_assert_true (config.unthemed_links);
+  kic_config_clear (&config);
+  g_assert_true (load ("[kde-icon-cache]\nUnthemedLinks=false\n", &config, NULL));
+  g_assert_false (config.unthemed_links);
   kic_config_clear (&config);
 }
 
@@ -149,5 +165,6 @@ main (int argc, char **argv)
   g_test_add_func ("/config/load-missing", test_load_missing);
   g_test_add_func ("/config/load", test_load);
   g_test_add_func ("/config/load-bad", test_load_bad);
+  g_test_add_func ("/config/load-unthemed", test_load_unthemed);
   return g_test_run ();
 }

@@ -3,6 +3,7 @@
 #include "content.h"
 #include "kic.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,13 +133,52 @@ test_bytes_for_the_writer (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_cmpint (mtime.tv_sec, >, 0);
   g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 2);
   g_assert_null (kic_content_bytes (private, NULL, &error));
-  g_assert_nonnull (strstr (error->message, "anyone may read"));
+  g_assert_nonnull (strstr (error->message, "readable by every user"));
   g_clear_error (&error);
   g_assert_null (kic_content_bytes (fake, NULL, &error));
   g_assert_nonnull (strstr (error->message, "not the image its name says"));
   g_clear_error (&error);
   /* hashed all the same: KDE as root reads it */
   g_assert_nonnull (kic_content_sha256 (private));
+}
+
+/* The copyable check is source.h's: a directory on the way others may
+ * not search, a sparse file -- no bytes for the writer, but a content
+ * identity all the same (the planner compares what KDE shows). */
+static void
+test_copyable_is_kic_source_open (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *secret = g_build_filename (f->root, "/secret", NULL);
+  g_autofree char *sparse = g_build_filename (f->root, "/icons/sparse.png", NULL);
+  const KicContent *hidden, *holes;
+  g_autoptr (GError) error = NULL;
+  int fd;
+
+  write_at (f, "/secret/s.png", "\x89PNG\r\n\x1a\nS", 9, 0644);
+  g_assert_cmpint (chmod (secret, 0750), ==, 0);
+  write_at (f, "/icons/sparse.png", "\x89PNG\r\n\x1a\nH", 9, 0644);
+  fd = open (sparse, O_WRONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 1 << 20), ==, 0);
+  g_assert_cmpint (pwrite (fd, "x", 1, (1 << 20) - 1), ==, 1);
+  close (fd);
+  hidden = kic_content_of_path (f->table, "/secret/s.png");
+  holes = kic_content_of_path (f->table, "/icons/sparse.png");
+  g_assert_null (kic_content_bytes (hidden, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "searchable by every user"));
+  g_clear_error (&error);
+  g_assert_nonnull (kic_content_sha256 (hidden));
+  fd = open (sparse, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  /* (a file system that knows no holes says the file has none) */
+  if (lseek (fd, 0, SEEK_HOLE) < (1 << 20) - 1)
+    {
+      g_assert_null (kic_content_bytes (holes, NULL, &error));
+      g_assert_nonnull (strstr (error->message, "sparse"));
+      g_clear_error (&error);
+    }
+  close (fd);
+  g_assert_nonnull (kic_content_sha256 (holes));
 }
 
 /* Bytes let go after the plan are read again for the writer only when
@@ -174,5 +214,6 @@ main (int argc, char **argv)
   ADD ("/content/special-kinds", test_special_kinds);
   ADD ("/content/bytes-for-the-writer", test_bytes_for_the_writer);
   ADD ("/content/keep-only", test_keep_only);
+  ADD ("/content/copyable-is-kic-source-open", test_copyable_is_kic_source_open);
   return g_test_run ();
 }

@@ -128,6 +128,43 @@ test_virtual (void)
   g_assert_cmpuint (kic_fs_index_n_dirs_read (index), ==, 0);
 }
 
+/* A virtual file's bytes: read back as given (NUL-terminated), under the
+ * same bound as a disk file; a file told of without bytes, a directory
+ * and a missing path cannot be read. */
+static void
+test_virtual_contents (void)
+{
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+  g_autoptr (GError) error = NULL;
+  char *data = NULL;
+  gsize length = 0;
+
+  kic_fs_index_add_contents (index, "/etc/xdg/", "kdeglobals", "[Icons]\nTheme=x\n", 17);
+  kic_fs_index_add (index, "/etc/xdg", "empty", KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/etc/xdg/kdeglobals"), ==, KIC_FS_FILE);
+  g_assert_true (kic_fs_index_read_file (index, "/etc/xdg/kdeglobals", &data, &length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, ==, 17);
+  g_assert_cmpstr (data, ==, "[Icons]\nTheme=x\n");
+  g_clear_pointer (&data, g_free);
+  g_assert_false (kic_fs_index_read_file_max (index, "/etc/xdg/kdeglobals", 16, &data, &length, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM);
+  g_clear_error (&error);
+  g_assert_false (kic_fs_index_read_file (index, "/etc/xdg/empty", &data, &length, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_clear_error (&error);
+  g_assert_false (kic_fs_index_read_file (index, "/etc/xdg", &data, &length, &error));
+  g_clear_error (&error);
+  g_assert_false (kic_fs_index_read_file (index, "/etc/nosuch", &data, &length, &error));
+  g_clear_error (&error);
+  /* told again: the new bytes */
+  kic_fs_index_add_contents (index, "/etc/xdg", "kdeglobals", "x", 1);
+  g_assert_true (kic_fs_index_read_file (index, "/etc/xdg/kdeglobals", &data, &length, NULL));
+  g_assert_cmpstr (data, ==, "x");
+  g_free (data);
+  g_assert_cmpuint (kic_fs_index_n_dirs_read (index), ==, 0);
+}
+
 /* The hashed form answers as the hash table does, for every name of a
  * listing and for names it lacks, and sees a listing change after it was
  * first asked. */
@@ -192,6 +229,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/links-in-root", test_links_in_root);
   g_test_add_func ("/fsindex/reads-each-dir-once", test_reads_each_dir_once);
   g_test_add_func ("/fsindex/virtual", test_virtual);
+  g_test_add_func ("/fsindex/virtual-contents", test_virtual_contents);
   g_test_add_func ("/fsindex/clean", test_clean);
   g_test_add_func ("/fsindex/virtual-remove-dir", test_virtual_remove_dir);
   g_test_add_func ("/fsindex/dir-stat-hashed", test_dir_stat_hashed);

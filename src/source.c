@@ -1,0 +1,164 @@
+/* source.c - an icon file opened for a copy every user could make */
+#include "source.h"
+
+#include "kic.h"
+#include "safeopen.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Why the directory open as FD (its host path HOST) does not let every
+ * user read what is in it, or NULL. */
+static char *
+dir_not_public (int fd, const char *host)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) < 0)
+    return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
+  if (!S_ISDIR (st.st_mode))
+    return g_strdup_printf ("'%s' is not a directory", host);
+  if ((st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH))
+    return g_strdup_printf ("'%s' is not readable and searchable by every user (mode %04o)", host,
+                            (unsigned) (st.st_mode & 07777));
+  return NULL;
+}
+
+/* kic_source_open(), or with FOR_READING false kic_source_stat(): the
+ * file is then opened O_PATH only, and its holes are not asked (that
+ * needs a descriptor open for reading). */
+static int
+source_open (int rootfd, const char *host_root, const char *path, struct stat *st, gboolean for_reading,
+             GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr (GString) host = g_string_new (host_root ? host_root : "");
+  g_autofree char *why = NULL;
+  guint n = g_strv_length (parts), last = 0;
+  int fd = -1, dirfd = fcntl (rootfd, F_DUPFD_CLOEXEC, 0);
+
+  for (guint i = 0; i < n; i++)
+    if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
+      last = i;
+  if (dirfd < 0)
+    {
+      why = g_strdup_printf ("cannot use the root: %s", g_strerror (errno));
+      goto refused;
+    }
+  /* (the root itself is not asked: the store is inside it too, so a copy
+   * is no more readable from the host than its source was) */
+  if (parts[last][0] == '\0' || strcmp (parts[last], ".") == 0)
+    {
+      why = g_strdup_printf ("'%s' is not a file", path);
+      goto refused;
+    }
+  for (guint i = 0; i <= last; i++)
+    {
+      const char *c = parts[i];
+      int next;
+
+      if (c[0] == '\0' || strcmp (c, ".") == 0)
+        continue;
+      g_string_append_printf (host, "/%s", c);
+      if (strcmp (c, "..") == 0)
+        {
+          why = g_strdup_printf ("'%s' is reached through '..'", host->str);
+          goto refused;
+        }
+      if (i == last)
+        break;
+      /* O_PATH: nothing is opened for reading before its type is known */
+      next = openat (dirfd, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (next < 0)
+        {
+          why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
+          goto refused;
+        }
+      close (dirfd);
+      dirfd = next;
+      if ((why = dir_not_public (dirfd, host->str)) != NULL)
+        goto refused;
+    }
+  if (for_reading)
+    fd = kic_open_regular_at (dirfd, parts[last], st);
+  else if ((fd = openat (dirfd, parts[last], O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
+           && (fstat (fd, st) < 0 || !S_ISREG (st->st_mode)))
+    {
+      close (fd);
+      fd = -1;
+      errno = EINVAL;
+    }
+  if (fd < 0)
+    {
+      if (errno == EINVAL)
+        why = g_strdup_printf ("'%s' is not a regular file", host->str);
+      else
+        why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
+      goto refused;
+    }
+  close (dirfd);
+  dirfd = -1;
+  if (!(st->st_mode & S_IROTH))
+    why = g_strdup_printf ("'%s' is not readable by every user", host->str);
+  else if (st->st_size > KIC_MAX_ICON_BYTES)
+    why = g_strdup_printf ("'%s' is larger than an icon may be (%jd bytes, at most %d)", host->str,
+                           (intmax_t) st->st_size, KIC_MAX_ICON_BYTES);
+  else if (for_reading)
+    {
+      /* a hole before the end: a sparse file, which would cost the store
+       * its full size (SEEK_HOLE answers the size where holes are not
+       * known) */
+      off_t hole = lseek (fd, 0, SEEK_HOLE);
+
+      if (hole >= 0 && hole < st->st_size)
+        why = g_strdup_printf ("'%s' is a sparse file (a hole at byte %jd)", host->str, (intmax_t) hole);
+      else if (lseek (fd, 0, SEEK_SET) < 0)
+        why = g_strdup_printf ("cannot read '%s': %s", host->str, g_strerror (errno));
+    }
+  if (why == NULL)
+    return fd;
+
+refused:
+  if (fd >= 0)
+    close (fd);
+  if (dirfd >= 0)
+    close (dirfd);
+  g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s: not copied", why);
+  return -1;
+}
+
+int
+kic_source_open (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error)
+{
+  return source_open (rootfd, host_root, path, st, TRUE, error);
+}
+
+gboolean
+kic_source_stat (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error)
+{
+  int fd = source_open (rootfd, host_root, path, st, FALSE, error);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
+gboolean
+kic_source_copyable (int rootfd, const char *host_root, const char *path, char **why)
+{
+  g_autoptr (GError) error = NULL;
+  struct stat st;
+  int fd = kic_source_open (rootfd, host_root, path, &st, &error);
+
+  if (fd < 0)
+    {
+      *why = g_strdup (error->message);
+      return FALSE;
+    }
+  close (fd);
+  return TRUE;
+}

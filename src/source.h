@@ -1,0 +1,44 @@
+/* source.h - open an icon file for a copy into the store
+ *
+ * The store is mode 0755/0644: anyone may read a copy.  So a file is only
+ * copied when every user could read it already (issue 19, row 3): a
+ * regular file readable by others, in directories that others may search
+ * and list, from below the root down (the root itself holds the store
+ * too), reached without a link (the path is the
+ * real path the index resolved: a link there now is a change made since),
+ * each component opened O_PATH | O_NOFOLLOW and checked on its descriptor
+ * before the next; the file is opened for reading only once its type is
+ * known (kic_reopen_regular()), and its content is read from that
+ * descriptor.  So no private file, nor the name of one, reaches the store.
+ *
+ * And so that one user's files cannot swamp /var: at most
+ * KIC_MAX_ICON_BYTES, and no holes (a sparse file's size is not what its
+ * owner paid for on disk).
+ */
+#ifndef KIC_SOURCE_H
+#define KIC_SOURCE_H
+
+#include <glib.h>
+#include <sys/stat.h>
+
+/* The largest icon file copied: 16 times the largest icon file of Debian
+ * 12's and 13's Plasma roots (breeze's apps/48/kmplot.svg, 250 032 bytes;
+ * the largest the realistic tree's menu copies is hicolor's redshift.svg,
+ * 98 173 bytes; tests/bench/largest-icon.sh measures them). */
+#define KIC_MAX_ICON_BYTES (4 << 20)
+
+/* Open PATH (a real path inside the root ROOTFD; HOST_ROOT its host
+ * prefix, for messages) for a copy: a descriptor to read, ST its state;
+ * -1 and ERROR (KIC_ERROR_IO, naming the file and why) otherwise. */
+int kic_source_open (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error);
+
+/* The checks of kic_source_open() on PATH but for its holes, without
+ * opening the file for reading (O_PATH only): for a file read through
+ * kic_source_open() before, whose state then the caller compares with
+ * ST's (the same file, size and times: then it has no holes either). */
+gboolean kic_source_stat (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error);
+
+/* Can PATH be copied (kic_source_open() succeeds)?  *WHY says why not. */
+gboolean kic_source_copyable (int rootfd, const char *host_root, const char *path, char **why);
+
+#endif /* KIC_SOURCE_H */

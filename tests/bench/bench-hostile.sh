@@ -1,0 +1,105 @@
+#!/bin/sh
+# bench-hostile.sh - a rebuild over trees shaped to make the plan costly
+# (issue 19, row 6), against its target: under 10 s each on this machine
+#
+#   dirs     the basic fixture, its current theme an index.theme listing
+#            100 000 empty directories of a target size (48 px) on disk:
+#            every one is a candidate for every name
+#   mixed    the same with the four target sizes in turn (16, 22, 32, 48):
+#            a link in one leaves the MatchBest scan probing on
+#   icons    100 000 icon files in 10 000 directories of a theme breeze
+#            inherits (sizes 16-256, ten files each, names with dashes),
+#            200 of them on the menu (the realistic tree has 190 .desktop
+#            files); then the same with 2 000 on the menu, for scale (the
+#            plan's cost grows with the names times the directories a name
+#            is looked up in: that line is not held to the 10 s)
+#
+# For each: a full --rebuild (wall clock, peak RSS), and the links it
+# planted.  With KIC_ANCHOR_BIN (a binary of before issue 19, e.g.
+# main at 15f5baa) the same rebuild of the "dirs" tree cut to 2 000
+# directories is timed with it too, for scale: at 100 000 it would take
+# hours (its pricing is quadratic).  Figures from a shared machine are noisy:
+# say so when quoting them.
+set -eu
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${KIC_BIN:-$TOP/kde-icon-cache}
+TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
+N=${KIC_HOSTILE_DIRS:-100000}
+mkdir -p "$TMP_TOP"
+W=$(mktemp -d "$TMP_TOP/bench-hostile.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+S=/var/lib/kde-icon-cache
+
+sh "$TOP/tests/fixtures/make-fixtures.sh" "$W/fx" basic > /dev/null
+BASIC=$W/fx/basic
+
+# big ROOT N MODE: a copy of the basic fixture whose current theme lists N
+# empty directories (MODE same: all 48 px; mixed: 16, 22, 32, 48 in turn)
+big () {
+  rm -rf "$1"; cp -a "$BASIC" "$1"
+  t=$1/usr/share/icons/kicbig
+  mkdir -p "$t"
+  { printf '[Icon Theme]\nName=Big\nInherits=breeze,hicolor\nDirectories='
+    seq 1 "$2" | sed 's/^/d/' | paste -sd, -
+    if [ "$3" = same ]; then seq 1 "$2" | awk '{ printf "[d%d]\nSize=48\nType=Fixed\n", $1 }'
+    else seq 1 "$2" | awk 'BEGIN { split("16 22 32 48", s, " ") } { printf "[d%d]\nSize=%d\nType=Fixed\n", $1, s[$1 % 4 + 1] }'; fi
+  } > "$t/index.theme"
+  (cd "$t" && seq 1 "$2" | sed 's/^/d/' | xargs mkdir)
+  printf '[Icons]\nTheme=kicbig\n' > "$1/etc/xdg/kdeglobals"
+}
+
+# icons ROOT STEP: 100 000 icons in 10 000 directories of a theme breeze
+# inherits, one directory in STEP on the menu
+icons () {
+  rm -rf "$1"; cp -a "$BASIC" "$1"
+  t=$1/usr/share/icons/kicwide
+  mkdir -p "$t"
+  perl -e '
+    my ($t, $png) = @ARGV;
+    open my $in, "<", $png or die; binmode $in; local $/; my $data = <$in>; close $in;
+    my @sizes = (16, 22, 24, 32, 48, 64, 96, 128, 256);
+    open my $idx, ">", "$t/index.theme" or die;
+    print $idx "[Icon Theme]\nName=Wide\nInherits=hicolor\nDirectories=", join (",", map { "d$_" } 1 .. 10000), "\n";
+    for my $d (1 .. 10000) {
+      my $s = $sizes[$d % @sizes];
+      print $idx "\n[d$d]\nSize=$s\nType=Fixed\n";
+      mkdir "$t/d$d" or die;
+      for my $f (1 .. 10) {
+        open my $o, ">", "$t/d$d/kicw$d-$f.png" or die; binmode $o;
+        # a unique tEXt chunk after the signature: every file its own content
+        print $o substr ($data, 0, 8), pack ("N", 12), "tEXt", sprintf ("%-12s", "$d-$f"), pack ("N", 0), substr ($data, 8);
+        close $o;
+      }
+    }' "$t" "$BASIC/usr/share/icons/hicolor/48x48/apps/hi48.png"
+  sed -i 's/^Inherits=hicolor/Inherits=kicwide,hicolor/' "$1/usr/share/icons/breeze/index.theme"
+  seq 1 "$2" 10000 | awk -v a="$1/usr/share/applications" '{
+    f = a "/kicw" $1 ".desktop"; printf "[Desktop Entry]\nType=Application\nName=W%d\nIcon=kicw%d-%d\n", $1, $1, $1 % 10 + 1 > f; close (f) }'
+}
+
+# rebuild LABEL ROOT [BIN]: one timed rebuild
+rebuild () {
+  b=${3:-$BIN}
+  /usr/bin/time -f '%e %M' -o "$W/time" "$b" -q --root "$2" > /dev/null 2> "$W/err" || { cat "$W/err" >&2; echo "bench-hostile: $1: the rebuild failed" >&2; exit 1; }
+  links=$(grep -c '^link' "$2$S/manifest" || true)
+  set -- "$1" "$(cut -d' ' -f1 "$W/time")" "$(cut -d' ' -f2 "$W/time")" "$links"
+  verdict=$(awk -v t="$2" 'BEGIN { print (t < 10 ? "under 10 s" : "OVER 10 s") }')
+  printf '%-34s %8s s %9s KiB %6s links   %s\n' "$1" "$2" "$3" "$4" "$verdict"
+}
+
+echo "kde-icon-cache: $("$BIN" --version 2>/dev/null || echo "$BIN"); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-34s %10s %13s %12s\n' "tree" "rebuild" "peak RSS" "planted"
+big "$W/dirs" "$N" same
+rebuild "dirs: $N empty dirs of 48 px" "$W/dirs"
+big "$W/mixed" "$N" mixed
+rebuild "mixed: $N dirs, 16/22/32/48 px" "$W/mixed"
+icons "$W/icons" 50
+rebuild "icons: 100000 in 10000 dirs, 200" "$W/icons"
+icons "$W/icons" 5
+rebuild "icons: ... 2000 on the menu" "$W/icons"
+echo "(the last line for scale only: not held to 10 s)"
+if [ -n "${KIC_ANCHOR_BIN:-}" ]; then
+  big "$W/anchor" 2000 same
+  rebuild "anchor, dirs at 2000: this binary" "$W/anchor"
+  rm -rf "$W/anchor$S"
+  rebuild "anchor, dirs at 2000: $(basename "$KIC_ANCHOR_BIN")" "$W/anchor" "$KIC_ANCHOR_BIN"
+fi

@@ -1,0 +1,238 @@
+#!/bin/sh
+# oracle-wide.sh - every name that can reach a link, before and after
+# --rebuild, asked of KDE itself
+#
+# The planner proves its links on the names files carry; KDE can be asked
+# for any name.  Here, on the realistic tree, for KF5 (the host's helper)
+# and for each KF6 root there is (tests/oracle/kf6: Debian 13's 6.13 and
+# Debian testing's 6.30), with each theme of $KIC_WIDE_THEMES current
+# (default breeze; the three of oracle-rebuild.sh when set so):
+#   - a rebuild in a writable view (for KF6 with the root's libraries in
+#     the view, so that the tool models the KF6 that answers);
+#   - the names that can reach a planted link: every file stem of every
+#     installed theme, of pixmaps, icons and every pics directory, each
+#     also with -symbolic and -x-generic, every mime type's icon name, the
+#     menu's names, and for every planted X: X-tray, X-panel, X-busy,
+#     X-symbolic, X-x-generic; of these, those whose dash cuts (or media
+#     type's -x-generic form, or mime generic icon) meet a planted stem
+#     (reach.awk below: a superset of KDE's chain; a name none of whose
+#     forms is a planted file name cannot meet a link);
+#   - KDE before (the tree) and after (the view), in one run of the test:
+#     the file it loads at 16, 22, 32, 48, 64 and 128 px for all of them,
+#     and at every size 8-256 for the menu's names among them; then the
+#     renders (loadIcon, ARGB32 hash) at 16-128 px, before and after, of
+#     every name KDE reads from another file at some size (at least the
+#     planted ones; a name whose file is the same one has the same bytes);
+#   - zero changed (name, size) pairs: the same bytes (an XPM planted as
+#     its PNG twin: the XPM's) and the same pixels; no render is null
+#     where KDE names a file; and something was compared and rendered.
+# A KF6 root without qt6-svg-plugins renders every SVG as null: its pixel
+# check is skipped (with the reason), the bytes are still compared.
+# KIC_WIDE_UNTHEMED=1: the same with UnthemedLinks=true, where a name may
+# go from nothing to a planted name's icon (counted), nothing else.
+# Needs root for the KF6 roots (chroot, mount); KIC_WIDE_KF6_ROOTS lists
+# them (default: kf6-trixie, else trixie-kf6, and kf6-forky under
+# ~/.cache/kde-icon-cache-tests).
+. "$(dirname "$0")/lib.sh"
+need_oracle
+
+themes=${KIC_WIDE_THEMES:-breeze}
+C=${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests
+if [ -n "${KIC_WIDE_KF6_ROOTS+set}" ]; then kf6_roots=$KIC_WIDE_KF6_ROOTS
+elif [ -f "$C/kf6-trixie/.kic-kf6-stamp" ]; then kf6_roots="$C/kf6-trixie $C/kf6-forky"
+else kf6_roots="$C/trixie-kf6 $C/kf6-forky"; fi
+SPREAD=16,22,32,48,64,128
+SWEEP=$(seq -s, 8 256)
+TAB=$(printf '\t')
+
+T=$(realistic_tree) || { echo "Bail out! cannot build the realistic tree"; exit 1; }
+. "$TOP/tests/oracle/oracle-env.sh"
+
+# The oracles: kf5, then each KF6 root that is there (and usable)
+oracles=kf5
+for r in $kf6_roots; do
+  if [ ! -f "$r/.kic-kf6-stamp" ]; then
+    echo "# KF6 root $r: not there (tests/oracle/kf6/make-root.sh makes it): skipped"
+  elif [ "$(id -u)" -ne 0 ] || ! command -v unshare > /dev/null 2>&1; then
+    echo "# KF6 root $r: needs root and unshare: skipped"
+  else
+    oracles="$oracles $r"
+  fi
+done
+plan $((4 * $(echo $oracles | wc -w) * $(echo $themes | wc -w)))
+
+# ask ORACLE ROOT THEME SIZES [--render] < names: NAME SIZE PATH [RENDER],
+# PATH inside ROOT ("-": nothing; ":/...": the library's own)
+ask () {
+  _o=$1 _root=$2 _theme=$3 _sizes=$4; shift 4
+  if [ "$_o" = kf5 ]; then
+    if [ $# -eq 0 ]; then theirs "$_root" "$_theme" "$_sizes"; return; fi
+    oracle_run "$_root" "$_theme" "$ORACLE" --sizes "$_sizes" "$@" | awk -v r="$_root" -F '\t' -v OFS='\t' '
+      { if (index($3, r "/") == 1) $3 = substr($3, length(r) + 1); print }'
+  else
+    _err=$(mktemp "$WORK/run6.XXXXXX")
+    KIC_KF6_ROOT=$_o TMPDIR=$WORK "$TOP/tests/oracle/kf6/run.sh" "$@" "$_root" "$_theme" "$_sizes" 2> "$_err" ||
+      { sed 's/^/#   /' "$_err" >&2; return 1; }
+  fi
+}
+
+# NAME SIZE CONTENT [RENDER]: PATH replaced by what it holds (with_content;
+# an XPM's PNG twin in ROOT's store counts as the XPM; a path of the
+# library's own resources stands for itself)
+contents () { # contents PREFIX [ROOT] < lines
+  _in=$(mktemp "$WORK/contents.XXXXXX")   # (the two sides run at once)
+  cat > "$_in"
+  with_content "$@" < "$_in" | paste - "$_in" |
+    awk -F '\t' -v OFS='\t' '{ n = NF / 2; if (substr($(n + 3), 1, 1) == ":") $3 = $(n + 3); NF = n; print }'
+  rm -f "$_in"
+}
+
+# the names that can reach a planted stem (stdin: candidates; PLANTED:
+# the stems; GENERIC: mime name -> generic icon)
+cat > "$WORK/reach.awk" <<'AWK'
+# forms(n): n, each cut at a dash past index 1 ("-x" dropped), the same
+# without "-symbolic", and "<media>-x-generic" for each form that is a
+# media type: a superset of findMatchingIcon's chain
+function forms(n, f,   m, i, c) {
+  m = 0; f[++m] = n
+  if (n ~ /-symbolic$/) f[++m] = substr(n, 1, length(n) - 9)
+  for (c = 1; c <= m; c++)
+    for (i = length(f[c]); i > 2; i--)
+      if (substr(f[c], i, 1) == "-") { f[++m] = substr(f[c], 1, i - 1); sub(/-x$/, "", f[m]) }
+  for (c = m; c >= 1; c--) if (f[c] in media) f[++m] = f[c] "-x-generic"
+  return m
+}
+function reaches(n,   f, m, i) {
+  m = forms(n, f)
+  for (i = 1; i <= m; i++) if (f[i] in planted) return 1
+  return 0
+}
+BEGIN {
+  split("text application image audio inode video message model multipart x-content x-epoc", t, " ")
+  for (i in t) media[t[i]] = 1
+}
+FILENAME == ARGV[1] { planted[$0] = 1; next }
+FILENAME == ARGV[2] { generic[$1] = $2; next }
+!($0 in seen) { seen[$0] = 1; if (reaches($0) || (($0 in generic) && reaches(generic[$0]))) print }
+AWK
+
+# check ORACLE THEME LABEL: four TAP lines, numbered from 1
+check () {
+  o=$1 theme=$2 label=$3 w=$WORK/$(echo "$label" | tr -c "A-Za-z0-9._\n-" "_")
+  mkdir -p "$w"
+  writable_view "$T" "$w/v"
+  V=$VIEW
+  pixels=1
+  if [ "$o" != kf5 ]; then
+    mkdir -p "$V/usr/lib/x86_64-linux-gnu"
+    cp -L "$o/usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6" "$o/usr/lib/x86_64-linux-gnu/libKF6BreezeIcons.so.6" \
+      "$V/usr/lib/x86_64-linux-gnu/"
+    grep -q '^qt6-svg-plugins	' "$o/.kic-kf6-stamp" || pixels=0
+  fi
+  if [ -n "${KIC_WIDE_UNTHEMED:-}" ]; then
+    mkdir -p "$V/etc"
+    printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$V/etc/kde-icon-cache.conf"
+  fi
+  "$BIN" -q --root "$V" --theme "$theme" > "$w/rebuild.out" 2>&1
+  rc=$?
+  grep '^link	' "$V/var/lib/kde-icon-cache/manifest" 2>/dev/null | cut -f2 | sed 's|.*/||; s/\.[^.]*$//' |
+    LC_ALL=C sort -u > "$w/planted"
+  [ $rc -eq 0 ] && [ -s "$w/planted" ]
+  ok $? "$label: --rebuild exits 0 and plants ($(wc -l < "$w/planted") names, $("$BIN" --version 2>/dev/null | head -n 1))"
+
+  icon_names "$T" | grep -v '^/' > "$w/menu"
+  sed -n 's/^\([^:]*\)\/\([^:]*\):\(.*\)$/\1-\2	\3/p' "$T/usr/share/mime/generic-icons" 2>/dev/null > "$w/generic"
+  {
+    find "$T/usr/share/icons" "$T/usr/share/pixmaps" "$T"/usr/share/*/pics \( -type f -o -type l \) \
+      \( -name '*.png' -o -name '*.svg' -o -name '*.svgz' -o -name '*.xpm' \) -printf '%f\n' 2>/dev/null |
+      sed 's/\.[^.]*$//' | LC_ALL=C sort -u | awk '{ print; print $0 "-symbolic"; print $0 "-x-generic" }'
+    cut -f1 "$w/generic"
+    cat "$w/menu"
+    for s in tray panel busy symbolic x-generic; do sed "s/\$/-$s/" "$w/planted"; done
+    cat "$w/planted"
+  } | grep -av '^$' | awk -f "$WORK/reach.awk" "$w/planted" "$w/generic" - > "$w/spread"
+  grep -axF -f "$w/spread" "$w/menu" > "$w/sweep" || true
+  # before (the tree) and after (the view), side by side
+  t0=$(date +%s)
+  { ask "$o" "$T" "$theme" "$SPREAD" < "$w/spread" > "$w/spread.paths-before"
+    ask "$o" "$T" "$theme" "$SWEEP" < "$w/sweep" > "$w/sweep.paths-before"; } &
+  ask "$o" "$V" "$theme" "$SPREAD" < "$w/spread" > "$w/spread.paths-after"
+  ask "$o" "$V" "$theme" "$SWEEP" < "$w/sweep" > "$w/sweep.paths-after"
+  wait
+  # the pixels of every name KDE now reads from another file at some size
+  # (the same path is the same file in the view: its bytes are compared)
+  cat "$w/spread.paths-after" "$w/sweep.paths-after" > "$w/all.paths-after"
+  cat "$w/spread.paths-before" "$w/sweep.paths-before" | paste - "$w/all.paths-after" |
+    awk -F '\t' '$3 != $6 { print $1 }' | LC_ALL=C sort -u > "$w/render"
+  ask "$o" "$T" "$theme" "$SPREAD" --render < "$w/render" > "$w/render.before" &
+  ask "$o" "$V" "$theme" "$SPREAD" --render < "$w/render" > "$w/render.after"
+  wait
+  echo "# $label: $(($(date +%s) - t0)) s in KDE's lookups and renders"
+  for side in before after; do
+    r=$T; [ $side = after ] && r="$V $V"
+    # shellcheck disable=SC2086
+    contents $r < "$w/spread.paths-$side" > "$w/spread.$side"
+    # shellcheck disable=SC2086
+    contents $r < "$w/sweep.paths-$side" > "$w/sweep.$side"
+  done
+  # every pair, and what differs: NAME SIZE BEFORE AFTER
+  cat "$w/spread.before" "$w/sweep.before" | cut -f1-3 > "$w/b"
+  cat "$w/spread.after" "$w/sweep.after" | cut -f1-3 > "$w/a"
+  n_pairs=$(wc -l < "$w/b")
+  n_spread=$(wc -l < "$w/spread")
+  paste "$w/b" "$w/a" | awk -F '\t' '$1 != $4 || $2 != $5 || $3 != $6 { print $1 " " $2 ": " $3 " -> " $6 }' > "$w/changed"
+  if [ -n "${KIC_WIDE_UNTHEMED:-}" ]; then
+    # UnthemedLinks=true promises less: a name may go from nothing to
+    # what a planted name shows at that size, nothing else may change
+    awk -F '\t' 'FILENAME == ARGV[1] { p[$1] = 1; next } ($1 in p) { print $2 "\t" $3 }' "$w/planted" "$w/a" | sort -u > "$w/planted.contents"
+    awk -F '\t' 'FILENAME == ARGV[1] { ok[$1 FS $2] = 1; next } { split($0, f, " ") }
+      !(f[3] == "-" && ((substr(f[2], 1, length(f[2]) - 1) FS f[5]) in ok))' "$w/planted.contents" "$w/changed" > "$w/changed.other"
+    echo "# $label: UnthemedLinks=true: $(wc -l < "$w/changed") pairs changed, from nothing to a planted name's icon: $(($(wc -l < "$w/changed") - $(wc -l < "$w/changed.other")))"
+    awk -F '\t' 'FILENAME == ARGV[1] { ok[$1 FS $2] = 1; next } { split($0, f, " ") }
+      f[3] == "-" && ((substr(f[2], 1, length(f[2]) - 1) FS f[5]) in ok) { print f[1] "\t" substr(f[2], 1, length(f[2]) - 1) }' \
+      "$w/planted.contents" "$w/changed" > "$w/accepted"
+    mv "$w/changed.other" "$w/changed"
+  fi
+  [ "$n_spread" -gt 0 ] && [ "$n_pairs" -gt 0 ] && [ "$(wc -l < "$w/a")" -eq "$n_pairs" ] &&
+    ! grep -q "${TAB}missing\$" "$w/b" "$w/a" && [ ! -s "$w/changed" ]
+  ok $? "$label: KDE loads the same bytes for all $n_pairs (name, size) pairs ($(wc -l < "$w/changed") changed) of the $n_spread names that can reach a link ($(wc -l < "$w/sweep") menu names at every size 8-256, $(grep -c "${TAB}[0-9a-f]\{64\}\$" "$w/a") found)"
+  head -n 20 "$w/changed" | sed 's/^/#   /'
+  if [ $pixels -eq 0 ]; then
+    echo "ok 3 - $label: renders # SKIP the root has no qt6-svg-plugins (every SVG renders null): remake it with tests/oracle/kf6/make-root.sh"
+    echo "ok 4 - $label: the same pixels # SKIP no SVG renders in this root"
+  else
+    # a render for every file KDE names, before and after (the names
+    # whose file moved: at least the planted ones)
+    awk -F '\t' '$3 != "-" && $4 == "-" { print $1 " " $2 }' "$w/render.before" "$w/render.after" > "$w/null"
+    n_renders=$(awk -F '\t' '$4 != "-"' "$w/render.after" | wc -l)
+    [ -s "$w/render" ] && [ "$n_renders" -gt 0 ] && [ ! -s "$w/null" ]
+    ok $? "$label: KDE renders every file it names for the $(wc -l < "$w/render") names it reads from another file at some size ($n_renders renders after, $(wc -l < "$w/null") null)"
+    head -n 10 "$w/null" | sed 's/^/#   null: /'
+    touch "$w/accepted"
+    paste "$w/render.before" "$w/render.after" | awk -F '\t' 'FILENAME == ARGV[1] { ok[$1 FS $2] = 1; next }
+      $4 != $8 && !(($1 FS $2) in ok) { print $1 " " $2 ": " $3 " " $4 " -> " $7 " " $8 }' "$w/accepted" - > "$w/px"
+    [ -s "$w/render.after" ] && [ ! -s "$w/px" ]
+    ok $? "$label: KDE renders the same pixels for all $(wc -l < "$w/render.after") of their pairs at $SPREAD px"
+    head -n 20 "$w/px" | sed 's/^/#   /'
+  fi
+  drop_view "$w/v"
+}
+
+# one oracle at a time (KDE's lookups are this test's time: the two sides
+# of each run go side by side), the themes in turn
+for o in $oracles; do
+  for theme in $themes; do
+    if [ "$o" = kf5 ]; then label="kf5, $theme"
+    else label="kf6 $(sed -n 's/^libkf6iconthemes6	//p' "$o/.kic-kf6-stamp"), $theme"; fi
+    ( check "$o" "$theme" "$label" ) > "$WORK/check.tap"
+    while IFS= read -r line; do
+      case $line in
+        "ok "*"# SKIP"*) _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - ${line#ok * - }" ;;
+        "ok "*) ok 0 "${line#ok * - }" ;;
+        "not ok "*) ok 1 "${line#not ok * - }" ;;
+        *) echo "$line" ;;
+      esac
+    done < "$WORK/check.tap"
+  done
+done
+finish
