@@ -46,6 +46,9 @@ struct _KicContentTable {
   Content *nothing;
   gsize kept;           /* bytes kept */
   guint n_read;
+  KicSourceDirs *dirs;  /* the directories the plan's reads checked (source.h),
+                         * until kic_content_table_keep_only() */
+  gboolean planned;     /* kic_content_table_keep_only() was called: reads walk afresh */
 };
 
 static void
@@ -105,6 +108,7 @@ kic_content_table_unref (KicContentTable *table)
   g_hash_table_unref (table->by_real);
   g_hash_table_unref (table->special);
   content_free (table->nothing);
+  kic_source_dirs_free (table->dirs);
   g_free (table);
 }
 
@@ -200,6 +204,16 @@ sha256_of (const char *data, gsize length, guint8 *sum)
   g_checksum_get_digest (checksum, sum, &n);
 }
 
+/* The directory cache of TABLE's reads while the plan is made; NULL
+ * after it (the writer's reads check every directory again). */
+static KicSourceDirs *
+source_dirs (KicContentTable *table)
+{
+  if (table->dirs == NULL && !table->planned)
+    table->dirs = kic_source_dirs_new (kic_fs_index_rootfd (table->index), kic_fs_index_root (table->index));
+  return table->dirs;
+}
+
 /* Read C's file: one open, fstat, read and close.  *DATA (transfer full)
  * gets its bytes; FALSE with *WHY when it cannot be read.  *COPY_WHY gets
  * why it may not be copied into the store, or NULL: the copyable check is
@@ -231,7 +245,8 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
       *why = g_strdup (error->message);
       return FALSE;
     }
-  fd = kic_source_open (rootfd, kic_fs_index_root (index), c->path, st, &error);
+  fd = source_dirs (c->table) != NULL ? kic_source_open_in (c->table->dirs, c->path, st, &error)
+                                      : kic_source_open (rootfd, kic_fs_index_root (index), c->path, st, &error);
   if (fd >= 0)
     {
       kic_fs_index_file_was_read (index, c->path, st);
@@ -481,6 +496,9 @@ kic_content_table_keep_only (KicContentTable *table, GHashTable *wanted)
   GHashTableIter iter;
   gpointer value;
 
+  /* the plan is made: what the writer reads walks every directory again */
+  table->planned = TRUE;
+  g_clear_pointer (&table->dirs, kic_source_dirs_free);
   g_hash_table_iter_init (&iter, table->by_real);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
@@ -528,6 +546,8 @@ kic_content_copyable (const KicContent *content, GError **error)
   /* copied by a run before, as it still is (its stamp): its bytes passed
    * every check then; the path to it must pass them now */
   if (c->known && !c->read && kic_fs_index_rootfd (index) >= 0)
-    return kic_source_stat (kic_fs_index_rootfd (index), kic_fs_index_root (index), c->path, &st, error);
+    return source_dirs (c->table) != NULL
+             ? kic_source_stat_in (c->table->dirs, c->path, &st, error)
+             : kic_source_stat (kic_fs_index_rootfd (index), kic_fs_index_root (index), c->path, &st, error);
   return kic_content_bytes (content, NULL, error) != NULL;
 }
