@@ -12,6 +12,7 @@
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
 #   make bench-plasma    Plasma 5.27 itself, headless, before/after a rebuild
 #   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
+#   make bench-rebuild   only the rebuild against gtk-update-icon-cache, on the realistic tree
 #   make bench-hostile   a rebuild over trees shaped to make the plan costly (under 10 s each)
 #   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
 
@@ -170,12 +171,17 @@ bench-plasma: $(PROG)
 bench-scale: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-scale.sh
 
+# Only the rebuild against gtk-update-icon-cache on the realistic tree
+# (the row of make bench and make bench-scale, KIC_BENCH_RUNS runs).
+bench-rebuild: $(PROG)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-rebuild.sh
+
 # Trees shaped to make the plan costly (issue 19): 100 000 theme
 # directories, 100 000 icons in 10 000 directories; each under 10 s.
 bench-hostile: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-hostile.sh
 
-.PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-scale bench-wrap demo
+.PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-rebuild bench-scale bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the
