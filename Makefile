@@ -10,7 +10,7 @@
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
-#   make bench-plasma    Plasma 5.27 itself, headless, before/after a rebuild
+#   make bench-plasma    Plasma 5.27 and 6.3 themselves, headless, before/after a rebuild (PLASMA=5|6: one)
 #   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
 #   make bench-rebuild   only the rebuild against gtk-update-icon-cache, on the realistic tree
 #   make bench-hostile   a rebuild over trees shaped to make the plan costly (under 10 s each)
@@ -161,9 +161,14 @@ bench-kf6: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-kf6.sh
 
 # Plasma itself under Xvfb and strace (needs root; makes and caches a
-# Debian 12 root with Plasma, tests/bench/plasma/make-root.sh).
+# Debian root with Plasma, tests/bench/plasma/make-root.sh): both shells,
+# Plasma 5.27 (Debian 12) then Plasma 6.3 (Debian 13); PLASMA=5 or
+# PLASMA=6 runs one.
+PLASMA ?= 5 6
 bench-plasma: $(PROG)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/plasma/bench-plasma.sh
+	for v in $(PLASMA); do \
+	  KIC_PLASMA_VERSION=$$v KIC_BIN=$(abspath $(PROG)) sh tests/bench/plasma/bench-plasma.sh || exit 1; \
+	done
 
 # The rebuild on trees the size of a school server: every icon theme of
 # Debian 12, then 3x the applications (root: overlay mounts; the network

@@ -143,44 +143,21 @@ find_library (KicFsIndex *index, GPtrArray *dirs, const char *library)
   return NULL;
 }
 
-/* KDE 4's libraries are named after the release: libkdeui.so.5.X.Y is
- * KDE 4.X.Y. */
-static void
-kde4_version_of (KicFsIndex *index, const char *library, int version[3])
+char *
+kic_detect_find_library (KicFsIndex *index, const char *library)
 {
-  g_autofree char *real = kic_fs_index_realpath (index, library);
-  g_autofree char *base = real ? g_path_get_basename (real) : NULL;
-  g_autofree char *text = NULL;
+  g_autoptr (GPtrArray) dirs = library_dirs (index);
 
-  if (base == NULL || !g_str_has_prefix (base, "libkdeui.so.5."))
-    return;
-  text = g_strconcat ("4.", base + strlen ("libkdeui.so.5."), NULL);
-  if (!kic_profile_parse_version (text, version))
-    memset (version, 0, 3 * sizeof (int));
+  return find_library (index, dirs, library);
 }
 
-/* §2.2: kiconthemes built with USE_BreezeIcons links libKF6BreezeIcons,
- * which puts breeze into :/icons/breeze. */
-static gboolean
-links_breeze_icons (KicFsIndex *index, const char *library)
-{
-  g_autofree char *data = NULL;
-  g_auto (GStrv) needed = NULL;
-  gsize length;
-
-  if (!kic_fs_index_read_file (index, library, &data, &length, NULL))
-    return FALSE;
-  needed = kic_elf_needed (data, length);
-  return needed != NULL && g_strv_contains ((const char *const *) needed, "libKF6BreezeIcons.so.6");
-}
-
-void
-kic_detect_generation (KicProfile *profile, KicFsIndex *index)
+char *
+kic_detect_icon_library (KicFsIndex *index, const char **kind)
 {
   g_autoptr (GPtrArray) dirs = library_dirs (index);
   static const struct {
     const char *library;
-    const char *profile;
+    const char *kind;
   } libraries[] = {
     { "libKF6IconThemes.so.6", "kf6" },
     { "libKF5IconThemes.so.5", "kf5" },
@@ -190,104 +167,140 @@ kic_detect_generation (KicProfile *profile, KicFsIndex *index)
 
   for (guint i = 0; i < G_N_ELEMENTS (libraries); i++)
     {
-      profile->found = find_library (index, dirs, libraries[i].library);
-      if (profile->found != NULL)
+      char *found = find_library (index, dirs, libraries[i].library);
+
+      if (found != NULL)
         {
-          profile->table = kic_profile_table (libraries[i].profile);
-          return;
+          if (kind != NULL)
+            *kind = libraries[i].kind;
+          return found;
         }
     }
-  profile->table = kic_profile_table ("kf5");
+  if (kind != NULL)
+    *kind = NULL;
+  return NULL;
+}
+
+/* "6.30.0" of "libKF6IconThemes.so.6.30.0" after PREFIX: digits and dots,
+ * starting and ending with a digit; NULL otherwise.  transfer full */
+static char *
+release_of (const char *base, const char *prefix)
+{
+  const char *rest;
+
+  if (!g_str_has_prefix (base, prefix))
+    return NULL;
+  rest = base + strlen (prefix);
+  if (!g_ascii_isdigit (rest[0]) || !g_ascii_isdigit (rest[strlen (rest) - 1])
+      || rest[strspn (rest, "0123456789.")] != '\0' || strstr (rest, "..") != NULL)
+    return NULL;
+  return g_strdup (rest);
+}
+
+/* Compare releases "6.9.0" and "6.30.0" number by number. */
+static int
+release_cmp (const char *a, const char *b)
+{
+  while (*a != '\0' || *b != '\0')
+    {
+      char *ea, *eb;
+      guint64 na = g_ascii_strtoull (a, &ea, 10), nb = g_ascii_strtoull (b, &eb, 10);
+
+      if (na != nb)
+        return na < nb ? -1 : 1;
+      a = *ea == '.' ? ea + 1 : ea;
+      b = *eb == '.' ? eb + 1 : eb;
+    }
+  return 0;
+}
+
+char *
+kic_detect_library_release (KicFsIndex *index, const char *library, const char *prefix)
+{
+  g_autofree char *real = kic_fs_index_realpath (index, library);
+  g_autofree char *base = real ? g_path_get_basename (real) : NULL;
+  g_autofree char *soname = g_path_get_basename (library);
+  g_autofree char *dir = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  char *best = NULL;
+
+  /* the soname itself ("libKF6IconThemes.so.6") carries only the major */
+  if (base != NULL && strcmp (base, soname) != 0 && (best = release_of (base, prefix)) != NULL)
+    return best;
+  /* a copy of the library (cp -L) keeps only the soname: the real file
+   * may still lie beside it */
+  dir = g_path_get_dirname (library);
+  names = kic_fs_index_list (index, dir);
+  for (guint i = 0; names != NULL && i < names->len; i++)
+    {
+      const char *other = g_ptr_array_index (names, i);
+      char *release = strcmp (other, soname) == 0 ? NULL : release_of (other, prefix);
+
+      if (release != NULL && (best == NULL || release_cmp (release, best) > 0))
+        {
+          g_free (best);
+          best = release;
+        }
+      else
+        g_free (release);
+    }
+  return best;
+}
+
+gboolean
+kic_detect_links (KicFsIndex *index, const char *library, const char *needed_library)
+{
+  g_autofree char *data = NULL;
+  g_auto (GStrv) needed = NULL;
+  gsize length;
+
+  if (!kic_fs_index_read_file (index, library, &data, &length, NULL))
+    return FALSE;
+  needed = kic_elf_needed (data, length);
+  return needed != NULL && g_strv_contains ((const char *const *) needed, needed_library);
 }
 
 /* Libraries bigger than this are not read (libKF6BreezeIcons of Debian 13
  * is 19 MB). */
 #define KIC_MAX_LIBRARY (128 << 20)
 
-/* §2.2: what the :/icons/breeze resource of libKF6BreezeIcons.so.6 holds,
- * read from the library itself (rcc.c); on failure breeze_problem says
- * why and the model takes the disk's breeze instead. */
-static void
-read_embedded_breeze (KicProfile *profile, KicFsIndex *index, GPtrArray *dirs)
+/* §2.2: the :/icons/breeze resource of libKF6BreezeIcons.so.6, read from
+ * the library itself (rcc.c). */
+gboolean
+kic_detect_read_breeze (KicFsIndex *index, const char *library, KicEmbeddedBreeze *out, GError **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr (GError) error = NULL;
+  g_autoptr (GError) local = NULL;
   g_autoptr (KicRccBreeze) breeze = NULL;
   gsize length;
 
-  profile->breeze_library = find_library (index, dirs, "libKF6BreezeIcons.so.6");
-  if (profile->breeze_library == NULL)
+  if (!kic_fs_index_read_file_max (index, library, KIC_MAX_LIBRARY, &data, &length, &local)
+      || (breeze = kic_rcc_read_breeze ((const guchar *) data, length, &local)) == NULL)
     {
-      profile->breeze_problem = g_strdup ("libKF6BreezeIcons.so.6 is not installed");
-      return;
-    }
-  if (!kic_fs_index_read_file_max (index, profile->breeze_library, KIC_MAX_LIBRARY, &data, &length, &error)
-      || (breeze = kic_rcc_read_breeze ((const guchar *) data, length, &error)) == NULL)
-    {
-      profile->breeze_problem = g_strdup_printf ("%s: %s", profile->breeze_library, error->message);
-      return;
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s: %s", library, local->message);
+      return FALSE;
     }
   if (breeze->index_theme == NULL)
     {
-      profile->breeze_problem = g_strdup_printf ("%s: its breeze index.theme cannot be read", profile->breeze_library);
-      return;
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s: its breeze index.theme cannot be read", library);
+      return FALSE;
     }
-  profile->breeze_resource_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                         (GDestroyNotify) g_hash_table_unref);
+  out->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   for (guint i = 0; i < breeze->files->len; i++)
     {
       const char *path = g_ptr_array_index (breeze->files, i);
       const char *slash = strrchr (path, '/');
       g_autofree char *dir = g_strndup (path, (gsize) (slash - path));
-      GHashTable *files = g_hash_table_lookup (profile->breeze_resource_dirs, dir);
+      GHashTable *files = g_hash_table_lookup (out->dirs, dir);
 
       if (files == NULL)
         {
           files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-          g_hash_table_insert (profile->breeze_resource_dirs, g_strdup (dir), files);
+          g_hash_table_insert (out->dirs, g_strdup (dir), files);
         }
       g_hash_table_add (files, g_strdup (slash + 1));
     }
-  profile->breeze_resource_index = g_steal_pointer (&breeze->index_theme);
-  profile->breeze_resource_index_length = breeze->index_theme_length;
-}
-
-/* The library LIBRARY detection found, else where it is installed, else
- * NULL.  transfer full */
-static char *
-installed_library (const KicProfile *profile, KicFsIndex *index, GPtrArray *dirs, const char *library)
-{
-  if (profile->found != NULL && g_str_has_suffix (profile->found, library))
-    return g_strdup (profile->found);
-  return find_library (index, dirs, library);
-}
-
-void
-kic_detect_kde4_version (KicProfile *profile, KicFsIndex *index, const char *version)
-{
-  if (version == NULL || !kic_profile_parse_version (version, profile->version))
-    {
-      g_autoptr (GPtrArray) dirs = library_dirs (index);
-      g_autofree char *library = installed_library (profile, index, dirs, "libkdeui.so.5");
-
-      if (library != NULL)
-        kde4_version_of (index, library, profile->version);
-      if (profile->version[0] == 0)
-        memcpy (profile->version, (int[3]) { 4, 14, 2 }, sizeof profile->version);
-    }
-  /* §3.2: commit 23863e3cd1, first in v4.10.1 */
-  profile->apps_first_pass = profile->version[1] > 10
-                             || (profile->version[1] == 10 && profile->version[2] >= 1);
-}
-
-void
-kic_detect_embedded_breeze (KicProfile *profile, KicFsIndex *index)
-{
-  g_autoptr (GPtrArray) dirs = library_dirs (index);
-  g_autofree char *library = installed_library (profile, index, dirs, "libKF6IconThemes.so.6");
-
-  /* without the library, take upstream's default (USE_BreezeIcons=ON) */
-  profile->breeze_embedded = library == NULL || links_breeze_icons (index, library);
-  if (profile->breeze_embedded)
-    read_embedded_breeze (profile, index, dirs);
+  out->index_theme = g_steal_pointer (&breeze->index_theme);
+  out->index_theme_length = breeze->index_theme_length;
+  return TRUE;
 }

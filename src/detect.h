@@ -1,28 +1,50 @@
-/* detect.h - which KDE a root runs, from the libraries installed in it
+/* detect.h - what the libraries installed in a root say about its KDE
  *
- * kic_profile_new() (profile.c) asks these when --kde is auto, and for
- * what only the installed libraries tell: KDE 4's release and KF6's
- * embedded breeze (kde-lookup.md §2.2).
+ * Facts only: which icon library is installed, the release its file name
+ * carries, what it links, and the breeze resource KF6's kiconthemes may
+ * carry (kde-lookup.md §2.2).  What those facts mean for the lookup is
+ * profile.c's, which asks these; this module knows nothing of profiles
+ * (no include of profile.h: issue 21).
  */
 #ifndef KIC_DETECT_H
 #define KIC_DETECT_H
 
 #include "fsindex.h"
-#include "profile.h"
 
 #include <glib.h>
 
-/* PROFILE's table: the generation whose icon library is installed, newest
- * first (KF5 when there is none); PROFILE->found: that library. */
-void kic_detect_generation (KicProfile *profile, KicFsIndex *index);
+/* The icon library of the newest KDE generation installed, inside the
+ * root: libKF6IconThemes.so.6, libKF5IconThemes.so.5, libkdeui.so.5 (KDE
+ * 4), libkdecore.so.4 (KDE 3), the first found; *KIND (may be NULL) gets
+ * "kf6", "kf5", "kde4" or "kde3".  NULL when none is.  transfer full */
+char *kic_detect_icon_library (KicFsIndex *index, const char **kind);
 
-/* KDE 4's release: VERSION (--kde-version), else the installed libkdeui's,
- * else 4.14.2, jessie's, the last; and whether it has the /apps/ pass. */
-void kic_detect_kde4_version (KicProfile *profile, KicFsIndex *index, const char *version);
+/* Where the library file LIBRARY ("libKF6BreezeIcons.so.6") is installed
+ * in the dynamic linker's directories of the root, or NULL.  transfer full */
+char *kic_detect_find_library (KicFsIndex *index, const char *library);
 
-/* KF6: whether kiconthemes carries breeze (it links libKF6BreezeIcons),
- * and then what that breeze holds, or why it could not be read. */
-void kic_detect_embedded_breeze (KicProfile *profile, KicFsIndex *index);
+/* The release a shared library's real file name carries after PREFIX:
+ * for LIBRARY /usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6, a link to
+ * libKF6IconThemes.so.6.30.0, and PREFIX "libKF6IconThemes.so.", "6.30.0".
+ * When LIBRARY is no link (a copy), the highest such name beside it.
+ * NULL when there is none.  transfer full */
+char *kic_detect_library_release (KicFsIndex *index, const char *library, const char *prefix);
+
+/* Does the ELF shared object LIBRARY (inside the root) list NEEDED among
+ * its DT_NEEDED entries?  FALSE when it cannot be read or is no ELF. */
+gboolean kic_detect_links (KicFsIndex *index, const char *library, const char *needed);
+
+/* What the :/icons/breeze resource of libKF6BreezeIcons.so.6 holds. */
+typedef struct {
+  GHashTable *dirs;  /* ":/icons/breeze/actions/16" -> set of file names */
+  char *index_theme; /* the text of its index.theme */
+  gsize index_theme_length;
+} KicEmbeddedBreeze;
+
+/* Read it from LIBRARY (inside the root) into BREEZE; FALSE with ERROR
+ * (naming the library) when it cannot be read. */
+gboolean kic_detect_read_breeze (KicFsIndex *index, const char *library, KicEmbeddedBreeze *breeze,
+                                 GError **error);
 
 /* The DT_NEEDED entries of the ELF shared object DATA (32 or 64 bit,
  * either byte order); NULL when it is not one.  transfer full */

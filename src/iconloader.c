@@ -180,14 +180,17 @@ typedef struct {
 } ThemeLoader;
 
 /* kicontheme.cpp:305-339: index.theme (else theme.desktop; KDE 3/4:
- * index.desktop) from the first base that has one; KF's hicolor comes
- * from the resource :/icons first. */
+ * index.desktop) from the first base that has one.  KF's hicolor has its
+ * own description in the resource :/icons, the first base up to KF6 6.13
+ * (@v6.13.0 kicontheme.cpp:376-377), so the disk's is never read; from
+ * 6.14 :/icons is the last base (@v6.14.0 kicontheme.cpp:381-409), so
+ * the disk's wins where there is one. */
 static KicThemeDesc *
 load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
 {
   const KicProfileTable *profile = loader->profile->table;
 
-  if (profile->hicolor_embedded && strcmp (name, "hicolor") == 0)
+  if (profile->hicolor_embedded && !profile->resources_last && strcmp (name, "hicolor") == 0)
     return kic_theme_desc_hicolor_embedded (profile);
   for (guint b = 0; b < disk_bases->len; b++)
     {
@@ -214,6 +217,8 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
           return desc;
         }
     }
+  if (profile->hicolor_embedded && strcmp (name, "hicolor") == 0)
+    return kic_theme_desc_hicolor_embedded (profile);
   return NULL;
 }
 
@@ -261,29 +266,38 @@ load_theme (ThemeLoader *loader, const char *name)
         g_free (path);
     }
   /* §2.2: KF6 built with BreezeIcons has breeze in :/icons/breeze, the
-   * first base, index.theme included (kicontheme.cpp:373-410): read from
+   * first base, index.theme included (@v6.13.0 kicontheme.cpp:373-410),
+   * the last one from 6.14, whose index.theme is read only when no disk
+   * base has one (@v6.14.0 kicontheme.cpp:381-409): read from
    * libKF6BreezeIcons (profile.c), else taken to be the disk copy whose
    * index.theme KDE would read */
   if (loader->profile->breeze_embedded && strcmp (name, "breeze") == 0)
     {
+      guint at = profile->resources_last ? bases->len : 0;
+
       if (loader->profile->breeze_resource_dirs != NULL)
         {
-          g_autoptr (GError) error = NULL;
-
           resource.dirs = loader->profile->breeze_resource_dirs;
-          g_ptr_array_insert (bases, 0, g_strdup (":/icons/breeze"));
-          desc = kic_theme_desc_parse (profile, "breeze", ":/icons/breeze/index.theme",
-                                       loader->profile->breeze_resource_index,
-                                       loader->profile->breeze_resource_index_length, "Icon Theme", &error);
+          g_ptr_array_insert (bases, (gint) at, g_strdup (":/icons/breeze"));
+          if (profile->resources_last)
+            desc = load_theme_desc (loader, name, disk_bases);
           if (desc == NULL)
-            kic_warning ("%s", error->message);
+            {
+              g_autoptr (GError) error = NULL;
+
+              desc = kic_theme_desc_parse (profile, "breeze", ":/icons/breeze/index.theme",
+                                           loader->profile->breeze_resource_index,
+                                           loader->profile->breeze_resource_index_length, "Icon Theme", &error);
+              if (desc == NULL)
+                kic_warning ("%s", error->message);
+            }
         }
       else
         for (guint b = 0; b < disk_bases->len && resource.mirror == NULL; b++)
           if (kic_fs_index_stat_at (loader->index, g_ptr_array_index (disk_bases, b), "index.theme") == KIC_FS_FILE)
             {
               resource.mirror = g_ptr_array_index (disk_bases, b);
-              g_ptr_array_insert (bases, 0, g_strdup (":/icons/breeze"));
+              g_ptr_array_insert (bases, (gint) at, g_strdup (":/icons/breeze"));
             }
     }
   if (desc == NULL)

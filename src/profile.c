@@ -29,6 +29,25 @@ static const double kde3_menu_weights[] = { 1.0 };
 static const char *const kde4_config[] = { "/etc/kde4/kdeglobals", "/usr/share/kde4/config/kdeglobals", NULL };
 static const char *const kde3_config[] = { "/etc/kde3/kdeglobals", "/usr/share/config/kdeglobals", NULL };
 
+/* What every KF6 row shares: KDE/kiconthemes@v6.13.0, §2.2: as KF5 but
+ * for these */
+#define KF6_COMMON                                                                          \
+  .generation = KIC_KDE_KF6, .name = "kf6", .title = "KDE Frameworks 6",                    \
+  .configured_default = "breeze", .default_theme = "hicolor",                              \
+  /* BreezeIcons::initIcons(), kicontheme.cpp:68-126 */                                    \
+  .base_theme = "breeze", .hicolor_last = TRUE, .hicolor_is_default = TRUE,                 \
+  .app_name = "plasmashell", .hicolor_embedded = TRUE,                                      \
+  /* kicontheme.cpp:797-798 */                                                             \
+  .filesystems_valid = FALSE, .scaled_dirs = TRUE, .theme_extensions = TRUE,                \
+  .index_files = { "index.theme", "theme.desktop" },                                        \
+  .index_sections = { "Icon Theme", "KDE Icon Theme" }, .dedup_theme_dirs = TRUE,           \
+  .passes = KIC_PASSES_BEST, .prune = KIC_PRUNE_KF, .name_variants = TRUE,                  \
+  /* kiconloader.cpp:781-858 */                                                            \
+  .symbolic_variants = TRUE, .generic_icons = TRUE, .l10n_stat = TRUE,                      \
+  /* kiconloader.cpp:403-432, since 5.245 */                                               \
+  .kdeglobals_sizes = FALSE, .builtin_group_size = { 32, 22, 22, 16, 48, 32 },              \
+  .menu_sizes = kf_menu_sizes, .menu_weights = kf_menu_weights
+
 static const KicProfileTable tables[] = {
   {
     /* KDE/kiconthemes@v5.103.0 (Debian 12) */
@@ -46,6 +65,8 @@ static const KicProfileTable tables[] = {
     .filesystems_valid = TRUE, /* kicontheme.cpp:726-729 */
     .scaled_dirs = TRUE,
     .theme_extensions = TRUE, /* kicontheme.cpp:357-358 */
+    .default_extensions = ".png,.svgz,.svg,.xpm",
+    .user_extensions = ".png,.svgz,.svg,.xpm", /* kiconloader.cpp:982-994 */
     .index_files = { "index.theme", "theme.desktop" },
     .index_sections = { "Icon Theme", "KDE Icon Theme" },
     .hicolor_is_default = TRUE, /* kicontheme.cpp:567-597 */
@@ -60,34 +81,62 @@ static const KicProfileTable tables[] = {
     .menu_sizes = kf_menu_sizes,
     .menu_weights = kf_menu_weights,
   },
+  /* KDE/kiconthemes@v6.13.0 (Debian 13) and the releases after it whose
+   * lookup changed (git diff v6.13.0..v6.30.0 -- src/kicontheme.cpp
+   * src/kiconloader.cpp, tests/oracle/kf6/FINDINGS.md): the lookup of
+   * one row and the next differ only in the fields after KF6_COMMON */
   {
-    /* KDE/kiconthemes@v6.13.0 (Debian 13), §2.2: as KF5 but for these */
-    .generation = KIC_KDE_KF6,
-    .name = "kf6",
-    .title = "KDE Frameworks 6",
-    .configured_default = "breeze",
-    .default_theme = "hicolor",
-    .base_theme = "breeze", /* BreezeIcons::initIcons(), kicontheme.cpp:68-126 */
-    .hicolor_last = TRUE,
-    .hicolor_is_default = TRUE,
-    .app_name = "plasmashell",
-    .hicolor_embedded = TRUE,
-    .filesystems_valid = FALSE, /* kicontheme.cpp:797-798 */
-    .scaled_dirs = TRUE,
-    .theme_extensions = TRUE,
-    .index_files = { "index.theme", "theme.desktop" },
-    .index_sections = { "Icon Theme", "KDE Icon Theme" },
-    .dedup_theme_dirs = TRUE,
-    .passes = KIC_PASSES_BEST,
-    .prune = KIC_PRUNE_KF,
-    .name_variants = TRUE,
-    .symbolic_variants = TRUE, /* kiconloader.cpp:781-858 */
-    .generic_icons = TRUE,
-    .l10n_stat = TRUE,
-    .kdeglobals_sizes = FALSE, /* kiconloader.cpp:403-432, since 5.245 */
-    .builtin_group_size = { 32, 22, 22, 16, 48, 32 },
-    .menu_sizes = kf_menu_sizes,
-    .menu_weights = kf_menu_weights,
+    KF6_COMMON,
+    .since = { 6, 0 },
+    .releases = "6.0-6.13",
+    /* @v6.13.0 kicontheme.cpp:444: KDE-Extensions default */
+    .default_extensions = ".png,.svgz,.svg,.xpm",
+    /* @v6.13.0 kicontheme.cpp:376-377: "local embedded icons have
+     * preference", :/icons is the first base */
+    .resources_last = FALSE,
+    /* @v6.13.0 kiconloader.cpp:952-964 */
+    .user_extensions = ".png,.svgz,.svg,.xpm",
+  },
+  {
+    KF6_COMMON,
+    .since = { 6, 14 },
+    .releases = "6.14-6.18",
+    .default_extensions = ".png,.svgz,.svg,.xpm",
+    /* @v6.14.0 kicontheme.cpp:381-388 (1baf0ad, "Prefer themes on disk
+     * over qrc"): every <datadir>/icons and /pixmaps, then :/icons; the
+     * first with an index.theme gives the description (:395-409) */
+    .resources_last = TRUE,
+    .user_extensions = ".png,.svgz,.svg,.xpm",
+  },
+  {
+    KF6_COMMON,
+    .since = { 6, 19 },
+    .releases = "6.19-6.22",
+    .default_extensions = ".png,.svgz,.svg,.xpm",
+    .resources_last = TRUE,
+    /* @v6.19.0 kiconloader.cpp:956-968 (4510bba, "Prefer SVG files
+     * before PNG files"): the "User" group tries .svg first */
+    .user_extensions = ".svg,.svgz,.png,.xpm",
+  },
+  {
+    KF6_COMMON,
+    .since = { 6, 23 },
+    .releases = "6.23-6.24",
+    /* @v6.23.0 kicontheme.cpp:438-439 (a47280f, "Prefer SVG files over
+     * PNG files"): a theme without KDE-Extensions= tries SVG first */
+    .default_extensions = ".svgz,.svg,.png,.xpm",
+    .resources_last = TRUE,
+    .user_extensions = ".svg,.svgz,.png,.xpm",
+  },
+  {
+    KF6_COMMON,
+    .since = { 6, 25 },
+    .releases = "6.25 and later",
+    /* @v6.25.0 kicontheme.cpp:443-445 (2dc30a2 reverts a47280f:
+     * "Prefer png due to svg support being incomplete") */
+    .default_extensions = ".png,.svgz,.svg,.xpm",
+    .resources_last = TRUE,
+    .user_extensions = ".svg,.svgz,.png,.xpm",
   },
   {
     /* KDE/kdelibs@v4.4.5, v4.8.4, v4.14.2: kdeui/icons (§2.3, §3.2) */
@@ -103,6 +152,8 @@ static const KicProfileTable tables[] = {
     .kde_data = "/usr/share/kde4/apps",
     .context_type_required = TRUE, /* kicontheme.cpp:634-697 */
     .filesystems_valid = TRUE,
+    .default_extensions = ".png,.svgz,.svg,.xpm", /* @v4.14.2 kiconloader.cpp:903-991 */
+    .user_extensions = ".png,.svgz,.svg,.xpm",    /* §4.3 */
     .index_files = { "index.theme", "index.desktop" },
     .index_sections = { "Icon Theme", "KDE Icon Theme" },
     .hicolor_is_default = TRUE,
@@ -130,6 +181,8 @@ static const KicProfileTable tables[] = {
     .kde_data = "/usr/share/apps",
     .context_type_required = TRUE, /* kicontheme.cpp:519-578 */
     .filesystems_valid = TRUE,
+    .default_extensions = ".png,.svgz,.svg,.xpm",
+    .user_extensions = ".png,.svgz,.svg,.xpm",
     /* kicontheme.cpp:118-140: index.desktop before index.theme */
     .index_files = { "index.desktop", "index.theme" },
     .index_sections = { "KDE Icon Theme", "Icon Theme" },
@@ -154,6 +207,20 @@ kic_profile_table (const char *name)
   return NULL;
 }
 
+const KicProfileTable *
+kic_profile_table_for (const char *name, const int version[3])
+{
+  const KicProfileTable *found = NULL;
+
+  /* the rows of one generation are in release order */
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    if (strcmp (tables[i].name, name) == 0
+        && (found == NULL || version[0] > tables[i].since[0]
+            || (version[0] == tables[i].since[0] && version[1] >= tables[i].since[1])))
+      found = &tables[i];
+  return found;
+}
+
 gboolean
 kic_profile_parse_version (const char *text, int version[3])
 {
@@ -166,11 +233,11 @@ kic_profile_parse_version (const char *text, int version[3])
     {
       gint64 v = 0;
 
-      if (i < n && !kic_parse_int (parts[i], 0, 99, &v))
+      if (i < n && !kic_parse_int (parts[i], 0, 999, &v))
         return FALSE;
       version[i] = (int) v;
     }
-  return version[0] == 4;
+  return version[0] == 4 || version[0] == 6;
 }
 
 void
@@ -192,8 +259,10 @@ kic_profile_describe (const KicProfile *profile)
 {
   if (profile->table->generation == KIC_KDE_KDE4)
     return g_strdup_printf ("kde4 %d.%d.%d", profile->version[0], profile->version[1], profile->version[2]);
-  if (profile->breeze_embedded)
-    return g_strdup_printf ("%s (breeze embedded)", profile->table->name);
+  if (profile->table->generation == KIC_KDE_KF6)
+    return g_strdup_printf ("kf6 %d.%d.%d (%s%s%s)", profile->version[0], profile->version[1], profile->version[2],
+                            profile->version_detected ? "" : "taken to be ", profile->table->releases,
+                            profile->breeze_embedded ? ", breeze embedded" : "");
   return g_strdup (profile->table->name);
 }
 
@@ -202,9 +271,17 @@ kic_profile_id (const KicProfile *profile)
 {
   if (profile->table->generation == KIC_KDE_KDE4)
     return g_strdup_printf ("kde4-%d.%d.%d", profile->version[0], profile->version[1], profile->version[2]);
-  if (profile->breeze_embedded)
-    return g_strdup_printf ("%s+breeze", profile->table->name);
+  if (profile->table->generation == KIC_KDE_KF6)
+    return g_strdup_printf ("kf6-%d.%d.%d%s", profile->version[0], profile->version[1], profile->version[2],
+                            profile->breeze_embedded ? "+breeze" : "");
   return g_strdup (profile->table->name);
+}
+
+/* The generation a --kde-version release belongs to. */
+static const char *
+version_kind (const int version[3])
+{
+  return version[0] == 4 ? "kde4" : "kf6";
 }
 
 gboolean
@@ -220,38 +297,130 @@ kic_profile_check_options (const char *kind, const char *version, GError **error
     }
   if (version != NULL && !kic_profile_parse_version (version, parsed))
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE, "bad KDE 4 version '%s' (expected 4.X or 4.X.Y)", version);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
+                   "bad KDE version '%s' (expected 4.X[.Y] for KDE 4 or 6.X[.Y] for KF6)", version);
       return FALSE;
     }
-  if (version != NULL && kind != NULL && strcmp (kind, "auto") != 0 && strcmp (kind, "kde4") != 0)
+  if (version != NULL && kind != NULL && strcmp (kind, "auto") != 0 && strcmp (kind, version_kind (parsed)) != 0)
     {
-      g_set_error_literal (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version goes with --kde=kde4");
+      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version %s goes with --kde=%s", version,
+                   version_kind (parsed));
       return FALSE;
     }
   return TRUE;
+}
+
+/* KDE 4's libraries are named after the release: libkdeui.so.5.X.Y is
+ * KDE 4.X.Y; KF6's carry it as it is: libKF6IconThemes.so.6.X.Y. */
+static gboolean
+library_version (KicFsIndex *index, const char *library, KicKdeGeneration generation, int version[3])
+{
+  g_autofree char *release = kic_detect_library_release (index, library, generation == KIC_KDE_KDE4
+                                                                             ? "libkdeui.so.5."
+                                                                             : "libKF6IconThemes.so.");
+  g_autofree char *text = NULL;
+  int parsed[3];
+
+  if (release == NULL)
+    return FALSE;
+  text = generation == KIC_KDE_KDE4 ? g_strconcat ("4.", release, NULL) : g_strdup (release);
+  if (!kic_profile_parse_version (text, parsed) || parsed[0] != (generation == KIC_KDE_KDE4 ? 4 : 6))
+    return FALSE;
+  memcpy (version, parsed, sizeof parsed);
+  return TRUE;
+}
+
+/* The installed library of GENERATION: the one detection found, else
+ * where it lies.  transfer full */
+static char *
+installed_library (const KicProfile *profile, KicFsIndex *index, const char *library)
+{
+  if (profile->found != NULL && g_str_has_suffix (profile->found, library))
+    return g_strdup (profile->found);
+  return kic_detect_find_library (index, library);
+}
+
+/* The release: VERSION (--kde-version), else the installed library's,
+ * else DEFAULT (KDE 4: 4.14.2, jessie's, the last; KF6: Debian 13's). */
+static void
+find_version (KicProfile *profile, KicFsIndex *index, const char *version, const char *library,
+              const char *fallback)
+{
+  g_autofree char *installed = NULL;
+
+  if (version != NULL && kic_profile_parse_version (version, profile->version))
+    return;
+  installed = installed_library (profile, index, library);
+  if (installed != NULL && library_version (index, installed, profile->table->generation, profile->version))
+    profile->version_detected = TRUE;
+  else
+    kic_profile_parse_version (fallback, profile->version);
+}
+
+/* KF6: whether kiconthemes carries breeze (§2.2: built with
+ * USE_BreezeIcons it links libKF6BreezeIcons, which puts breeze into
+ * :/icons/breeze), and then what that breeze holds, or why it could not
+ * be read (the model then takes the disk's breeze). */
+static void
+find_embedded_breeze (KicProfile *profile, KicFsIndex *index)
+{
+  g_autofree char *library = installed_library (profile, index, "libKF6IconThemes.so.6");
+  g_autoptr (GError) error = NULL;
+  KicEmbeddedBreeze breeze = { NULL, NULL, 0 };
+
+  /* without the library, take upstream's default (USE_BreezeIcons=ON) */
+  profile->breeze_embedded = library == NULL || kic_detect_links (index, library, "libKF6BreezeIcons.so.6");
+  if (!profile->breeze_embedded)
+    return;
+  profile->breeze_library = kic_detect_find_library (index, "libKF6BreezeIcons.so.6");
+  if (profile->breeze_library == NULL)
+    profile->breeze_problem = g_strdup ("libKF6BreezeIcons.so.6 is not installed");
+  else if (!kic_detect_read_breeze (index, profile->breeze_library, &breeze, &error))
+    profile->breeze_problem = g_strdup (error->message);
+  else
+    {
+      profile->breeze_resource_dirs = breeze.dirs;
+      profile->breeze_resource_index = breeze.index_theme;
+      profile->breeze_resource_index_length = breeze.index_theme_length;
+    }
 }
 
 KicProfile *
 kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GError **error)
 {
   g_autoptr (KicProfile) profile = g_new0 (KicProfile, 1);
+  const char *name = kind;
+  int parsed[3];
 
   if (!kic_profile_check_options (kind, version, error))
     return NULL;
   if (kind == NULL || strcmp (kind, "auto") == 0)
-    kic_detect_generation (profile, index);
-  else
-    profile->table = kic_profile_table (kind);
-  /* detection may have found another generation */
-  if (version != NULL && profile->table->generation != KIC_KDE_KDE4)
     {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version goes with --kde=kde4 (the root has %s)",
-                   profile->table->title);
+      profile->found = kic_detect_icon_library (index, &name);
+      if (name == NULL)
+        name = "kf5";
+    }
+  profile->table = kic_profile_table (name);
+  /* detection may have found another generation */
+  if (version != NULL && kic_profile_parse_version (version, parsed)
+      && strcmp (version_kind (parsed), profile->table->name) != 0)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE, "--kde-version %s goes with --kde=%s (the root has %s)",
+                   version, version_kind (parsed), profile->table->title);
       return NULL;
     }
   if (profile->table->generation == KIC_KDE_KDE4)
-    kic_detect_kde4_version (profile, index, version);
+    {
+      find_version (profile, index, version, "libkdeui.so.5", "4.14.2");
+      /* §3.2: commit 23863e3cd1, first in v4.10.1 */
+      profile->apps_first_pass = profile->version[1] > 10
+                                 || (profile->version[1] == 10 && profile->version[2] >= 1);
+    }
   if (profile->table->generation == KIC_KDE_KF6)
-    kic_detect_embedded_breeze (profile, index);
+    {
+      find_version (profile, index, version, "libKF6IconThemes.so.6", KIC_KF6_DEFAULT_VERSION);
+      profile->table = kic_profile_table_for ("kf6", profile->version);
+      find_embedded_breeze (profile, index);
+    }
   return g_steal_pointer (&profile);
 }

@@ -1,8 +1,9 @@
 /* profile.h - the KDE generations kde-icon-cache can model
  *
  * One table of differences per generation (kde-lookup.md §2-§7,
- * tests/profiles/MODEL.md), read by the one theme loader and resolver:
- * there is no copy of the lookup per generation.
+ * tests/profiles/MODEL.md), and for KF6 one per range of KIconThemes
+ * releases whose lookup differs, read by the one theme loader and
+ * resolver: there is no copy of the lookup per generation.
  */
 #ifndef KIC_PROFILE_H
 #define KIC_PROFILE_H
@@ -35,6 +36,9 @@ typedef struct {
   KicKdeGeneration generation;
   const char *name;               /* "kf5", as --kde= takes it */
   const char *title;              /* "KDE Frameworks 5" */
+  int since[2];                   /* the first release the row models (KF6:
+                                   * {6, 14}); {0, 0}: every release */
+  const char *releases;           /* "6.14-6.18", for -v; NULL: every release */
   const char *configured_default; /* what an unset [Icons] Theme= means */
   const char *default_theme;      /* KIconTheme::defaultThemeName(): the root when the
                                    * current theme is invalid */
@@ -48,6 +52,9 @@ typedef struct {
   gboolean context_type_required; /* a section without Context= or Type= is invalid */
   gboolean scaled_dirs;           /* Scale= and ScaledDirectories= are read */
   gboolean theme_extensions;      /* KDE-Extensions= is read */
+  const char *default_extensions; /* without KDE-Extensions=: ".png,.svgz,.svg,.xpm" */
+  gboolean resources_last;        /* KF6 6.14: :/icons is the last base, not the first */
+  const char *user_extensions;    /* the "User" group's order: ".png,.svgz,.svg,.xpm" */
   const char *index_files[2];     /* description files, first found wins */
   const char *index_sections[2];  /* ... and their main section */
   gboolean hicolor_is_default;    /* a current theme "hicolor" (or empty) means default_theme */
@@ -69,7 +76,8 @@ typedef struct {
 /* The generation being modelled and what was found out about it. */
 typedef struct {
   const KicProfileTable *table;
-  int version[3];           /* KDE 4: 4.X.Y; {0} when unknown */
+  int version[3];           /* KDE 4: 4.X.Y, KF6: 6.X.Y; {0} when unknown */
+  gboolean version_detected; /* ... read from the installed library's file name */
   gboolean breeze_embedded; /* KF6: kiconthemes carries breeze in :/icons/breeze */
   /* ... and what it holds, read from libKF6BreezeIcons.so.6: directory
    * (":/icons/breeze/actions/16") -> set of file names, and the text of
@@ -83,10 +91,19 @@ typedef struct {
   char *found;              /* the library it was detected from (inside the root), or NULL */
 } KicProfile;
 
-/* --kde=NAME; NULL for an unknown name.  transfer none */
+/* --kde=NAME, its oldest row; NULL for an unknown name.  transfer none */
 const KicProfileTable *kic_profile_table (const char *name);
 
-/* "4.8.4" or "4.10" into VERSION; FALSE when it is not a KDE 4 version. */
+/* The row of generation NAME that models release VERSION (KF6: the last
+ * whose since is at most VERSION); NULL for an unknown name.  transfer none */
+const KicProfileTable *kic_profile_table_for (const char *name, const int version[3]);
+
+/* The release KF6 is taken to be when neither --kde-version nor the
+ * installed library tells: Debian 13's. */
+#define KIC_KF6_DEFAULT_VERSION "6.13.0"
+
+/* "4.8.4", "4.10" (KDE 4) or "6.30.0", "6.14" (KF6) into VERSION; FALSE
+ * when it is neither. */
 gboolean kic_profile_parse_version (const char *text, int version[3]);
 
 /* Are --kde=KIND and --kde-version=VERSION (each may be NULL) valid on
@@ -95,16 +112,16 @@ gboolean kic_profile_check_options (const char *kind, const char *version, GErro
 
 /* The profile of the system under INDEX: KIND is "auto" (look at the
  * libraries installed), or a --kde name.  VERSION (--kde-version, may be
- * NULL) overrides the detected KDE 4 version.  transfer full */
+ * NULL) overrides the detected KDE 4 or KF6 release.  transfer full */
 KicProfile *kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GError **error);
 void kic_profile_free (KicProfile *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicProfile, kic_profile_free)
 
-/* "kf5", "kf6 (breeze embedded)", "kde4 4.14.2": what -v prints.
- * transfer full */
+/* "kf5", "kf6 6.30.0 (6.25 and later, breeze embedded)", "kde4 4.14.2":
+ * what -v prints.  transfer full */
 char *kic_profile_describe (const KicProfile *profile);
 
-/* The same as one word, for the manifest: "kf5", "kf6+breeze",
+/* The same as one word, for the manifest: "kf5", "kf6-6.30.0+breeze",
  * "kde4-4.14.2".  transfer full */
 char *kic_profile_id (const KicProfile *profile);
 

@@ -1151,18 +1151,22 @@ locate (Lookup *lookup, const char *file)
 
 /* :982-994: the "User" group: .png, .svgz, .svg, .xpm, each over every
  * search path before the next extension (KDE 3/4: the same order over
- * the appicon directories, @v4.14.2 kiconloader.cpp:1025-1040). */
+ * the appicon directories, @v4.14.2 kiconloader.cpp:1025-1040; KF6 from
+ * 6.19, @v6.19.0 kiconloader.cpp:956-968: .svg, .svgz, .png, .xpm --
+ * the profile's user_extensions). */
 static gboolean
 user_group_lookup (Lookup *lookup, const char *name)
 {
-  static const char *const extensions[] = { ".png", ".svgz", ".svg", ".xpm" };
+  const char *exts = lookup->resolver->profile->table->user_extensions;
 
-  for (guint e = 0; e < G_N_ELEMENTS (extensions); e++)
+  while (*exts != '\0')
     {
-      g_autofree char *file = g_strconcat (name, extensions[e], NULL);
+      gsize len = strcspn (exts, ",");
+      g_autofree char *file = g_strdup_printf ("%s%.*s", name, (int) len, exts);
 
       if (locate (lookup, file))
         return TRUE;
+      exts += len + (exts[len] == ',');
     }
   return FALSE;
 }

@@ -174,11 +174,12 @@ kic_theme_desc_parse (const KicProfileTable *profile, const char *name, const ch
   desc->inherits = kic_keyfile_get_list (kf, section, "Inherits", NULL);
   inherits_rewrite (profile, name, desc->inherits);
   desc->follows_color_scheme = kic_keyfile_get_bool (kf, section, "FollowsColorScheme", FALSE);
-  /* :357-358: KDE-Extensions=, default .png .svgz .svg .xpm in that order;
-   * KDE 3/4 always search those four (@v4.14.2 kiconloader.cpp:903-991) */
+  /* :357-358: KDE-Extensions=, default .png .svgz .svg .xpm in that order
+   * (KF6 6.23-6.24: SVG first, profile.c); KDE 3/4 always search those
+   * four (@v4.14.2 kiconloader.cpp:903-991) */
   desc->extensions = profile->theme_extensions
-                       ? kic_keyfile_get_list (kf, section, "KDE-Extensions", KIC_THEME_EXTENSIONS)
-                       : g_strsplit (KIC_THEME_EXTENSIONS, ",", -1);
+                       ? kic_keyfile_get_list (kf, section, "KDE-Extensions", profile->default_extensions)
+                       : g_strsplit (profile->default_extensions, ",", -1);
   /* :383-386: <Group>Default= overrides the built-in group size */
   for (int g = 0; g < KIC_GROUP_LAST; g++)
     {
@@ -250,7 +251,8 @@ kic_theme_desc_hicolor_embedded (const KicProfileTable *profile)
   KicThemeDesc *desc = desc_new (profile, "hicolor", ":/icons/hicolor/index.theme");
 
   desc->inherits = g_new0 (char *, 1);
-  desc->extensions = g_strsplit (KIC_THEME_EXTENSIONS, ",", -1);
+  /* hicolor.theme has no KDE-Extensions=: the release's default */
+  desc->extensions = g_strsplit (profile->default_extensions, ",", -1);
   for (guint s = 0; s < G_N_ELEMENTS (threshold_sizes); s++)
     for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
       {

@@ -76,10 +76,6 @@ typedef struct {
   GPtrArray *scaled_dirs; /* KicThemeDir*, Scale >= 2 */
 } KicTheme;
 
-/* The extensions KDE searches when a theme names none (KF5/KF6), or
- * always (KDE 3/4), in order. */
-#define KIC_THEME_EXTENSIONS ".png,.svgz,.svg,.xpm"
-
 /* Parse index.theme text as PROFILE's KDE reads it.  SECTION is "Icon Theme" (index.theme) or "KDE
  * Icon Theme" (theme.desktop).  Lines KConfig would skip are skipped with a
  * warning naming ORIGIN.  transfer full */

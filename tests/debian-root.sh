@@ -9,6 +9,12 @@
 #   ROOT   where the root lives
 #   SUITE  the Debian suite to debootstrap
 #   STAMP  the file, relative to ROOT, whose presence marks a complete root
+# and may set:
+#   DEBOOTSTRAP_SCRIPT  the debootstrap script for SUITE when debootstrap
+#          has none of that name (Debian 12's has no forky: the sid one)
+#   APT_CONF  apt.conf lines written into the root before apt first runs
+#          (testing's Release files carry a Valid-Until that a mirror may
+#          have passed: Acquire::Check-Valid-Until "false";)
 # and calls, in this order:
 #   root_args "$@"        --force, and refuse to run without root
 #   root_complete PKG...  true when ROOT, made from PKG..., can be reused
@@ -76,8 +82,12 @@ root_begin () {
     if mountpoint -q "$NEW/$m" 2>/dev/null; then umount -l "$NEW/$m"; fi
   done
   rm -rf --one-file-system "$NEW"
-  echo "make-root.sh: debootstrap --variant=minbase $SUITE $NEW $MIRROR" >&2
-  debootstrap --variant=minbase "$SUITE" "$NEW" "$MIRROR" >&2
+  echo "make-root.sh: debootstrap --variant=minbase $SUITE $NEW $MIRROR ${DEBOOTSTRAP_SCRIPT:-}" >&2
+  # shellcheck disable=SC2086
+  debootstrap --variant=minbase "$SUITE" "$NEW" "$MIRROR" ${DEBOOTSTRAP_SCRIPT:-} >&2
+  if [ -n "${APT_CONF:-}" ]; then
+    printf '%s\n' "$APT_CONF" > "$NEW/etc/apt/apt.conf.d/90kic-root"
+  fi
   # no daemon may start inside the root
   printf '#!/bin/sh\nexit 101\n' > "$NEW/usr/sbin/policy-rc.d"
   chmod 755 "$NEW/usr/sbin/policy-rc.d"

@@ -1,7 +1,8 @@
 # tap.sh - the TAP helpers every shell test uses (sourced)
 #
 #   plan N            print the plan first (or tap_done at the end)
-#   ok STATUS TEXT    one result: STATUS 0 is a pass
+#   ok STATUS TEXT    one result: STATUS 0 is a pass (TEXT after $TAP_PREFIX,
+#                     for a script that runs one set of checks several times)
 #   is GOT WANT TEXT  a pass when the strings are equal; shows both if not
 #   tap_done          print the plan after the fact and "N passed, N failed";
 #                     succeeds when nothing failed
@@ -14,9 +15,9 @@ plan () { echo "1..$1"; }
 ok () { # ok CONDITION-EXIT-STATUS DESCRIPTION
   _tap_n=$((_tap_n + 1))
   if [ "$1" -eq 0 ]; then
-    echo "ok $_tap_n - $2"
+    echo "ok $_tap_n - ${TAP_PREFIX:-}$2"
   else
-    echo "not ok $_tap_n - $2"
+    echo "not ok $_tap_n - ${TAP_PREFIX:-}$2"
     _tap_failed=$((_tap_failed + 1))
   fi
 }

@@ -12,7 +12,7 @@ set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIC_BIN:-$TOP/kde-icon-cache}
 K=$TOP/tests/oracle/kf6
-ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6}
+ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/kf6-trixie}
 TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
 [ -f "$ROOT/.kic-kf6-stamp" ] || { echo "bench-kf6: no KF6 root at $ROOT: run tests/oracle/kf6/make-root.sh" >&2; exit 1; }
 mkdir -p "$TMP_TOP"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-deb.sh - build the Debian package, lint it, then install, trigger,
-# remove and purge it with dpkg inside a throwaway Debian 12 root
+# remove and purge it with dpkg inside a throwaway Debian 12 root, then
+# the same in a Debian 13 root
 #
 # Prints TAP and ends with a line "N passed, N failed".
 #
@@ -15,7 +16,12 @@
 #     and remove small test packages made here with dpkg-deb (a .desktop
 #     file with a hicolor PNG, one with a scalable SVG, a broken .desktop
 #     file), check that the trigger ran and what it planted, remove and
-#     purge the package, and compare the root with what it was before.
+#     purge the package, and compare the root with what it was before;
+#  5. 3 and 4 again in a Debian 13 (trixie) root: the package built on the
+#     host (Debian 12, as in CI) installed where its libraries are the t64
+#     ones (libglib2.0-0t64 Provides libglib2.0-0) and dpkg, debhelper's
+#     deb-systemd-helper and the triggers are Debian 13's.  The checks'
+#     names start with the suite's.
 #
 # Needs root (chroot, mount), dpkg-dev, debhelper, lintian, debootstrap,
 # and the build dependencies; the network only when the cache is cold.
@@ -30,17 +36,17 @@ export LC_ALL
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${KIC_DEBOOTSTRAP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debootstrap}
 MIRROR=${KIC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-SUITE=bookworm
-# What the root has beyond minbase: the package's shared libraries, and
+# What a root has beyond minbase: the package's shared libraries, and
 # the real breeze and hicolor themes (3 MB), so that KDE's search for an
 # icon only hicolor has is long and the trigger plants links, into breeze
-# for an SVG and into hicolor's directories for a PNG.
-INCLUDE=libglib2.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme
+# for an SVG and into hicolor's directories for a PNG.  Debian 13 names
+# two of the libraries with t64.
+INCLUDE_bookworm=libglib2.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme
+INCLUDE_trixie=libglib2.0-0t64,libxdg-basedir1,libxpm4,libpng16-16t64,breeze-icon-theme,hicolor-icon-theme
 STORE=/var/lib/kde-icon-cache
 TAB=$(printf '\t')
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kic-check-deb.XXXXXX") || exit 1
-R=$WORK/root
 # The root is an overlay mount (see below) with nothing mounted inside it
 # (dpkg and the maintainer scripts need no /proc).  --one-file-system: if
 # the overlay cannot be unmounted, rm leaves it (and the cache under it)
@@ -193,10 +199,16 @@ grep -v 'running with root privileges is not recommended' "$WORK/lintian" | diag
 [ $st -eq 0 ] && ! grep -q '^[EW]: ' "$WORK/lintian"
 ok $? "lintian (source and binary): no error and no warning ($(grep -c '^[IPXON]: ' "$WORK/lintian") info, pedantic or override lines)"
 
-# ---------------------------------------------------------------- the root
+# ---------------------------------------------------------------- a root
+# suite_checks SUITE INCLUDE: steps 3 and 4 in a root of SUITE.
+suite_checks () {
 # The pristine root is kept unpacked in the cache and never changed: the
 # test works on an overlay of it (or, where overlayfs cannot be mounted, on
 # a copy).  It is made again when it is a week old or INCLUDE changed.
+SUITE=$1
+INCLUDE=$2
+TAP_PREFIX="$SUITE: "
+R=$WORK/$SUITE/root
 t0=$(date +%s)
 pristine=$CACHE/$SUITE-minbase-$(echo "$INCLUDE" | cksum | cut -d ' ' -f 1)
 if [ -x "$pristine/usr/bin/dpkg" ] && [ -n "$(find "$pristine.stamp" -mtime -7 2> /dev/null)" ]; then
@@ -215,9 +227,9 @@ else
     bail "debootstrap makes a $SUITE minbase root"
   fi
 fi
-mkdir -p "$R" "$WORK/upper" "$WORK/ovwork"
+mkdir -p "$R" "$WORK/$SUITE/upper" "$WORK/$SUITE/ovwork"
 if mount -t overlay overlay \
-     -o "lowerdir=$pristine,upperdir=$WORK/upper,workdir=$WORK/ovwork" "$R" 2> /dev/null; then
+     -o "lowerdir=$pristine,upperdir=$WORK/$SUITE/upper,workdir=$WORK/$SUITE/ovwork" "$R" 2> /dev/null; then
   MOUNTED=$R
   how="$how cache, overlay"
 else
@@ -411,5 +423,16 @@ diff "$WORK/before" "$WORK/after" > "$WORK/diff"
 st=$?
 head -n 40 "$WORK/diff" | diag
 ok $st "the root is as it was before kde-icon-cache was installed (every path, mode, owner, link and checksum)"
+
+# the root of this suite is done with: unmounted, its files gone
+if [ -n "$MOUNTED" ]; then umount "$MOUNTED" 2> /dev/null || umount -l "$MOUNTED"; MOUNTED=; fi
+rm -rf --one-file-system "${WORK:?}/$SUITE"
+# shellcheck disable=SC2034 # (read by tap.sh's ok)
+TAP_PREFIX=
+}
+
+# The 12 root first (what CI's host is), then 13's: the same .deb in both.
+suite_checks bookworm "$INCLUDE_bookworm"
+suite_checks trixie "$INCLUDE_trixie"
 
 finish

@@ -16,11 +16,11 @@
 # other one fails, except those tests/oracle/kf6/known-differences.tsv
 # lists, which are TODO.
 # Needs root (chroot, mount) and the root: KIC_KF6_ROOT, default
-# ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6.
+# ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/kf6-trixie.
 . "$(dirname "$0")/lib.sh"
 
 K=$TOP/tests/oracle/kf6
-KF6_ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6}
+KF6_ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/kf6-trixie}
 [ -f "$KF6_ROOT/.kic-kf6-stamp" ] ||
   skip_all "no KF6 root at $KF6_ROOT: run tests/oracle/kf6/make-root.sh (as root; ~1 min, 1.3 GB, needs deb.debian.org) or set KIC_KF6_ROOT"
 [ "$(id -u)" -eq 0 ] || skip_all "the KF6 root is run with chroot and mount: needs root"

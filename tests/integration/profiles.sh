@@ -121,8 +121,12 @@ detect () { # detect ROOT WANT [UNWANTED]
   ok $st "$1: detected as '$2'"
   [ $st -eq 0 ] || grep 'profile' "$WORK/$1.all" | head -n 3 | sed 's/^/#   got: /'
 }
-detect detect-kf6 "kf6 (breeze embedded)"
+# a library whose file name carries no release: Debian 13's is assumed
+detect detect-kf6 "kf6 6.13.0 (taken to be 6.0-6.13, breeze embedded)"
 detect detect-kf6-nobreeze "kf6" "breeze embedded"
+# the release of the file the soname links to, or of the highest beside a copy
+detect detect-kf6-630 "kf6 6.30.0 (6.25 and later, breeze embedded)"
+detect detect-kf6-619 "kf6 6.19.1 (6.19-6.22)"
 detect detect-kf5 "kf5" "no KDE icon library"
 detect detect-kde4-48 "kde4 4.8.4"
 detect detect-kde4-414 "kde4 4.14.2"
@@ -132,6 +136,25 @@ grep -q 'note: no KDE icon library found in the root: modelling KDE Frameworks 5
 ok $? "detect-none: the fallback to kf5 is noted without --verbose too"
 
 # --- the generation is part of the manifest --------------------------------
+if [ -d "$T/detect-kf6-630" ]; then
+  R=$WORK/manifest-kf6
+  cp -a "$T/detect-kf6-630" "$R"
+  mkdir -p "$R/var/lib"
+  "$BIN" -q --root "$R" --rebuild
+  grep -q '^# settings: profile=kf6-6.30.0+breeze ' "$R/var/lib/kde-icon-cache/manifest"
+  ok $? "the manifest records KF6's release, read from the library's file name"
+  "$BIN" -q --root "$R" --check
+  ok $? "--check with the same release: up to date"
+  "$BIN" -q --root "$R" --check --kde-version=6.13
+  is $? 1 "--check after a change of KF6 release: out of date"
+  "$BIN" -q --root "$R" --kde=kf6 --kde-version=4.8 --check 2> "$WORK/kf6-v4.err"
+  is $? 2 "--kde=kf6 --kde-version=4.8 is a usage error (2)"
+  "$BIN" -q --root "$R" --kde-version=6.30.0 --check
+  ok $? "--kde-version=6.30.0 on a 6.30.0 root: up to date"
+  "$BIN" -q --root "$R" --clean
+else
+  skip "detect-kf6-630 not built (no C compiler?)"
+fi
 if [ -d "$T/detect-kde4-48" ]; then
   R=$WORK/manifest-root
   cp -a "$T/detect-kde4-48" "$R"

@@ -11,6 +11,9 @@
 #                       detects (see MODEL.md, "Detection"):
 #   detect-kf6           libKF6IconThemes.so.6 with DT_NEEDED libKF6BreezeIcons.so.6
 #   detect-kf6-nobreeze  libKF6IconThemes.so.6 without it
+#   detect-kf6-630       libKF6IconThemes.so.6 -> libKF6IconThemes.so.6.30.0, with it
+#   detect-kf6-619       a copy libKF6IconThemes.so.6 beside libKF6IconThemes.so.6.19.1
+#                        (and an older 6.9.0 the release must not be taken from)
 #   detect-kf5           libKF5IconThemes.so.5
 #   detect-kde4-48       libkdeui.so.5 -> libkdeui.so.5.8.4
 #   detect-kde4-414      libkdeui.so.5 -> libkdeui.so.5.14.2
@@ -311,7 +314,7 @@ build_detect() {
 
 	if ! command -v "${CC:-gcc}" > /dev/null 2>&1; then
 		echo "$0: no C compiler: detect-kf6 and detect-kf6-nobreeze not built" >&2
-		rm -rf "$DEST/detect-kf6" "$DEST/detect-kf6-nobreeze"
+		rm -rf "$DEST/detect-kf6" "$DEST/detect-kf6-nobreeze" "$DEST/detect-kf6-630" "$DEST/detect-kf6-619"
 		return 0
 	fi
 	cc=${CC:-gcc}
@@ -335,6 +338,20 @@ build_detect() {
 	d=$R/usr/lib/x86_64-linux-gnu
 	mkdir -p "$d"
 	cp "$tmp/without.so" "$d/libKF6IconThemes.so.6"
+
+	copy_all detect-kf6-630
+	d=$R/usr/lib/x86_64-linux-gnu
+	mkdir -p "$d"
+	cp "$tmp/with.so" "$d/libKF6IconThemes.so.6.30.0"
+	ln -s libKF6IconThemes.so.6.30.0 "$d/libKF6IconThemes.so.6"
+	cp "$tmp/libKF6BreezeIcons.so.6" "$d/libKF6BreezeIcons.so.6"
+
+	copy_all detect-kf6-619
+	d=$R/usr/lib/x86_64-linux-gnu
+	mkdir -p "$d"
+	cp "$tmp/without.so" "$d/libKF6IconThemes.so.6"
+	cp "$tmp/without.so" "$d/libKF6IconThemes.so.6.19.1"
+	cp "$tmp/without.so" "$d/libKF6IconThemes.so.6.9.0"
 	rm -rf "$tmp"
 }
 

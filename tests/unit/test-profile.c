@@ -6,6 +6,8 @@
 #include "kic.h"
 
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 static void
 test_tables (void)
@@ -126,6 +128,153 @@ test_detect (void)
   g_assert_true (old->apps_first_pass);
 }
 
+/* KF6: one row per range of KIconThemes releases whose lookup changed
+ * (profile.c cites each change) */
+static void
+test_kf6_rows (void)
+{
+  static const struct {
+    const char *release;
+    int since_minor;
+    gboolean resources_last;
+    const char *user;
+    const char *theme;
+  } cases[] = {
+    { "6.0", 0, FALSE, ".png,.svgz,.svg,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.13.0", 0, FALSE, ".png,.svgz,.svg,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.14.0", 14, TRUE, ".png,.svgz,.svg,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.18.9", 14, TRUE, ".png,.svgz,.svg,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.19", 19, TRUE, ".svg,.svgz,.png,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.22.1", 19, TRUE, ".svg,.svgz,.png,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.23.0", 23, TRUE, ".svg,.svgz,.png,.xpm", ".svgz,.svg,.png,.xpm" },
+    { "6.24.2", 23, TRUE, ".svg,.svgz,.png,.xpm", ".svgz,.svg,.png,.xpm" },
+    { "6.25.0", 25, TRUE, ".svg,.svgz,.png,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.30.0", 25, TRUE, ".svg,.svgz,.png,.xpm", ".png,.svgz,.svg,.xpm" },
+    { "6.130", 25, TRUE, ".svg,.svgz,.png,.xpm", ".png,.svgz,.svg,.xpm" },
+  };
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+  int v[3];
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const KicProfileTable *row;
+      g_autoptr (KicProfile) forced = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (kic_profile_parse_version (cases[i].release, v));
+      row = kic_profile_table_for ("kf6", v);
+      g_assert_nonnull (row);
+      g_assert_cmpint (row->generation, ==, KIC_KDE_KF6);
+      g_assert_cmpint (row->since[1], ==, cases[i].since_minor);
+      g_assert_cmpint (row->resources_last, ==, cases[i].resources_last);
+      g_assert_cmpstr (row->user_extensions, ==, cases[i].user);
+      g_assert_cmpstr (row->default_extensions, ==, cases[i].theme);
+      /* --kde=kf6 --kde-version=RELEASE picks the same row */
+      forced = kic_profile_new (index, "kf6", cases[i].release, &error);
+      g_assert_no_error (error);
+      g_assert_true (forced->table == row);
+      g_assert_false (forced->version_detected);
+    }
+  /* rows that are not KF6 have one row for every release */
+  g_assert_true (kic_profile_table_for ("kf5", (int[3]) { 6, 30, 0 }) == kic_profile_table ("kf5"));
+  g_assert_null (kic_profile_table_for ("kf7", (int[3]) { 6, 30, 0 }));
+  /* KF6 releases parse, others do not */
+  g_assert_true (kic_profile_parse_version ("6.30.0", v));
+  g_assert_cmpint (v[1], ==, 30);
+  g_assert_false (kic_profile_parse_version ("7.0", v));
+  g_assert_false (kic_profile_parse_version ("6", v));
+  g_assert_false (kic_profile_parse_version ("6.x.0", v));
+}
+
+static void
+test_kf6_options (void)
+{
+  static const struct {
+    const char *kind, *version;
+    gboolean valid;
+  } cases[] = {
+    { "kf6", "6.30", TRUE },  { "auto", "6.30.0", TRUE }, { NULL, "6.14", TRUE },
+    { "kde4", "4.8", TRUE },  { "kf6", "4.8", FALSE },    { "kde4", "6.30", FALSE },
+    { "kf5", "6.30", FALSE }, { "kde3", "6.30", FALSE },  { "kf6", "5.103.0", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean valid = kic_profile_check_options (cases[i].kind, cases[i].version, &error);
+
+      g_assert_cmpint (valid, ==, cases[i].valid);
+      if (!valid)
+        g_assert_error (error, KIC_ERROR, KIC_ERROR_USAGE);
+    }
+}
+
+/* The release comes from the file name the soname links to, or, for a
+ * copy, from the highest release beside it; Debian 13's when neither. */
+static void
+test_kf6_detect (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("kic-profile-XXXXXX", NULL);
+  g_autofree char *lib = g_build_filename (tmp, "usr/lib/x86_64-linux-gnu", NULL);
+  g_autofree char *real = g_build_filename (lib, "libKF6IconThemes.so.6.30.0", NULL);
+  g_autofree char *link = g_build_filename (lib, "libKF6IconThemes.so.6", NULL);
+  g_autoptr (KicFsIndex) disk = NULL;
+  g_autoptr (KicFsIndex) copy = kic_fs_index_new_virtual ();
+  g_autoptr (KicFsIndex) bare = kic_fs_index_new_virtual ();
+  g_autoptr (KicProfile) linked = NULL;
+  g_autoptr (KicProfile) copied = NULL;
+  g_autoptr (KicProfile) unknown = NULL;
+  g_autoptr (KicProfile) forced = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *description = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (lib, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (real, "not ELF", -1, NULL));
+  g_assert_cmpint (symlink ("libKF6IconThemes.so.6.30.0", link), ==, 0);
+  disk = kic_fs_index_new (tmp);
+  linked = kic_profile_new (disk, "auto", NULL, NULL);
+  g_assert_cmpint (linked->table->generation, ==, KIC_KDE_KF6);
+  g_assert_cmpint (linked->version[0], ==, 6);
+  g_assert_cmpint (linked->version[1], ==, 30);
+  g_assert_true (linked->version_detected);
+  g_assert_cmpint (linked->table->since[1], ==, 25);
+  id = kic_profile_id (linked);
+  g_assert_cmpstr (id, ==, "kf6-6.30.0");
+  description = kic_profile_describe (linked);
+  g_assert_cmpstr (description, ==, "kf6 6.30.0 (6.25 and later)");
+  /* --kde-version wins over the library */
+  forced = kic_profile_new (disk, "auto", "6.13", NULL);
+  g_assert_cmpint (forced->version[1], ==, 13);
+  g_assert_cmpint (forced->table->since[1], ==, 0);
+  g_assert_false (forced->version_detected);
+  g_assert_cmpint (unlink (link), ==, 0);
+  g_assert_cmpint (unlink (real), ==, 0);
+  g_assert_cmpint (g_rmdir (lib), ==, 0);
+
+  /* 6.9.0 sorts before 6.19.1 as numbers, not as text */
+  kic_fs_index_add (copy, "/usr/lib/x86_64-linux-gnu", "libKF6IconThemes.so.6", KIC_FS_FILE);
+  kic_fs_index_add (copy, "/usr/lib/x86_64-linux-gnu", "libKF6IconThemes.so.6.9.0", KIC_FS_FILE);
+  kic_fs_index_add (copy, "/usr/lib/x86_64-linux-gnu", "libKF6IconThemes.so.6.19.1", KIC_FS_FILE);
+  kic_fs_index_add (copy, "/usr/lib/x86_64-linux-gnu", "libKF6IconThemes.so.6.19.1.bak", KIC_FS_FILE);
+  copied = kic_profile_new (copy, "auto", NULL, NULL);
+  g_assert_cmpint (copied->version[1], ==, 19);
+  g_assert_cmpint (copied->version[2], ==, 1);
+  g_assert_cmpint (copied->table->since[1], ==, 19);
+
+  kic_fs_index_add (bare, "/usr/lib/x86_64-linux-gnu", "libKF6IconThemes.so.6", KIC_FS_FILE);
+  unknown = kic_profile_new (bare, "auto", NULL, NULL);
+  g_assert_false (unknown->version_detected);
+  g_assert_cmpint (unknown->version[1], ==, 13);
+  g_assert_cmpint (unknown->table->since[1], ==, 0);
+  for (int up = 0; up < 3; up++)
+    {
+      char *slash = strrchr (lib, '/');
+
+      *slash = '\0';
+      g_assert_cmpint (g_rmdir (lib), ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -134,5 +283,8 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/versions", test_versions);
   g_test_add_func ("/profile/elf-needed", test_elf_needed);
   g_test_add_func ("/profile/detect", test_detect);
+  g_test_add_func ("/profile/kf6-rows", test_kf6_rows);
+  g_test_add_func ("/profile/kf6-options", test_kf6_options);
+  g_test_add_func ("/profile/kf6-detect", test_kf6_detect);
   return g_test_run ();
 }

@@ -33,7 +33,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$here/../../.." && pwd)
 BIN=${KIC_BIN:-$TOP/kde-icon-cache}
-ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6}
+ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/kf6-trixie}
 lib=1 counts=0
 while [ $# -gt 0 ]; do
   case $1 in

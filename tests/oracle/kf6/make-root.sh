@@ -1,11 +1,15 @@
 #!/bin/sh
-# make-root.sh - a Debian 13 (trixie) root with KDE Frameworks 6 KIconThemes,
-# the KF6 oracle helper built inside it, and strace: the KF6 oracle that
+# make-root.sh - a Debian root with KDE Frameworks 6 KIconThemes, the KF6
+# oracle helper built inside it, and strace: the KF6 oracle that
 # tests/oracle/kf6/run.sh and tests/integration/oracle-kf6.sh use.
 #
-#   tests/oracle/kf6/make-root.sh [--force]
+#   tests/oracle/kf6/make-root.sh [--suite trixie|forky] [--force]
 #
-# Root: $KIC_KF6_ROOT, default ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6.
+# trixie (the default) is Debian 13, KIconThemes 6.13; forky is Debian
+# testing (KIconThemes 6.30 when this was written), debootstrapped with the
+# sid script (Debian 12's debootstrap has none for forky) and with apt's
+# Valid-Until check off (testing's Release files expire within a week).
+# Root: $KIC_KF6_ROOT, default ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/kf6-SUITE.
 # A complete root is marked by ROOT/.kic-kf6-stamp (it lists the packages
 # installed and a digest of the package list it was made from); a root with
 # the stamp is reused as it is when that list is still the same (--force
@@ -21,13 +25,22 @@ LC_ALL=C.UTF-8
 export LC_ALL
 
 here=$(cd "$(dirname "$0")" && pwd)
-ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6}
 SUITE=trixie
+if [ "${1:-}" = --suite ]; then SUITE=${2:-}; shift 2 || true; fi
+case $SUITE in
+trixie) ;;
+forky)
+  DEBOOTSTRAP_SCRIPT=/usr/share/debootstrap/scripts/sid
+  APT_CONF='Acquire::Check-Valid-Until "false";' ;;
+*) echo "make-root.sh: --suite trixie or --suite forky, not '$SUITE'" >&2; exit 2 ;;
+esac
+ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/kf6-$SUITE}
 STAMP=.kic-kf6-stamp
 # g++ and pkg-config to build the helper; qt6-base-dev and the KIconThemes
 # development package for its headers; strace for probe counts; binutils
-# (g++ brings it) for readelf.
-PACKAGES="g++ pkg-config make qt6-base-dev libkf6iconthemes-dev strace binutils"
+# (g++ brings it) for readelf; qt6-svg-plugins, without which Qt renders
+# every SVG as a null image (run.sh --render; issue 20).
+PACKAGES="g++ pkg-config make qt6-base-dev libkf6iconthemes-dev strace binutils qt6-svg-plugins"
 # in_root, root_*: debootstrap, mounts, reuse and the stamp, shared with
 # tests/bench/plasma/make-root.sh
 # shellcheck source=tests/debian-root.sh
@@ -65,6 +78,9 @@ extra=
 for p in libkf6iconthemes-bin kf6-kiconthemes-bin; do
   if in_root "$NEW" apt-cache show "$p" >/dev/null 2>&1; then extra="$extra $p"; break; fi
 done
+# the KDE platform theme (QT_QPA_PLATFORMTHEME=kde, what a Plasma session
+# loads): run.sh --platform-theme measures what it changes
+if in_root "$NEW" apt-cache show plasma-integration >/dev/null 2>&1; then extra="$extra plasma-integration"; fi
 # shellcheck disable=SC2086
 root_install $PACKAGES $extra
 build_helper "$NEW"
@@ -72,7 +88,7 @@ build_helper "$NEW"
 # stamp_lines: what the stamp says about ROOT.new after its first line
 stamp_lines () {
   # shellcheck disable=SC2016
-  in_root "$NEW" dpkg-query -W -f '${Package}\t${Version}\n' | grep -E '^(libkf6iconthemes|libkf6breezeicons|qt6-base-dev|libqt6core6|libqt6gui6|libqt6svg6|strace|g\+\+)'
+  in_root "$NEW" dpkg-query -W -f '${Package}\t${Version}\n' | grep -E '^(libkf6iconthemes|libkf6breezeicons|qt6-base-dev|libqt6core6|libqt6gui6|libqt6svg6|qt6-svg-plugins|plasma-integration|strace|g\+\+)'
   if in_root "$NEW" readelf -d /usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6 | grep -q 'NEEDED.*\[libKF6BreezeIcons\.so\.6\]'; then
     echo "# libKF6IconThemes.so.6 DT_NEEDED lists libKF6BreezeIcons.so.6: yes (breeze embedded)"
   else

@@ -26,7 +26,7 @@
 #              probe-count.sh counts, plus openat) and write the trace to F;
 #              the tree prefix in it is replaced by $TREE and the XDG data
 #              home by $XDG_DATA_HOME
-# Environment: KIC_KF6_ROOT (default ~/.cache/kde-icon-cache-tests/trixie-kf6),
+# Environment: KIC_KF6_ROOT (default ~/.cache/kde-icon-cache-tests/kf6-trixie),
 # ORACLE_EXTRA_ENV="VAR=value ..." passed on to the helper.
 # Needs root (chroot, mount).  Exit 2 when the root is missing.
 set -eu
@@ -34,7 +34,7 @@ LC_ALL=C.UTF-8
 export LC_ALL
 
 here=$(cd "$(dirname "$0")" && pwd)
-ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/trixie-kf6}
+ROOT=${KIC_KF6_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/kf6-trixie}
 app=plasmashell opts='' raw=0 trace=''
 while [ $# -gt 0 ]; do
   case $1 in

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""lookups.py - the icon lookups of an strace -f -ttt trace, by phase
+
+  lookups.py FIRST MARKS TRACE
+
+FIRST is the path of a lookup's first probe with the name as NAME (what
+"kde-icon-cache --explain" shows as call 1 for this root, e.g.
+/usr/share/icons/breeze/actions/12/NAME.svg); MARKS the phase ends (the
+marks file of session.sh).  A lookup starts at a call on FIRST with some
+name; a call on FIRST for a dash cut of the name a thread is looking up
+(firefox after firefox-esr) goes on with that lookup, since KDE retries
+the cut names itself.  Phases as count.awk: phase k holds the calls
+before mark k and after mark k-1.
+
+Prints one line per phase and name: PHASE<TAB>NAME<TAB>LOOKUPS<TAB>CALLS,
+CALLS being the calls on icon paths (/icons/ or /pixmaps/) the thread
+made from the lookup's start to the next lookup's start or the phase's
+end; and a line PHASE<TAB>-<TAB>0<TAB>CALLS for the icon path calls made
+outside any lookup (index.theme files read, directories listed).
+"""
+import re
+import sys
+
+
+def main():
+    first, marks_file, trace = sys.argv[1:4]
+    pre, post = first.split("NAME")
+    probe = re.compile(re.escape(pre) + r"([^/]+)" + re.escape(post) + "$")
+    marks = [float(x) for x in open(marks_file).read().split()]
+    line_re = re.compile(r'^(\d+) +(\d+\.\d+) ([a-z0-9_]+)\(')
+    current = {}            # pid -> (name, phase) of the lookup it is in
+    lookups = {}            # (phase, name) -> [lookups, calls]
+    outside = {}            # phase -> calls
+    with open(trace, errors="replace") as f:
+        for line in f:
+            if " resumed>" in line:
+                continue
+            m = line_re.match(line)
+            if not m:
+                continue
+            t = float(m.group(2))
+            phase = next((k + 1 for k, e in enumerate(marks) if t < e), None)
+            if phase is None:
+                continue
+            q = line.find('"')
+            if q < 0:
+                continue
+            e = line.find('"', q + 1)
+            path = line[q + 1:e]
+            if "/icons/" not in path and "/pixmaps/" not in path:
+                continue
+            pid = m.group(1)
+            p = probe.match(path)
+            cur = current.get(pid)
+            if cur is not None and cur[1] != phase:
+                cur = None
+            if p:
+                name = p.group(1)
+                if cur is None or not cur[0].startswith(name + "-"):
+                    cur = (name, phase)
+                    lookups.setdefault(cur[::-1], [0, 0])[0] += 1
+                current[pid] = cur
+            if cur is None:
+                outside[phase] = outside.get(phase, 0) + 1
+            else:
+                lookups[cur[::-1]][1] += 1
+    for k in range(1, len(marks) + 1):
+        for (phase, name), (n, calls) in sorted(lookups.items()):
+            if phase == k:
+                print("%d\t%s\t%d\t%d" % (k, name, n, calls))
+        print("%d\t-\t0\t%d" % (k, outside.get(k, 0)))
+
+
+main()
