@@ -12,6 +12,7 @@
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
 #   make bench-plasma    Plasma 5.27 and 6.3 themselves, headless, before/after a rebuild (PLASMA=5|6: one)
 #   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
+#   make bench-rebuild   only the rebuild against gtk-update-icon-cache, on the realistic tree
 #   make bench-hostile   a rebuild over trees shaped to make the plan costly (under 10 s each)
 #   make install         the program, the man page, /etc/kde-icon-cache.conf (kept
 #                        when there is one) and the systemd units: PREFIX, DESTDIR,
@@ -50,8 +51,8 @@ ALL_CPPFLAGS = -D_GNU_SOURCE -Isrc $(CPPFLAGS)
 DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
-LIB_SRCS = src/commands.c src/config.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/paths.c src/plan.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
-           src/report.c src/resolver.c src/safeopen.c src/source.c src/theme.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-lock.c src/writer-recovery.c src/writer-store.c
+LIB_SRCS = src/commands.c src/config.c src/content.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/paths.c src/plan.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-memo.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
+           src/report.c src/resolver.c src/safeopen.c src/source.c src/state.c src/theme.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-lock.c src/writer-recovery.c src/writer-store.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first, so that prove -j runs the others beside them.
@@ -113,10 +114,12 @@ check-asan:
 
 # The long sweeps: a kill at every disk-changing call of a rebuild,
 # checked by KF5 itself; the hostile trees; every XPM twin of the corpus
-# rendered by KF5 at every size 8-256.
+# rendered by KF5 at every size 8-256; 300 random changes, each rebuild
+# that keeps the last plan checked against a full plan, on the fixture
+# and on the realistic tree.
 stress: $(PROG) $(ORACLE_BIN)
 	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh \
-	  tests/integration/xpm-png.sh
+	  tests/integration/xpm-png.sh tests/integration/incremental.sh
 
 # The configuration file is read at /etc/kde-icon-cache.conf whatever the
 # PREFIX; an admin's copy already there is never replaced (nor removed by
@@ -192,12 +195,17 @@ bench-scale: $(PROG)
 	@mkdir -p $(B)
 	KIC_BIN=$(abspath $(PROG)) KIC_SCALE_CHART=$(abspath $(B))/scale.png sh tests/bench/save.sh bench-scale sh tests/bench/bench-scale.sh
 
+# Only the rebuild against gtk-update-icon-cache on the realistic tree
+# (the row of make bench and make bench-scale, KIC_BENCH_RUNS runs).
+bench-rebuild: $(PROG)
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-rebuild sh tests/bench/bench-rebuild.sh
+
 # Trees shaped to make the plan costly (issue 19): 100 000 theme
 # directories, 100 000 icons in 10 000 directories; each under 10 s.
 bench-hostile: $(PROG)
 	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-hostile sh tests/bench/bench-hostile.sh
 
-.PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-scale bench-wrap demo
+.PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-rebuild bench-scale bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
 # remove and purge in a throwaway Debian 12 root (as root; the network on the

@@ -15,6 +15,11 @@
 #include "writer.h"
 #include "kic.h"
 #include "resolver.h"
+#include "safeopen.h"
+#include "state.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -497,12 +502,19 @@ close_parent (gpointer data)
     close (fd);
 }
 
+/* The copyable check is content.c's: the file's one read goes through
+ * kic_source_open() (source.h), and the bytes the writer copies are the
+ * ones read then. */
 static gboolean
-root_may_copy (const char *source, char **why, gpointer data)
+root_may_copy (const KicContent *content, char **why, gpointer data)
 {
-  const RootChecks *rc = data;
+  g_autoptr (GError) error = NULL;
 
-  return kic_source_copyable (rc->rootfd, rc->prefix, source, why);
+  (void) data;
+  if (kic_content_copyable (content, &error))
+    return TRUE;
+  *why = g_strdup (error->message);
+  return FALSE;
 }
 
 /* A dry run's report of each change it would make: ACTION<TAB>PATH[<TAB>DETAIL]. */
@@ -531,6 +543,7 @@ plan_links (const KicPlan *plan)
       want->link = plant->link;
       want->store = plant->store;
       want->source = plant->source;
+      want->content = plant->content;
       g_ptr_array_add (links, want);
     }
   return links;
@@ -575,11 +588,94 @@ unchanged_when_locked (const KicCommandOptions *options, const char *root, const
   return TRUE;
 }
 
+/* What the last rebuild learned, for this one (state.h). */
+typedef struct {
+  KicState *state;
+  GHashTable *changed;  /* what changed since (kic_fingerprint_changes()) */
+  GHashTable *stamps;   /* ... and the stamps of what did not */
+  KicFsIndex *index;
+  const GPtrArray *owned;
+} MemoSource;
+
+/* The state the last rebuild left in STORE under ROOT, bound to INPUTS
+ * (the manifest's digest the fingerprint is bound to), or NULL. */
+static KicState *
+read_state (const char *root, const char *store, const char *inputs)
+{
+  g_autofree char *path = g_build_filename (store, KIC_STATE_FILE, NULL);
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  struct stat st;
+  int rootfd = kic_root_open (root);
+  int fd = rootfd >= 0 ? kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE) : -1;
+
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+                  || !kic_read_fd_max (fd, path, 256 << 20, &text, &length, NULL)))
+    g_clear_pointer (&text, g_free);
+  if (fd >= 0)
+    close (fd);
+  if (rootfd >= 0)
+    close (rootfd);
+  return text != NULL ? kic_state_read (text, length, inputs) : NULL;
+}
+
+/* The sources of the store copies the manifest OLD records, whose stamp
+ * did not change since (not in CHANGED; STAMPS has it): real path ->
+ * SHA-256, from the manifest (a copy's content is its source's; a PNG
+ * twin's is not, and is left out).  Each is an input of this run as it
+ * was of the last, stamped in INDEX without a read.  transfer full */
+static GHashTable *
+known_contents (const KicManifest *old, KicFsIndex *index, const char *store, GHashTable *changed,
+                GHashTable *stamps)
+{
+  GHashTable *known = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *files = g_strconcat (store, "/files", NULL);
+  GHashTableIter iter;
+  gpointer value;
+
+  if (old->damaged || old->journal || stamps == NULL)
+    return known;
+  g_hash_table_iter_init (&iter, old->entries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const KicManifestEntry *e = value;
+      const KicFsStamp *stamp;
+
+      if (e->kind != KIC_ENTRY_FILE || e->sha256 == NULL || e->target == NULL || !g_str_has_prefix (e->path, files)
+          || strcmp (e->path + strlen (files), e->target) != 0 || g_hash_table_contains (changed, e->target)
+          || (stamp = g_hash_table_lookup (stamps, e->target)) == NULL || stamp->type != KIC_FS_FILE)
+        continue;
+      kic_fs_index_seed_file (index, e->target, stamp);
+      g_hash_table_insert (known, e->target, e->sha256);
+    }
+  return known;
+}
+
+/* KicSystemOptions.seed: the directories that did not change, from the state. */
+static void
+seed_index (KicFsIndex *index, gpointer data)
+{
+  MemoSource *m = data;
+
+  kic_state_seed (m->state, index, m->changed, m->stamps);
+}
+
+/* KicPlanOptions.memo: the state's memo for a plan of KEY, or NULL. */
+static KicPlanMemo *
+load_memo (const char *key, gpointer data)
+{
+  MemoSource *m = data;
+
+  return kic_state_memo (m->state, key, m->index, m->changed, m->owned);
+}
+
 /* Plan and apply; with CHECK_ONLY count the changes and write nothing.
  * When no input changed since the last rebuild (its fingerprint), the
  * plan would be the same and the disk is as it left it: stop there.  A
  * first look takes no lock, so that a no-op run or --check never waits;
- * a run that would write looks again with the lock held. */
+ * a run that would write looks again with the lock held.  When some input
+ * changed, the plan keeps what the last rebuild's state says of every name
+ * no change reaches (state.h, plan-memo.c). */
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
 {
@@ -602,8 +698,16 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   RootChecks checks = { -1, "", parents };
   KicWriteStats stats;
   const KicManifest *old;
+  g_autofree char *last_inputs = NULL;
+  g_autofree char *inputs = NULL;
+  g_autoptr (GHashTable) stamps = NULL;
+  g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, options->store, fingerprint_setup,
+                                                                 &last_inputs, &stamps);
+  g_autoptr (KicState) state = NULL;
+  g_autoptr (GHashTable) known = NULL;
   /* --json reports every name: that needs the plan */
-  gboolean unchanged = !options->json && kic_fingerprint_unchanged (root, options->store, fingerprint_setup);
+  gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
+  MemoSource memo = { 0 };
 
   if (unchanged && !(options->dry_run || check_only)
       && !unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
@@ -616,6 +720,16 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     }
   /* the fingerprint needs what each input was as it was read */
   stamped.system.keep_stamps = TRUE;
+  if (changed != NULL && !options->full)
+    state = read_state (root, options->store, last_inputs);
+  if (state != NULL)
+    {
+      memo.state = state;
+      memo.changed = changed;
+      memo.stamps = stamps;
+      stamped.system.seed = seed_index;
+      stamped.system.seed_data = &memo;
+    }
   system = load_system (&stamped, error);
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
@@ -641,6 +755,15 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
+  if (state != NULL)
+    {
+      memo.index = system->index;
+      memo.owned = owned;
+      popts.memo = load_memo;
+      popts.memo_data = &memo;
+      known = known_contents (old, system->index, options->store, changed, stamps);
+      popts.known_contents = known;
+    }
   checks.rootfd = kic_fs_index_rootfd (system->index);
   checks.prefix = strcmp (root, "/") == 0 ? "" : root;
   if (checks.rootfd >= 0)
@@ -655,12 +778,11 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
    * where KDE finds a file: nothing is written */
   if (!kic_fs_index_complete (system->index, error))
     return FALSE;
+  if (plan->n_kept + plan->n_replanned > 0)
+    kic_debug ("plan: %u names kept from the last rebuild, %u planned again", plan->n_kept, plan->n_replanned);
   settings = settings_string (system, popts.targets, config.themes);
-  {
-    g_autofree char *inputs = kic_fingerprint_inputs (system->index, options->store);
-
-    kic_writer_set_inputs (writer, inputs);
-  }
+  inputs = kic_fingerprint_inputs (system->index, options->store);
+  kic_writer_set_inputs (writer, inputs);
   wanted = plan_links (plan);
   if (!kic_writer_apply (writer, wanted, settings, &stats, error))
     return FALSE;
@@ -681,8 +803,21 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
     {
       g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
       g_autoptr (GError) local = NULL;
+      /* a link left out (its copy or itself could not be made) is not
+       * what the plan said: the next run plans every name again */
+      g_autofree char *next = stats.left_out == 0 ? kic_state_make (plan, system->index, options->store, owned,
+                                                                    popts.floor, inputs)
+                                                  : NULL;
 
-      /* without it the next run plans in full: nothing worse */
+      /* without the state the next run plans every name, without the
+       * fingerprint it plans in full: nothing worse.  The state first: a
+       * run killed between the two leaves no fingerprint, so the next
+       * run writes both again. */
+      if (next != NULL && !kic_writer_put_state (writer, next, &local))
+        {
+          kic_warning ("%s", local->message);
+          g_clear_error (&local);
+        }
       if (!kic_writer_put_fingerprint (writer, fingerprint, &local))
         kic_warning ("%s", local->message);
     }

@@ -14,6 +14,7 @@ typedef struct {
   char **names;       /* --resolve/--explain: NULL means standard input */
   const char *store;  /* --output, inside the root */
   gboolean dry_run;
+  gboolean full;      /* --full: plan every name, keeping nothing of the last rebuild's */
   int wait_seconds;
 } KicCommandOptions;
 

@@ -102,18 +102,25 @@ stamp_state (const KicFsStamp *stamp)
                           stamp->dev, stamp->ino, stamp->size, stamp->mtime_ns, stamp->ctime_ns);
 }
 
-/* The state of PATH, an object of TYPE, as it is now. */
+/* The state of PATH, an object of TYPE, as it is now, and *STAMP. */
 static char *
-state_now (int rootfd, KicFsType type, const char *path)
+state_now_stamp (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)
 {
   const char *relative = path[1] ? path + 1 : ".";
-  KicFsStamp stamp;
   struct stat st;
 
   /* the path is a real path: all its components are directories whose
    * listings are inputs too, so a link put in place of one shows there */
-  kic_fs_stamp_of_stat (&stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
-  return stamp_state (&stamp);
+  kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+  return stamp_state (stamp);
+}
+
+static char *
+state_now (int rootfd, KicFsType type, const char *path)
+{
+  KicFsStamp stamp;
+
+  return state_now_stamp (rootfd, type, path, &stamp);
 }
 
 static void
@@ -226,9 +233,9 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
   return g_string_free (out, FALSE);
 }
 
-gboolean
-kic_fingerprint_matches (int rootfd, const char *text, const char *settings, const char *store,
-                         const char *inputs)
+GHashTable *
+kic_fingerprint_changes (int rootfd, const char *text, const char *settings, const char *store,
+                         const char *inputs, GHashTable **stamps)
 {
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   g_autofree char *escaped = g_strescape (settings, NULL);
@@ -238,11 +245,14 @@ kic_fingerprint_matches (int rootfd, const char *text, const char *settings, con
   /* per input: its line, cut after the state ("d\t<state>"), and its path */
   g_autoptr (GPtrArray) heads = g_ptr_array_new ();
   g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  GHashTable *changed;
   gboolean has_manifest = FALSE;
 
+  if (stamps != NULL)
+    *stamps = NULL;
   if (lines[0] == NULL || strcmp (lines[0], HEADER) != 0 || lines[1] == NULL
       || strcmp (lines[1], settings_line) != 0)
-    return FALSE;
+    return NULL;
   /* 1. the text alone: well formed, clean paths inside the root, and the
    * inputs the manifest's run read (a fingerprint edited by hand, a line
    * dropped or a state rewritten, stops no run, or it could hide a change
@@ -256,14 +266,14 @@ kic_fingerprint_matches (int rootfd, const char *text, const char *settings, con
       if (line[0] == '\0')
         continue;
       if ((line[0] != 'd' && line[0] != 'f') || line[1] != '\t' || (path_field = strchr (line + 2, '\t')) == NULL)
-        return FALSE;
+        return NULL;
       state = line + 2;
       *path_field++ = '\0';
       path = g_strcompress (path_field);
       clean = kic_path_clean (path);
       g_ptr_array_add (paths, path);
       if (path[0] != '/' || strcmp (clean, path) != 0)
-        return FALSE;
+        return NULL;
       if (strcmp (path, manifest) == 0)
         has_manifest = TRUE;
       else
@@ -273,24 +283,41 @@ kic_fingerprint_matches (int rootfd, const char *text, const char *settings, con
   if (!has_manifest || inputs == NULL || strcmp (g_checksum_get_string (digest), inputs) != 0)
     {
       kic_debug ("fingerprint: not the one made with the manifest's inputs");
-      return FALSE;
+      return NULL;
     }
-  /* 2. every input as it was */
+  /* 2. every input as it is now */
+  changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (stamps != NULL)
+    *stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);
       const char *head = g_ptr_array_index (heads, i);
       const char *state = head + 2;
-      g_autofree char *now = state_now (rootfd, head[0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE, path);
+      KicFsType type = head[0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE;
+      g_autofree char *now = NULL;
+      KicFsStamp stamp;
 
+      now = state_now_stamp (rootfd, type, path, &stamp);
       if (strcmp (now, state) != 0)
         {
           kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, state);
-          return FALSE;
+          g_hash_table_add (changed, g_strdup (path));
         }
+      else if (stamps != NULL && strcmp (path, manifest) != 0)
+        g_hash_table_insert (*stamps, g_strdup (path), g_memdup2 (&stamp, sizeof stamp));
     }
-  kic_debug ("fingerprint: %u inputs as they were", paths->len);
-  return TRUE;
+  kic_debug ("fingerprint: %u inputs, %u changed", paths->len, g_hash_table_size (changed));
+  return changed;
+}
+
+gboolean
+kic_fingerprint_matches (int rootfd, const char *text, const char *settings, const char *store,
+                         const char *inputs)
+{
+  g_autoptr (GHashTable) changed = kic_fingerprint_changes (rootfd, text, settings, store, inputs, NULL);
+
+  return changed != NULL && g_hash_table_size (changed) == 0;
 }
 
 /* Read the regular file PATH inside the root ROOTFD.  Nothing is opened
@@ -313,27 +340,42 @@ read_in_root (int rootfd, const char *path, gsize *length)
   return text;
 }
 
-gboolean
-kic_fingerprint_unchanged (const char *root, const char *store, const char *settings)
+GHashTable *
+kic_fingerprint_what_changed (const char *root, const char *store, const char *settings, char **inputs,
+                              GHashTable **stamps)
 {
   g_autofree char *path = g_build_filename (store, KIC_FINGERPRINT_FILE, NULL);
   g_autofree char *manifest_path = g_build_filename (store, "manifest", NULL);
   g_autofree char *text = NULL;
   g_autofree char *manifest_text = NULL;
   g_autoptr (KicManifest) manifest = NULL;
+  GHashTable *changed = NULL;
   gsize length = 0;
-  gboolean same = FALSE;
   int rootfd = kic_root_open (root ? root : "/");
 
+  if (inputs != NULL)
+    *inputs = NULL;
+  if (stamps != NULL)
+    *stamps = NULL;
   if (rootfd < 0)
-    return FALSE;
+    return NULL;
   text = read_in_root (rootfd, path, NULL);
   manifest_text = text ? read_in_root (rootfd, manifest_path, &length) : NULL;
   if (manifest_text != NULL)
     {
       manifest = kic_manifest_parse (manifest_text, length, manifest_path);
-      same = kic_fingerprint_matches (rootfd, text, settings, store, manifest->inputs);
+      changed = kic_fingerprint_changes (rootfd, text, settings, store, manifest->inputs, stamps);
+      if (changed != NULL && inputs != NULL)
+        *inputs = g_strdup (manifest->inputs);
     }
   close (rootfd);
-  return same;
+  return changed;
+}
+
+gboolean
+kic_fingerprint_unchanged (const char *root, const char *store, const char *settings)
+{
+  g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, store, settings, NULL, NULL);
+
+  return changed != NULL && g_hash_table_size (changed) == 0;
 }

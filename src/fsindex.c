@@ -22,6 +22,8 @@ typedef struct {
   guint8 d_type;     /* DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN... from readdir */
   gboolean resolved; /* type below is known */
   KicFsType type;    /* what the entry is after following links */
+  char *target;      /* a link that was followed: its target, joined to its directory */
+  char *real;        /* ... and the real path it led to (NULL: nowhere) */
   GBytes *contents;  /* a virtual file's bytes (kic_fs_index_add_contents()), or NULL */
 } KicFsEntry;
 
@@ -35,6 +37,7 @@ typedef struct {
 struct _KicFsDir {
   GHashTable *entries; /* name -> KicFsEntry* */
   char *real;          /* its real path */
+  gboolean from_disk;  /* read by read_dir() (not made by kic_fs_index_add()) */
   GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
                         * NULL again whenever entries change */
 };
@@ -58,6 +61,8 @@ fs_entry_free (gpointer data)
 {
   KicFsEntry *entry = data;
 
+  g_free (entry->target);
+  g_free (entry->real);
   if (entry->contents != NULL)
     g_bytes_unref (entry->contents);
   g_free (entry);
@@ -267,6 +272,7 @@ read_dir (KicFsIndex *index, const char *real)
       return NULL;
     }
   dir = fs_dir_new (real[1] ? real : "/");
+  dir->from_disk = TRUE;
   /* readdir() returns NULL at the end and on an error, which only errno
    * tells apart: a listing cut short is not the directory */
   while ((errno = 0, de = readdir (d)) != NULL)
@@ -322,10 +328,13 @@ get_dir (KicFsIndex *index, const char *real)
 static char *resolve (KicFsIndex *index, const char *path, int *links);
 
 /* Resolve symbolic link LINK (a real path of a link) to the real path of
- * its target, or NULL. */
+ * its target, or NULL.  ENTRY (may be NULL), the link's entry, records
+ * where it led (kic_fs_index_listings()). */
 static char *
-resolve_link (KicFsIndex *index, const char *link, int *links)
+resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links)
 {
+  char *real;
+
   g_autofree char *parent = g_path_get_dirname (link);
   g_autofree char *joined = NULL;
   char buf[4096];
@@ -345,7 +354,15 @@ resolve_link (KicFsIndex *index, const char *link, int *links)
   buf[n] = '\0';
   /* inside the root an absolute target starts at the root, as in a chroot */
   joined = buf[0] == '/' ? g_strdup (buf) : path_join (parent, buf);
-  return resolve (index, joined, links);
+  real = resolve (index, joined, links);
+  if (entry != NULL)
+    {
+      g_free (entry->target);
+      g_free (entry->real);
+      entry->target = kic_path_clean (joined);
+      entry->real = g_strdup (real);
+    }
+  return real;
 }
 
 /* Walk PATH component by component from "/", following links; returns the
@@ -383,7 +400,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
       next = path_join (cur, c);
       if (entry->d_type == DT_LNK)
         {
-          char *target = resolve_link (index, next, links);
+          char *target = resolve_link (index, next, entry, links);
 
           g_free (next);
           if (target == NULL)
@@ -439,7 +456,7 @@ entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntr
       g_autofree char *target = NULL;
       int links = 0;
 
-      target = resolve_link (index, link, &links);
+      target = resolve_link (index, link, entry, &links);
       entry->type = target ? type_of_real (index, target) : KIC_FS_NONE;
       entry->resolved = TRUE;
     }
@@ -725,6 +742,151 @@ read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **conten
   if (length != NULL)
     *length = size;
   return TRUE;
+}
+
+void
+kic_fs_listing_entry_free (gpointer data)
+{
+  KicFsListingEntry *e = data;
+
+  g_free (e->name);
+  g_free (e->target);
+  g_free (e->real);
+  g_free (e);
+}
+
+static int
+compare_listing_entries (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(KicFsListingEntry *const *) a)->name, (*(KicFsListingEntry *const *) b)->name);
+}
+
+/* DIR's names as KicFsListingEntry*, sorted; with FOLLOW every link is
+ * followed first.  transfer full */
+static GPtrArray *
+listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func (kic_fs_listing_entry_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, dir->entries);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      KicFsEntry *entry = value;
+      KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
+
+      if (follow && entry->d_type == DT_LNK)
+        entry_type (index, dir->real, key, entry);
+      e->name = g_strdup (key);
+      e->kind = entry->d_type == DT_REG ? 'f' : entry->d_type == DT_DIR ? 'd' : entry->d_type == DT_LNK ? 'l' : 'o';
+      e->target = g_strdup (entry->target);
+      e->real = g_strdup (entry->real);
+      g_ptr_array_add (list, e);
+    }
+  g_ptr_array_sort (list, compare_listing_entries);
+  return list;
+}
+
+static void
+listing_free (gpointer data)
+{
+  if (data != NULL)
+    g_ptr_array_unref (data);
+}
+
+GHashTable *
+kic_fs_index_listings (KicFsIndex *index)
+{
+  GHashTable *listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, index->dirs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      KicFsDir *dir = value;
+
+      if (index->is_virtual || (dir != NULL && !dir->from_disk))
+        continue;
+      g_hash_table_insert (listings, g_strdup (key), dir ? listing_of (index, dir, FALSE) : NULL);
+    }
+  return listings;
+}
+
+GPtrArray *
+kic_fs_index_listing (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = get_dir (index, real);
+
+  return dir != NULL ? listing_of (index, dir, TRUE) : NULL;
+}
+
+void
+kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries)
+{
+  KicFsDir *dir = NULL;
+
+  if (index->is_virtual || g_hash_table_contains (index->dirs, real))
+    return;
+  if (entries != NULL)
+    {
+      dir = fs_dir_new (real);
+      dir->from_disk = TRUE;
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const KicFsListingEntry *e = g_ptr_array_index (entries, i);
+          KicFsEntry *entry = g_new0 (KicFsEntry, 1);
+
+          entry->d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
+          if (entry->d_type != DT_LNK)
+            {
+              entry->resolved = TRUE;
+              entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR
+                                                                                           : KIC_FS_OTHER;
+            }
+          entry->target = g_strdup (e->target);
+          entry->real = g_strdup (e->real);
+          g_hash_table_insert (dir->entries, g_strdup (e->name), entry);
+        }
+    }
+  g_hash_table_insert (index->dirs, g_strdup (real), dir);
+  if (index->stamps != NULL && stamp != NULL)
+    g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
+void
+kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *stamp)
+{
+  if (index->stamps != NULL && stamp->type == KIC_FS_FILE && !g_hash_table_contains (index->stamps, real))
+    g_hash_table_insert (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
+int
+kic_fs_index_open_file (KicFsIndex *index, const char *real)
+{
+  int fd;
+
+  if (index->is_virtual)
+    {
+      errno = ENOENT;
+      return -1;
+    }
+  fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
+  keep_stamp (index, KIC_FS_FILE, real, fd);
+  return fd;
+}
+
+void
+kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st)
+{
+  KicFsStamp *stamp;
+
+  if (index->stamps == NULL)
+    return;
+  stamp = g_new0 (KicFsStamp, 1);
+  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, st);
+  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
 }
 
 int

@@ -104,6 +104,18 @@ gboolean kic_fs_index_read_file (KicFsIndex *index, const char *path,
 gboolean kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
                                      char **contents, gsize *length, GError **error);
 
+/* Open the file at REAL (a real path inside the root) for reading
+ * (O_NONBLOCK: a FIFO put there since the listing cannot hang the run),
+ * keeping its stamp like kic_fs_index_read_file(); -1 with errno.  The
+ * caller checks what it is (fstat) and closes it. */
+int kic_fs_index_open_file (KicFsIndex *index, const char *real);
+
+/* The file at REAL was read now, through a descriptor opened elsewhere
+ * (source.h), whose fstat(2) is ST: its stamp is kept as
+ * kic_fs_index_open_file() keeps it. */
+struct stat;
+void kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st);
+
 /* The descriptor of the root every file is opened from (-1 if virtual). */
 int kic_fs_index_rootfd (const KicFsIndex *index);
 
@@ -134,6 +146,35 @@ void kic_fs_index_keep_stamps (KicFsIndex *index);
 /* Real path -> KicFsStamp*, or NULL when not kept.  transfer none */
 GHashTable *kic_fs_index_stamps (KicFsIndex *index);
 
+/* One name of a directory as the index read it. */
+typedef struct {
+  char *name;
+  char kind;    /* what readdir said: 'f' file, 'd' directory, 'l' link, 'o' other */
+  char *target; /* a link some question followed: its target joined to its
+                 * directory, cleaned; else NULL */
+  char *real;   /* ... the real path it led to, NULL when it led nowhere */
+} KicFsListingEntry;
+
+void kic_fs_listing_entry_free (gpointer entry);
+
+/* Every directory the index read from disk: real path -> its names
+ * (GPtrArray of KicFsListingEntry*, sorted by name), or NULL when there
+ * was no directory there.  transfer full */
+GHashTable *kic_fs_index_listings (KicFsIndex *index);
+
+/* The names of directory REAL (a real path), read if they were not, each
+ * link followed; NULL when it is not a directory.  transfer full */
+GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real);
+
+/* Take the listing of directory REAL (a real path) as given instead of
+ * reading it: what it was when a run read it, for a directory whose STAMP
+ * (kept as if it was read now) says it has not changed since (state.h).
+ * ENTRIES (KicFsListingEntry*; NULL: no directory there): each name and
+ * kind; a link's TARGET and REAL are where that run found it led, kept
+ * for kic_fs_index_listings() until a question follows the link again
+ * (reading it then).  Before anything reads REAL. */
+void kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries);
+
 /* Changes by kic_fs_index_add() so far: what was worked out from the
  * listings before may be stale when it changed. */
 guint kic_fs_index_generation (const KicFsIndex *index);
@@ -141,6 +182,10 @@ guint kic_fs_index_generation (const KicFsIndex *index);
 /* The names in the listing DIR (kic_fs_index_dir()).  transfer container
  * (the strings belong to the index) */
 GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
+
+/* Keep STAMP as the stamp of the file REAL, as if it was read now (a file
+ * a previous run read, whose content is known and did not change). */
+void kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *stamp);
 
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);

@@ -671,6 +671,8 @@ kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GErro
     return NULL;
   if (options->keep_stamps)
     kic_fs_index_keep_stamps (system->index);
+  if (options->seed != NULL)
+    options->seed (system->index, options->seed_data);
   system->profile = kic_profile_new (system->index, options->kde, options->kde_version, error);
   if (system->profile == NULL)
     return NULL;

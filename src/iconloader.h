@@ -25,6 +25,9 @@ typedef struct {
   char **data_dirs;     /* NULL: $XDG_DATA_DIRS */
   char **config_dirs;   /* NULL: $XDG_CONFIG_DIRS */
   gboolean keep_stamps; /* the index keeps what it read (fingerprint.h) */
+  /* called with the index before anything is read (kic_fs_index_seed()) */
+  void (*seed) (KicFsIndex *index, gpointer data);
+  gpointer seed_data;
 } KicSystemOptions;
 
 typedef struct {

@@ -33,7 +33,7 @@ enum {
 #define KIC_DEFAULT_STORE "/var/lib/kde-icon-cache"
 
 static gboolean opt_rebuild, opt_check, opt_clean, opt_resolve, opt_list, opt_explain;
-static gboolean opt_json, opt_version, opt_dry_run, opt_problems;
+static gboolean opt_json, opt_version, opt_dry_run, opt_problems, opt_full;
 static char *opt_root, *opt_theme, *opt_output, *opt_kde, *opt_kde_version;
 static char **opt_sizes, **opt_names;
 static int opt_wait;
@@ -53,6 +53,7 @@ static const GOptionEntry option_entries[] = {
   { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &opt_dry_run, "Print what --rebuild or --clean would change; change nothing", NULL },
   { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output, "The store (default " KIC_DEFAULT_STORE ", inside --root)", "DIR" },
   { "wait", 'w', 0, G_OPTION_ARG_INT, &opt_wait, "Wait up to SECONDS for another run to finish", "SECONDS" },
+  { "full", 0, 0, G_OPTION_ARG_NONE, &opt_full, "With --rebuild or --check: plan every name again, keeping nothing the last rebuild learned", NULL },
   { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Machine-readable output (--list, --rebuild)", NULL },
   { "problems", 0, 0, G_OPTION_ARG_NONE, &opt_problems, "With --list: only the menu entries an admin should fix", NULL },
   { "root", 'r', 0, G_OPTION_ARG_FILENAME, &opt_root, "Work on the system under DIR (a chroot)", "DIR" },
@@ -99,6 +100,11 @@ check_modes (GError **error)
   if (opt_dry_run && !opt_rebuild && !opt_clean)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--dry-run goes with --rebuild or --clean");
+      return FALSE;
+    }
+  if (opt_full && !opt_rebuild && !opt_check)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--full goes with --rebuild or --check");
       return FALSE;
     }
   if (opt_wait < 0)
@@ -229,6 +235,7 @@ main (int argc, char **argv)
   store = kic_path_clean (opt_output ? opt_output : KIC_DEFAULT_STORE);
   options.store = store;
   options.dry_run = opt_dry_run;
+  options.full = opt_full;
   options.wait_seconds = opt_wait;
   if (opt_resolve)
     ok = kic_command_resolve (&options, &error);

@@ -74,8 +74,13 @@ may_copy (Planner *p, const char *source, const char **why)
     {
       char *reason = NULL;
 
-      if (p->options->may_copy != NULL && !p->options->may_copy (source, &reason, p->options->may_data))
-        kic_warning ("%s", reason);
+      if (p->options->may_copy != NULL
+          && !p->options->may_copy (content_of_path (p, source), &reason, p->options->may_data))
+        {
+          if (!p->with_memo)
+            kic_warning ("%s", reason);
+          p->copy_refused = TRUE;
+        }
       else
         {
           g_free (reason);
@@ -142,7 +147,14 @@ claim_store (Planner *p, const char *store, const char *source)
   const char *had = g_hash_table_lookup (p->store_of, store);
 
   if (had != NULL)
-    return strcmp (had, source) == 0;
+    {
+      if (strcmp (had, source) == 0)
+        return TRUE;
+      /* who claims first depends on the order of every name: a previous
+       * plan cannot stand for this one (plan-memo.c) */
+      p->store_clash = TRUE;
+      return FALSE;
+    }
   g_hash_table_insert (p->store_of, g_strdup (store), g_strdup (source));
   return TRUE;
 }
@@ -170,7 +182,7 @@ resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name
  * AFTER; G_MAXDOUBLE when a target size would show other content than
  * CONTENT (the content of SOURCE, the file the links stand for). */
 static double
-weighted_cost (Planner *p, KicResolver *resolver, const char *name, const char *content,
+weighted_cost (Planner *p, KicResolver *resolver, const char *name, const KicContent *content,
                const char *source)
 {
   double cost = 0;
@@ -180,7 +192,7 @@ weighted_cost (Planner *p, KicResolver *resolver, const char *name, const char *
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
       g_autoptr (KicResult) r = resolve_with (resolver, p->after, name, target->size);
 
-      if (strcmp (content_of_result (p, r, source), content) != 0)
+      if (!kic_content_equal (content_of_result (p, r, source), content))
         return G_MAXDOUBLE;
       cost += target->weight * r->n_calls;
     }
@@ -201,7 +213,7 @@ candidate_free (gpointer data)
  * then can links there never make KDE pick another of them: a link changes
  * which directories the MatchBest scan skips (kde-lookup.md §1.2). */
 static gboolean
-theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const char *content)
+theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content)
 {
   for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
     {
@@ -234,7 +246,7 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
           if (kic_overlay_lookup (p->base, dir_key (p, dir), file, &add) && !add)
             continue; /* a link of the previous run */
           path = g_strconcat (dir->path, "/", file, NULL);
-          if (strcmp (content_of_path (p, path), content) != 0)
+          if (!kic_content_equal (content_of_path (p, path), content))
             return FALSE;
         }
     }
@@ -282,6 +294,24 @@ theme_candidates (Planner *p, const KicTheme *theme)
     }
   g_hash_table_insert (p->theme_candidates, (gpointer) theme, list);
   return list;
+}
+
+void
+digest_candidates (Planner *p, GChecksum *checksum)
+{
+  for (guint r = 0; r + 1 < p->resolvers->len; r++)
+    {
+      const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const GArray *list = theme_candidates (p, g_ptr_array_index (themes, t));
+
+          g_checksum_update (checksum, (const guchar *) "\ncandidates", -1);
+          for (guint i = 0; i < list->len; i++)
+            g_checksum_update (checksum, (const guchar *) g_array_index (list, ThemeCandidate, i).key, -1);
+        }
+    }
 }
 
 /* The candidate directories two or more themes of RESOLVER list (a
@@ -432,7 +462,7 @@ theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicThe
  * plant. */
 GPtrArray *
 plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
-                  const char *content, gboolean for_floor)
+                  const KicContent *content, gboolean for_floor)
 {
   const char *name = np->name;
   const GPtrArray *themes = kic_resolver_themes (resolver);
@@ -539,7 +569,7 @@ compare_priced (gconstpointer a, gconstpointer b)
  * cheapest cost found: the choice is the one a full pricing of every
  * candidate makes (past KIC_MAX_PRICED of them, the cheapest so far). */
 static gboolean
-add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *content, const char *source,
+add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
               GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost, double *today_out)
 {
   const GArray *targets = p->options->targets;
@@ -579,7 +609,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *c
       /* (every candidate is for the same file: the name with one extension) */
       r = kic_resolve_priced (resolver, name, target->size, ((Candidate *) g_ptr_array_index (candidates, 0))->file,
                               links, watch);
-      if (today != G_MAXDOUBLE && strcmp (content_of_result (p, r, source), content) != 0)
+      if (today != G_MAXDOUBLE && !kic_content_equal (content_of_result (p, r, source), content))
         today = G_MAXDOUBLE;
       else if (today != G_MAXDOUBLE)
         today += target->weight * r->n_calls;
@@ -651,7 +681,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const char *c
  * name of the closure needs its own link even where KDE already finds it
  * fast.  The chosen links are left in p->after; returns the final cost. */
 static double
-choose_links (Planner *p, KicResolver *resolver, const char *name, const char *content,
+choose_links (Planner *p, KicResolver *resolver, const char *name, const KicContent *content,
               const char *source, GPtrArray *candidates, GPtrArray *chosen, gboolean keep_one)
 {
   double cost = G_MAXDOUBLE;
@@ -699,7 +729,7 @@ set_status (KicNamePlan *np, KicNameStatus status, const char *reason)
 void
 plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
 {
-  const char *content = NULL;
+  const KicContent *content = NULL;
   g_autofree char *source = NULL;
   g_autoptr (GPtrArray) candidates = NULL;
   g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
@@ -718,7 +748,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   for (guint i = 0; i < all->len; i++)
     {
       const KicResult *r = g_ptr_array_index (all, i);
-      const char *c;
+      const KicContent *c;
 
       if (r->path == NULL)
         {
@@ -732,7 +762,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
           content = c;
           source = kic_fs_index_realpath (p->system->index, r->path);
         }
-      else if (strcmp (c, content) != 0)
+      else if (!kic_content_equal (c, content))
         np->per_size = TRUE;
     }
   /* a name KDE finds only outside the themes: see theme_forbids, case 1
@@ -763,7 +793,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
                                           "planted only with PerSizeSets=true)");
       return;
     }
-  if (g_str_has_prefix (content, "resource:"))
+  if (content->kind == KIC_CONTENT_RESOURCE)
     {
       /* nothing on disk to copy, and KDE finds it without a call */
       set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
@@ -825,8 +855,9 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plant->source = g_strdup (source);
       plant->store = g_strdup (store);
       plant->theme = g_strdup (c->theme->desc->name);
+      plant->content = content_of_path (p, source);
       g_ptr_array_add (np->plants, plant);
-      g_hash_table_insert (p->plants, plant->link, plant);
+      plants_add (p, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
       g_hash_table_add (p->dirty, g_strdup (plant->link));
     }

@@ -45,7 +45,7 @@ static guint
 floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult *before, int size)
 {
   guint best = before->n_calls;
-  const char *content;
+  const KicContent *content;
   g_autofree char *source = NULL;
   const char *ext;
   g_autoptr (GPtrArray) candidates = NULL;
@@ -55,7 +55,7 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
   if (before->path == NULL || before->via == KIC_VIA_ABSOLUTE)
     return best;
   content = content_of_result (p, before, NULL);
-  if (g_str_has_prefix (content, "resource:"))
+  if (content->kind == KIC_CONTENT_RESOURCE)
     return best;
   source = kic_fs_index_realpath (p->system->index, before->path);
   ext = source ? link_extension (p, source) : NULL;
@@ -121,9 +121,10 @@ floor_reason (const KicNamePlan *np)
 }
 
 /* The figures for the report: the current theme's lookups before and
- * after, at the target sizes, and the floor. */
+ * after, at the target sizes, and the floor; for the names in ONLY (a
+ * set of names, NULL: all). */
 void
-report_sizes (Planner *p, GPtrArray *names)
+report_sizes (Planner *p, GPtrArray *names, GHashTable *only)
 {
   KicResolver *resolver = g_ptr_array_index (p->resolvers, 0);
 
@@ -131,6 +132,9 @@ report_sizes (Planner *p, GPtrArray *names)
     {
       KicNamePlan *np = g_ptr_array_index (names, i);
 
+      if (only != NULL && !g_hash_table_contains (only, np->name))
+        continue;
+      g_ptr_array_set_size (np->sizes, 0);
       for (guint t = 0; t < p->options->targets->len; t++)
         {
           int size = g_array_index (p->options->targets, KicTarget, t).size;

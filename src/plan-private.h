@@ -7,10 +7,12 @@
  *   plan-sizeset.c  per-size sets
  *   plan-proof.c    the proof and the closure
  *   plan-floor.c    the report: calls before and after, the floor
+ *   plan-memo.c     keeping a previous plan's results where no change reaches
  */
 #ifndef KIC_PLAN_PRIVATE_H
 #define KIC_PLAN_PRIVATE_H
 
+#include "content.h"
 #include "plan.h"
 
 /* The sizes any KDE code could ask for that the proof covers. */
@@ -22,15 +24,20 @@ typedef struct {
   const KicPlanOptions *options;
   KicOverlay *base;       /* the previous run's links hidden: KDE's own state */
   KicOverlay *after;      /* base plus the links planned so far */
-  GHashTable *content;    /* real path -> content id */
-  GHashTable *plants;     /* link path -> KicPlant* (borrowed from names) */
+  KicContentTable *contents; /* what each file shows the user (the plan keeps it) */
+  GHashTable *plants;     /* link path -> KicPlant* (borrowed from names): plants_add(), plants_remove() */
+  GHashTable *plant_files; /* file name of a planted link -> how many (content_of_result()'s filter) */
   GHashTable *plant_name; /* link path -> KicNamePlan* */
   GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
   GPtrArray *theme_names; /* char*: the theme each resolver stands for */
   /* the proof's indexes, made at its first round */
   GHashTable *known;      /* every name a lookup could be asked for (set) */
   GHashTable *stem_names; /* file name stem -> GPtrArray of the known names
-                           * whose lookups may try it (borrowed) */
+                           * whose lookups may try it (borrowed), as asked
+                           * (names_trying()) */
+  GPtrArray *known_sorted;  /* the known names, sorted (borrowed) */
+  GPtrArray *generic_sorted; /* GenericOf*: each known name with a generic icon, by it */
+  GPtrArray *slash_names;   /* the known names with a '/' (borrowed) */
   GPtrArray *reach;       /* per resolver: set of the directories its
                            * themes search (path, and mirrored disk path) */
   GHashTable *unfiled;    /* names of known the proof added that no file
@@ -38,11 +45,17 @@ typedef struct {
   GHashTable *dirty;      /* links planted or dropped since the proof
                            * last looked: what a round must re-check */
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
-  GHashTable *xpm_as_png; /* real path of an XPM -> "" when it has a PNG twin, else why not */
+  GHashTable *verified;   /* name -> GUINT_TO_POINTER (lookups the proof checked) */
+  gboolean unsure;        /* the proof met a change it could not pin on a link */
+  gboolean store_clash;   /* two sources claimed one store path (claim_store()) */
   GHashTable *dir_keys;   /* KicThemeDir* -> its real path and listing (dir_key()) */
   GHashTable *store_of;   /* store path -> the source planted links claim it for */
   guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
   GHashTable *copyable;   /* source -> "" when may_copy says yes, else why not */
+  gboolean copy_refused;  /* may_copy said no to some source: a name skipped
+                           * with a warning, which leaves no state (plan-memo.c) */
+  gboolean with_memo;     /* a previous plan is kept: a refusal drops it, and
+                           * the full plan that follows gives the warning */
   GHashTable *theme_candidates; /* KicTheme* -> GArray of ThemeCandidate (plan-choose.c) */
   GHashTable *shared_keys; /* KicResolver* -> set of the candidate directories
                             * more than one of its themes lists */
@@ -69,9 +82,11 @@ void size_report_free (gpointer data);
 void name_plan_free (gpointer data);
 
 /* plan-content.c */
-const char *content_of_path (Planner *p, const char *path);
+void plants_add (Planner *p, KicPlant *plant);
+void plants_remove (Planner *p, const char *link);
+const KicContent *content_of_path (Planner *p, const char *path);
 const char *link_extension (Planner *p, const char *source);
-const char *content_of_result (Planner *p, const KicResult *r, const char *trial_source);
+const KicContent *content_of_result (Planner *p, const KicResult *r, const char *trial_source);
 
 /* plan-choose.c */
 const char *dir_key (Planner *p, const KicThemeDir *dir);
@@ -81,6 +96,11 @@ KicPlant *plant_of_result (Planner *p, const KicResult *r);
 gboolean claim_store (Planner *p, const char *store, const char *source);
 gboolean may_copy (Planner *p, const char *source, const char **why);
 gboolean may_plant_dir (Planner *p, const KicThemeDir *dir);
+/* Add to CHECKSUM every directory the themes planted for offer as a
+ * candidate (the writer's verdict on each, may_plant_dir(), included):
+ * part of the plan's key, since a directory that became plantable or not
+ * changes plans that no listing tells of. */
+void digest_candidates (Planner *p, GChecksum *checksum);
 #define UNTHEMED_REASON                                                                                       \
   "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
   "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"
@@ -90,7 +110,7 @@ void overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void candidate_free (gpointer data);
 GPtrArray *plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
-                             const char *content, gboolean for_floor);
+                             const KicContent *content, gboolean for_floor);
 void set_status (KicNamePlan *np, KicNameStatus status, const char *reason);
 void plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np);
 
@@ -99,11 +119,16 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
                     double before);
 
 /* plan-proof.c */
+void proof_index (Planner *p, GPtrArray *names);
+GPtrArray *names_trying (Planner *p, const char *stem);
 gboolean prove_once (Planner *p, GPtrArray *names, guint *n_verified);
 void drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
 void replan_banned (Planner *p, GPtrArray *names, guint n_themes);
 
 /* plan-floor.c */
-void report_sizes (Planner *p, GPtrArray *names);
+void report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
+
+/* plan-memo.c */
+GHashTable *memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified);
 
 #endif /* KIC_PLAN_PRIVATE_H */

@@ -53,7 +53,7 @@ drop_plants (Planner *p, KicNamePlan *np, const char *reason)
       overlay_restore (p, dir, file);
       g_hash_table_add (p->dirty, g_strdup (plant->link));
       g_hash_table_remove (p->plant_name, plant->link);
-      g_hash_table_remove (p->plants, plant->link);
+      plants_remove (p, plant->link);
     }
   g_ptr_array_set_size (np->plants, 0);
   set_status (np, KIC_NAME_SKIPPED, reason);
@@ -76,7 +76,12 @@ dir_files (Planner *p, const KicThemeDir *dir)
   gpointer key;
 
   if (dir->resource_files == NULL)
-    return kic_fs_index_list (p->system->index, dir->mirror ? dir->mirror : dir->path);
+    {
+      /* in no order: the caller only gathers them */
+      const KicFsDir *listing = kic_fs_index_dir (p->system->index, dir->mirror ? dir->mirror : dir->path);
+
+      return listing != NULL ? kic_fs_dir_names (listing) : NULL;
+    }
   files = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, dir->resource_files);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -84,16 +89,33 @@ dir_files (Planner *p, const KicThemeDir *dir)
   return files;
 }
 
+/* Add to ALL the stem of every icon file of FILES; with HIDING (the key
+ * of a directory that holds a previous run's links) not those links. */
 static void
-add_stems_of (GHashTable *all, GPtrArray *files)
+add_stems_of (Planner *p, GHashTable *all, GPtrArray *files, const char *hiding)
 {
   for (guint f = 0; files != NULL && f < files->len; f++)
     {
       const char *file = g_ptr_array_index (files, f);
       const char *ext = kic_icon_name_extension (file);
+      gboolean add;
+      char stem[256];
+      gsize n;
 
-      if (ext != NULL)
-        g_hash_table_add (all, g_strndup (file, strlen (file) - strlen (ext)));
+      /* a previous run's link is not KDE's own: its name is no name of
+       * the themes (the plan is the same with the store or without) */
+      if (ext == NULL || (hiding != NULL && kic_overlay_lookup (p->base, hiding, file, &add) && !add))
+        continue;
+      /* most names are known already: look before copying */
+      n = strlen (file) - strlen (ext);
+      if (n < sizeof stem)
+        {
+          memcpy (stem, file, n);
+          stem[n] = '\0';
+          if (g_hash_table_contains (all, stem))
+            continue;
+        }
+      g_hash_table_add (all, g_strndup (file, n));
     }
 }
 
@@ -106,9 +128,14 @@ static GHashTable *
 known_names (Planner *p, GPtrArray *names)
 {
   GHashTable *all = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) hiding = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < names->len; i++)
     g_hash_table_add (all, g_strdup (((KicNamePlan *) g_ptr_array_index (names, i))->name));
+  /* the directories that hold a previous run's links */
+  for (guint i = 0; p->options->previous != NULL && i < p->options->previous->len; i++)
+    g_hash_table_add (hiding, g_path_get_dirname (g_ptr_array_index (p->options->previous, i)));
   for (guint r = 0; r < p->resolvers->len; r++)
     {
       const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
@@ -120,9 +147,16 @@ known_names (Planner *p, GPtrArray *names)
           for (guint d = 0; d < theme->dirs->len; d++)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
-              g_autoptr (GPtrArray) files = dir_files (p, dir);
+              g_autoptr (GPtrArray) files = NULL;
+              const char *key = dir->resource_files == NULL && dir->mirror == NULL ? dir_key (p, dir) : NULL;
+              gboolean hides = key != NULL && g_hash_table_contains (hiding, key);
 
-              add_stems_of (all, files);
+              /* each directory once, whichever resolvers search it */
+              if (g_hash_table_contains (listed, dir->path))
+                continue;
+              g_hash_table_add (listed, dir->path);
+              files = dir_files (p, dir);
+              add_stems_of (p, all, files, hides ? key : NULL);
             }
         }
     }
@@ -133,7 +167,7 @@ known_names (Planner *p, GPtrArray *names)
       {
         g_autoptr (GPtrArray) files = kic_fs_index_list (p->system->index, g_ptr_array_index (user, d));
 
-        add_stems_of (all, files);
+        add_stems_of (p, all, files, NULL);
       }
   }
   return all;
@@ -145,44 +179,187 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* The proof's indexes: the names, which of them may try each stem (the
- * stems, kic_resolver_lookup_stems(), follow the generation and the mime
- * data, which every resolver of the system shares), and the directories
- * each resolver searches. */
-/* Index KEY (a name of p->known) under the stems its lookups may try. */
-static void
-index_stems (Planner *p, char *key)
+typedef struct {
+  const char *generic; /* the mime/generic-icons name of NAME */
+  const char *name;    /* a known name (borrowed) */
+} GenericOf;
+
+static int
+compare_generic_of (gconstpointer a, gconstpointer b)
 {
-  g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (g_ptr_array_index (p->resolvers, 0), key);
+  const GenericOf *x = *(const GenericOf *const *) a, *y = *(const GenericOf *const *) b;
+  int c = strcmp (x->generic, y->generic);
 
-  for (guint i = 0; i < stems->len; i++)
+  return c != 0 ? c : strcmp (x->name, y->name);
+}
+
+/* The first index of SORTED (strings, or GenericOf* with GENERIC) whose
+ * string is not below KEY. */
+static guint
+lower_bound (GPtrArray *sorted, const char *key, gboolean generic)
+{
+  guint lo = 0, hi = sorted->len;
+
+  while (lo < hi)
     {
-      const char *stem = g_ptr_array_index (stems, i);
-      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, stem);
+      guint mid = lo + (hi - lo) / 2;
+      const char *s = generic ? ((const GenericOf *) g_ptr_array_index (sorted, mid))->generic
+                              : g_ptr_array_index (sorted, mid);
 
-      if (tried_by == NULL)
-        {
-          tried_by = g_ptr_array_new ();
-          g_hash_table_insert (p->stem_names, g_strdup (stem), tried_by);
-        }
-      /* a name's stems may repeat (a dash cut equal to its generic) */
-      if (tried_by->len == 0 || g_ptr_array_index (tried_by, tried_by->len - 1) != key)
-        g_ptr_array_add (tried_by, key);
+      if (strcmp (s, key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
+  return lo;
+}
+
+/* Is S BASE itself, or BASE and then a dash and more? */
+static gboolean
+extends (const char *s, const char *base, gsize n)
+{
+  return strncmp (s, base, n) == 0 && (s[n] == '\0' || s[n] == '-');
 }
 
 static void
+add_if_trying (Planner *p, GPtrArray *out, GHashTable *seen, const char *name, const char *stem)
+{
+  g_autoptr (GPtrArray) stems = NULL;
+
+  if (g_hash_table_contains (seen, name))
+    return;
+  g_hash_table_add (seen, (gpointer) name);
+  stems = kic_resolver_lookup_stems (g_ptr_array_index (p->resolvers, 0), name);
+  for (guint i = 0; i < stems->len; i++)
+    if (strcmp (g_ptr_array_index (stems, i), stem) == 0)
+      {
+        g_ptr_array_add (out, (gpointer) name);
+        return;
+      }
+}
+
+/* The known names whose lookups may try STEM (the stems follow the
+ * generation and the mime data, which every resolver of the system
+ * shares): worked out when first asked.  Every stem of a name N
+ * (kic_resolver_lookup_stems()) is N, a dash cut of N, or one of those
+ * with "-x-generic" or "-symbolic" after it, or the same of N's generic
+ * icon (or, for a name with a '/', a last component): so, with that
+ * ending taken off, the stem is N or its generic icon up to a dash.  The
+ * names found so are each checked against their stems.  transfer none */
+GPtrArray *
+names_trying (Planner *p, const char *stem)
+{
+  GPtrArray *out = g_hash_table_lookup (p->stem_names, stem);
+  g_autoptr (GHashTable) seen = NULL;
+  g_autofree char *base = NULL;
+  gsize n;
+
+  if (out != NULL)
+    return out;
+  out = g_ptr_array_new ();
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  base = g_strdup (stem);
+  if (g_str_has_suffix (base, "-x-generic"))
+    base[strlen (base) - strlen ("-x-generic")] = '\0';
+  else if (g_str_has_suffix (base, "-symbolic"))
+    base[strlen (base) - strlen ("-symbolic")] = '\0';
+  n = strlen (base);
+  for (guint i = lower_bound (p->known_sorted, base, FALSE);
+       i < p->known_sorted->len && strncmp (g_ptr_array_index (p->known_sorted, i), base, n) == 0; i++)
+    if (extends (g_ptr_array_index (p->known_sorted, i), base, n))
+      add_if_trying (p, out, seen, g_ptr_array_index (p->known_sorted, i), stem);
+  for (guint i = lower_bound (p->generic_sorted, base, TRUE); i < p->generic_sorted->len; i++)
+    {
+      const GenericOf *g = g_ptr_array_index (p->generic_sorted, i);
+
+      if (strncmp (g->generic, base, n) != 0)
+        break;
+      if (extends (g->generic, base, n))
+        add_if_trying (p, out, seen, g->name, stem);
+    }
+  for (guint i = 0; i < p->slash_names->len; i++)
+    add_if_trying (p, out, seen, g_ptr_array_index (p->slash_names, i), stem);
+  g_ptr_array_sort (out, compare_strings);
+  g_hash_table_insert (p->stem_names, g_strdup (stem), out);
+  return out;
+}
+
+/* Make NAME (transfer full) a known name after the proof's indexes were
+ * made (KF6's X-symbolic for a link X): into the sorted indexes, and into
+ * every list names_trying() gave already for a stem NAME's lookups may
+ * try, so that each list is what names_trying() would work out now. */
+static void
+add_known_name (Planner *p, char *name)
+{
+  KicResolver *first = g_ptr_array_index (p->resolvers, 0);
+  const char *generic = kic_resolver_generic_icon (first, name);
+  g_autoptr (GPtrArray) stems = kic_resolver_lookup_stems (first, name);
+
+  g_hash_table_add (p->known, name);
+  g_ptr_array_insert (p->known_sorted, lower_bound (p->known_sorted, name, FALSE), name);
+  if (generic != NULL)
+    {
+      GenericOf *g = g_new (GenericOf, 1);
+      guint at = lower_bound (p->generic_sorted, generic, TRUE);
+
+      g->generic = generic;
+      g->name = name;
+      while (at < p->generic_sorted->len
+             && compare_generic_of (&g_ptr_array_index (p->generic_sorted, at), &g) < 0)
+        at++;
+      g_ptr_array_insert (p->generic_sorted, at, g);
+    }
+  if (strchr (name, '/') != NULL)
+    g_ptr_array_add (p->slash_names, name);
+  for (guint i = 0; i < stems->len; i++)
+    {
+      GPtrArray *tried_by = g_hash_table_lookup (p->stem_names, g_ptr_array_index (stems, i));
+      guint at;
+
+      if (tried_by == NULL)
+        continue;
+      at = lower_bound (tried_by, name, FALSE);
+      if (at < tried_by->len && strcmp (g_ptr_array_index (tried_by, at), name) == 0)
+        continue; /* a name's stems may repeat */
+      g_ptr_array_insert (tried_by, at, name);
+    }
+}
+
+/* The proof's indexes: the known names, sorted and by their generic
+ * icons (names_trying() finds who may try a stem), and the directories
+ * each resolver searches. */
+void
 proof_index (Planner *p, GPtrArray *names)
 {
+  KicResolver *first = g_ptr_array_index (p->resolvers, 0);
   GHashTableIter iter;
   gpointer key;
 
   p->known = known_names (p, names);
   p->unfiled = g_hash_table_new (g_str_hash, g_str_equal);
   p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  p->known_sorted = g_ptr_array_sized_new (g_hash_table_size (p->known));
+  p->generic_sorted = g_ptr_array_new_with_free_func (g_free);
+  p->slash_names = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, p->known);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    index_stems (p, key);
+    {
+      const char *generic = kic_resolver_generic_icon (first, key);
+
+      g_ptr_array_add (p->known_sorted, key);
+      if (generic != NULL)
+        {
+          GenericOf *g = g_new (GenericOf, 1);
+
+          g->generic = generic;
+          g->name = key;
+          g_ptr_array_add (p->generic_sorted, g);
+        }
+      if (strchr (key, '/') != NULL)
+        g_ptr_array_add (p->slash_names, key);
+    }
+  g_ptr_array_sort (p->known_sorted, compare_strings);
+  g_ptr_array_sort (p->generic_sorted, compare_generic_of);
   p->reach = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   for (guint r = 0; r < p->resolvers->len; r++)
     {
@@ -252,14 +429,13 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
 
           if (!g_hash_table_contains (p->known, symbolic))
             {
-              g_hash_table_add (p->known, symbolic);
               g_hash_table_add (p->unfiled, symbolic);
-              index_stems (p, symbolic);
+              add_known_name (p, symbolic);
             }
           else
             g_free (symbolic);
         }
-      tried_by = g_hash_table_lookup (p->stem_names, stem);
+      tried_by = names_trying (p, stem);
 
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
         {
@@ -392,6 +568,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
           const char *name = g_ptr_array_index (sorted, i);
           g_autoptr (GPtrArray) before_all = NULL;
           g_autoptr (GPtrArray) after_all = NULL;
+          guint checked = 0;
 
           kic_resolver_set_overlay (resolver, p->base);
           before_all = kic_resolve_sizes_uncounted (resolver, name, KIC_MIN_SIZE, KIC_MAX_SIZE);
@@ -407,8 +584,9 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               g_autofree char *reason = NULL;
 
               ++*n_verified;
+              ++checked;
               if (g_strcmp0 (before->path, after->path) == 0
-                  || strcmp (content_of_result (p, before, NULL), content_of_result (p, after, NULL)) == 0)
+                  || kic_content_equal (content_of_result (p, before, NULL), content_of_result (p, after, NULL)))
                 continue;
               /* what UnthemedLinks=true accepts: a name no file carries
                * that found nothing now finds the link it is cut back to
@@ -425,7 +603,9 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               if (culprit == NULL)
                 {
                   /* cannot happen: a lookup that meets no link is the
-                   * same as before; be safe and plant nothing */
+                   * same as before; be safe and plant nothing (and
+                   * trust no previous plan: plan.c plans again in full) */
+                  p->unsure = TRUE;
                   drop_all_plants (p, names, reason);
                   return FALSE;
                 }
@@ -446,6 +626,9 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               held = FALSE;
               break;
             }
+          /* per name, for the next run's memo (plan-memo.c) */
+          g_hash_table_insert (p->verified, g_strdup (name),
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (p->verified, name)) + checked));
         }
     }
   return held;

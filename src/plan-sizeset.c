@@ -27,8 +27,8 @@ size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const G
   kic_resolver_set_overlay (resolver, p->after);
   after_all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
   for (guint k = 0; k < before_all->len; k++)
-    if (strcmp (content_of_result (p, g_ptr_array_index (before_all, k), NULL),
-                content_of_result (p, g_ptr_array_index (after_all, k), NULL)) != 0)
+    if (!kic_content_equal (content_of_result (p, g_ptr_array_index (before_all, k), NULL),
+                            content_of_result (p, g_ptr_array_index (after_all, k), NULL)))
       {
         const char *path = ((const KicResult *) g_ptr_array_index (after_all, k))->path;
 
@@ -57,7 +57,7 @@ static KicPlant *
 size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const KicNamePlan *np,
                const GPtrArray *before_all)
 {
-  const char *content = NULL;
+  const KicContent *content = NULL;
   g_autofree char *source = NULL;
   g_autofree char *file = NULL;
   const char *ext;
@@ -69,7 +69,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   for (int s = KIC_MIN_SIZE; s <= KIC_MAX_SIZE; s++)
     {
       const KicResult *r = g_ptr_array_index (before_all, s - KIC_MIN_SIZE);
-      const char *c;
+      const KicContent *c;
 
       if (!kic_dir_spec_exact (dir->spec, s))
         continue;
@@ -79,11 +79,13 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
           content = c;
           source = kic_fs_index_realpath (p->system->index, r->path);
         }
-      else if (strcmp (c, content) != 0)
+      else if (!kic_content_equal (c, content))
         return NULL;
     }
-  if (content == NULL || source == NULL || strchr (content, ':') != NULL)
-    return NULL; /* exact for no size, or a file of the library's breeze */
+  /* exact for no size, a file of the library's breeze, or no file that
+   * can be read */
+  if (content == NULL || source == NULL || kic_content_read_kind (content) != KIC_CONTENT_FILE)
+    return NULL;
   if (!may_copy (p, source, &why))
     return NULL;
   ext = link_extension (p, source);
@@ -104,6 +106,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   plant->store = g_strconcat (p->options->store, "/files", plant->source,
                               g_str_has_suffix (plant->source, ext) ? "" : ext, NULL);
   plant->theme = g_strdup (theme->desc->name);
+  plant->content = content_of_path (p, plant->source);
   return plant;
 }
 
@@ -114,7 +117,7 @@ size_set_unset (Planner *p, KicPlant *plant)
   g_autofree char *file = g_path_get_basename (plant->link);
 
   overlay_restore (p, dir, file);
-  g_hash_table_remove (p->plants, plant->link);
+  plants_remove (p, plant->link);
 }
 
 static void
@@ -124,7 +127,7 @@ size_set_set (Planner *p, KicPlant *plant)
   g_autofree char *file = g_path_get_basename (plant->link);
 
   kic_overlay_set (p->after, dir, file, TRUE);
-  g_hash_table_insert (p->plants, plant->link, plant);
+  plants_add (p, plant);
 }
 
 /* A name KDE loads with different content at different sizes (BEFORE_ALL,

@@ -59,6 +59,18 @@ kic_name_status_to_string (KicNameStatus status)
   return "?";
 }
 
+gboolean
+kic_name_status_from_string (const char *text, KicNameStatus *status)
+{
+  for (int s = KIC_NAME_PLANTED; s <= KIC_NAME_ABSOLUTE; s++)
+    if (strcmp (text, kic_name_status_to_string (s)) == 0)
+      {
+        *status = s;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 GArray *
 kic_plan_default_targets (const KicProfileTable *profile)
 {
@@ -111,6 +123,24 @@ name_plan_free (gpointer data)
   g_free (np);
 }
 
+KicNamePlan *
+kic_name_plan_new (const char *name)
+{
+  KicNamePlan *np = g_new0 (KicNamePlan, 1);
+
+  np->name = g_strdup (name);
+  np->plants = g_ptr_array_new_with_free_func (kic_plant_free);
+  np->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  np->banned = g_ptr_array_new_with_free_func (g_free);
+  return np;
+}
+
+void
+kic_name_plan_free (gpointer np)
+{
+  name_plan_free (np);
+}
+
 void
 kic_plan_free (KicPlan *plan)
 {
@@ -119,8 +149,12 @@ kic_plan_free (KicPlan *plan)
   g_hash_table_unref (plan->links);
   g_hash_table_unref (plan->files);
   g_ptr_array_unref (plan->names);
+  if (plan->verified != NULL)
+    g_hash_table_unref (plan->verified);
+  g_free (plan->key);
   if (plan->closure != NULL)
     g_ptr_array_unref (plan->closure);
+  kic_content_table_unref (plan->contents);
   g_free (plan);
 }
 
@@ -168,14 +202,23 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->options = options;
   p->base = kic_overlay_new ();
   p->after = kic_overlay_new ();
-  p->content = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->contents = kic_content_table_new (system->index);
+  if (options->known_contents != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, options->known_contents);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        kic_content_table_know (p->contents, key, value);
+    }
   p->plants = g_hash_table_new (g_str_hash, g_str_equal);
+  p->plant_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->closure = g_ptr_array_new_with_free_func (name_plan_free);
-  p->xpm_as_png = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   p->dir_keys = dir_keys_new ();
   p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   p->copyable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -204,6 +247,35 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
       }
   g_ptr_array_add (p->resolvers, kic_system_new_resolver (system, NULL, TRUE, NULL));
   g_ptr_array_add (p->theme_names, g_strdup ("any other theme"));
+  p->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* What the plan depends on besides the files: the program, the options,
+ * and every resolver (kic_resolver_digest()).  transfer full */
+static char *
+plan_key (Planner *p)
+{
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  const KicPlanOptions *o = p->options;
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "kde-icon-cache plan %s\nper-size-sets=%d\nunthemed-links=%d\nstore=%s\ntargets=",
+                          kic_version, o->per_size_sets, o->unthemed_links, o->store);
+  for (guint i = 0; i < o->targets->len; i++)
+    {
+      const KicTarget *t = &g_array_index (o->targets, KicTarget, i);
+      char weight[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (s, "%d:%s,", t->size, g_ascii_dtostr (weight, sizeof weight, t->weight));
+    }
+  for (guint i = 0; i < p->theme_names->len; i++)
+    g_string_append_printf (s, "\ntheme=%s", (char *) g_ptr_array_index (p->theme_names, i));
+  g_checksum_update (checksum, (const guchar *) s->str, s->len + 1);
+  g_string_free (s, TRUE);
+  for (guint r = 0; r < p->resolvers->len; r++)
+    kic_resolver_digest (g_ptr_array_index (p->resolvers, r), checksum);
+  digest_candidates (p, checksum);
+  return g_strdup (g_checksum_get_string (checksum));
 }
 
 static void
@@ -211,8 +283,9 @@ planner_clear (Planner *p)
 {
   kic_overlay_free (p->base);
   kic_overlay_free (p->after);
-  g_hash_table_unref (p->content);
+  kic_content_table_unref (p->contents);
   g_hash_table_unref (p->plants);
+  g_hash_table_unref (p->plant_files);
   g_hash_table_unref (p->plant_name);
   g_ptr_array_unref (p->resolvers);
   g_ptr_array_unref (p->theme_names);
@@ -221,12 +294,16 @@ planner_clear (Planner *p)
     {
       g_hash_table_unref (p->unfiled);
       g_hash_table_unref (p->stem_names);
+      g_ptr_array_unref (p->known_sorted);
+      g_ptr_array_unref (p->generic_sorted);
+      g_ptr_array_unref (p->slash_names);
       g_hash_table_unref (p->known);
       g_ptr_array_unref (p->reach);
     }
   if (p->closure != NULL)
     g_ptr_array_unref (p->closure);
-  g_hash_table_unref (p->xpm_as_png);
+  if (p->verified != NULL)
+    g_hash_table_unref (p->verified);
   g_hash_table_unref (p->dir_keys);
   g_hash_table_unref (p->store_of);
   g_hash_table_unref (p->copyable);
@@ -234,14 +311,21 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->shared_keys);
 }
 
-KicPlan *
-kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *icons)
+/* The plan, keeping what MEMO (may be NULL) says of every name no change
+ * reaches (plan-memo.c); NULL when the memo turned out not to be safe to
+ * keep. */
+static KicPlan *
+plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *icons, gboolean use_memo)
 {
   KicPlan *plan = g_new0 (KicPlan, 1);
+  g_autoptr (GHashTable) wanted = NULL;
+  g_autoptr (KicPlanMemo) memo = NULL;
+  g_autoptr (GHashTable) replanned = NULL;
   Planner p = { 0 };
   guint n_themes;
 
   planner_init (&p, system, options);
+  plan->key = plan_key (&p);
   {
     g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
@@ -250,21 +334,33 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArra
       add_name (plan->names, seen, g_ptr_array_index (icons, i));
   }
   g_ptr_array_sort (plan->names, compare_name_plans);
+  plan->n_verified = 0;
+  if (use_memo && options->memo != NULL)
+    memo = options->memo (plan->key, options->memo_data);
+  if (memo != NULL)
+    {
+      p.with_memo = TRUE;
+      replanned = memo_restore (&p, plan->names, memo, &plan->n_verified);
+      for (guint i = 0; i < plan->names->len; i++)
+        if (g_hash_table_contains (replanned, ((KicNamePlan *) g_ptr_array_index (plan->names, i))->name))
+          plan->n_replanned++;
+        else
+          plan->n_kept++;
+    }
   /* plant for each configured theme in turn (the last resolver is the
    * "any other theme" user, who only takes part in the proof) */
   n_themes = p.resolvers->len - 1;
-  for (guint r = 0; r < n_themes; r++)
+  for (guint r = 0; r < n_themes && !p.unsure; r++)
     for (guint i = 0; i < plan->names->len; i++)
       {
         KicNamePlan *np = g_ptr_array_index (plan->names, i);
 
-        if (np->status != KIC_NAME_ABSOLUTE)
+        if (np->status != KIC_NAME_ABSOLUTE && (replanned == NULL || g_hash_table_contains (replanned, np->name)))
           plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
       }
   /* prove; a name whose links change a lookup is planned again without
    * the theme they were in, until the proof holds */
-  plan->n_verified = 0;
-  for (p.rounds = 1; !prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
+  for (p.rounds = 1; !p.unsure && !prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
     {
       if (p.rounds == KIC_MAX_PROOF_ROUNDS)
         {
@@ -283,11 +379,25 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArra
       replan_banned (&p, p.closure, n_themes);
     }
   kic_debug ("the proof took %u rounds", p.rounds);
-  report_sizes (&p, plan->names);
+  if ((p.unsure || plan->gave_up || p.store_clash || p.copy_refused) && memo != NULL)
+    {
+      kic_debug ("plan: the previous plan cannot be kept safely: planning every name");
+      planner_clear (&p);
+      kic_plan_free (plan);
+      return NULL;
+    }
+  if (p.unsure || plan->gave_up || p.store_clash || p.copy_refused)
+    g_clear_pointer (&plan->key, g_free); /* nothing for a next run to keep */
+  /* the reports of the names kept stand, but for the floor when it was
+   * not worked out for them */
+  report_sizes (&p, plan->names, memo != NULL && memo->floor == options->floor ? replanned : NULL);
   plan->closure = g_steal_pointer (&p.closure);
   g_ptr_array_sort (plan->closure, compare_name_plans);
+  plan->verified = g_steal_pointer (&p.verified);
   plan->links = g_hash_table_new (g_str_hash, g_str_equal);
   plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  plan->contents = kic_content_table_ref (p.contents);
+  wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
   for (guint i = 0; i < plan->names->len + plan->closure->len; i++)
     {
       KicNamePlan *np = i < plan->names->len ? g_ptr_array_index (plan->names, i)
@@ -299,8 +409,23 @@ kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArra
 
           g_hash_table_insert (plan->links, plant->link, plant);
           g_hash_table_insert (plan->files, g_strdup (plant->store), g_strdup (plant->source));
+          g_hash_table_add (wanted, (gpointer) plant->content);
+          /* the copies are made of the bytes read here, now, so that
+           * they are inputs of the plan like any file it compared
+           * (fingerprint.h) */
+          kic_content_read_kind (plant->content);
         }
     }
+  /* the writer copies the plants' sources; nothing else's bytes are needed */
+  kic_content_table_keep_only (plan->contents, wanted);
   planner_clear (&p);
   return plan;
+}
+
+KicPlan *
+kic_plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *icons)
+{
+  KicPlan *plan = plan_build (system, options, icons, TRUE);
+
+  return plan != NULL ? plan : plan_build (system, options, icons, FALSE);
 }

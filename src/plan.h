@@ -16,6 +16,7 @@
 #define KIC_PLAN_H
 
 #include "config.h"
+#include "content.h"
 #include "iconloader.h"
 
 #include <glib.h>
@@ -34,6 +35,7 @@ typedef struct {
   char *source; /* the real path of the icon file it stands for */
   char *store;  /* the copy in the store it points to */
   char *theme;  /* the theme of the directory */
+  const KicContent *content; /* the content of SOURCE (the plan's table) */
 } KicPlant;
 
 /* Frees a KicPlant (a GDestroyNotify for arrays of them). */
@@ -75,6 +77,25 @@ typedef struct KicNamePlan_ {
   gboolean per_size;
 } KicNamePlan;
 
+/* What a previous plan decided (state.h reads it back), for a plan that
+ * keeps it wherever no change can reach.  A name's plan only depends on
+ * the files whose stems its lookups may try (kic_resolver_lookup_stems():
+ * the name, its dash cuts, generic and -symbolic forms), on the links of
+ * names that are among those stems, and, through the proof, on every name
+ * that may try its links' stem: the names joined by shared stems are
+ * planned together, and those no changed stem, no name added to or gone
+ * from the menu can reach keep their previous result. */
+typedef struct {
+  GPtrArray *names;      /* KicNamePlan*: the menu's names as planned (plants' content NULL) */
+  GPtrArray *closure;    /* KicNamePlan*: the closure, closure_for pointing into NAMES or CLOSURE */
+  GHashTable *verified;  /* name -> GUINT_TO_POINTER (its lookups the proof checked) */
+  gboolean floor;        /* the size reports were made with KicPlanOptions.floor */
+  GHashTable *changed_stems; /* the stems of the files that changed since (a set) */
+} KicPlanMemo;
+
+void kic_plan_memo_free (KicPlanMemo *memo);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPlanMemo, kic_plan_memo_free)
+
 typedef struct {
   GArray *targets;     /* KicTarget */
   char **themes;       /* themes to plant for; NULL: the current theme */
@@ -84,13 +105,23 @@ typedef struct {
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
   gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */
+  /* the previous plan made with the same key (kic_plan_build() computes
+   * it: the settings and the resolvers, kic_resolver_digest()), or NULL:
+   * plan everything */
+  KicPlanMemo *(*memo) (const char *key, gpointer data);
+  gpointer memo_data;
+  /* real path -> SHA-256 (hex) of files whose content a previous run
+   * hashed and that have not changed since (kic_content_table_know()) */
+  GHashTable *known_contents;
   /* What the writer will refuse, asked before a plan counts on it (NULL:
    * anything goes): may links be planted in DIR (a real directory of a
-   * theme; trusted.h), may SOURCE be copied into the store (source.h;
-   * *WHY says why not)?  A refused directory is no candidate; a name
-   * whose file cannot be copied is skipped, with one warning. */
+   * theme; trusted.h), may a file of content CONTENT be copied into the
+   * store (content.h, kic_content_bytes(): the one read of the file,
+   * through source.h's checks; *WHY says why not)?  A refused directory
+   * is no candidate; a name whose file cannot be copied is skipped, with
+   * one warning. */
   gboolean (*may_plant) (const char *dir, gpointer data);
-  gboolean (*may_copy) (const char *source, char **why, gpointer data);
+  gboolean (*may_copy) (const KicContent *content, char **why, gpointer data);
   gpointer may_data;
 } KicPlanOptions;
 
@@ -100,6 +131,12 @@ typedef struct {
   GHashTable *links;   /* link path -> KicPlant* (borrowed from names) */
   GHashTable *files;   /* store path -> source real path */
   guint n_verified;    /* (name, size, theme) lookups proved unchanged */
+  KicContentTable *contents; /* what the plants' contents belong to: it keeps the
+                              * bytes of their sources for the writer */
+  char *key;           /* what the plan is valid for besides the files (KicPlanOptions.memo) */
+  GHashTable *verified; /* name -> GUINT_TO_POINTER (its lookups the proof checked), for the next memo */
+  guint n_kept;        /* menu names whose previous result was kept (a memo was used) */
+  guint n_replanned;   /* ... and those planned again */
   gboolean gave_up;    /* the proof did not settle (KIC_MAX_PROOF_ROUNDS,
                         * plan-private.h): nothing is planted */
 } KicPlan;
@@ -118,5 +155,12 @@ void kic_plan_free (KicPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPlan, kic_plan_free)
 
 const char *kic_name_status_to_string (KicNameStatus status);
+/* The status of that name; FALSE when there is none. */
+gboolean kic_name_status_from_string (const char *text, KicNameStatus *status);
+
+/* A KicNamePlan with empty arrays, of NAME (transfer full), and its free
+ * function (a GDestroyNotify). */
+KicNamePlan *kic_name_plan_new (const char *name);
+void kic_name_plan_free (gpointer np);
 
 #endif /* KIC_PLAN_H */

@@ -148,6 +148,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicResult, kic_result_free)
  * file with one of these stems appears or goes.  transfer full */
 GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
 
+/* Feed everything RESOLVER's lookups depend on but the listings of its
+ * directories and the files in them (the profile, the themes in order,
+ * each directory with its real path and specification, the data and
+ * search directories, the mime generic icons, the group sizes) into
+ * CHECKSUM: two resolvers with the same digest answer every lookup alike
+ * over the same files (state.h keys what a run learned with it). */
+void kic_resolver_digest (const KicResolver *resolver, GChecksum *checksum);
+
+/* The mime/generic-icons name of NAME (a name without extension), or
+ * NULL.  transfer none */
+const char *kic_resolver_generic_icon (const KicResolver *resolver, const char *name);
+
 /* Could a directory of THEME hold FILE (a file name with no '/')?  FALSE
  * when none of its directories' listings (or Qt resources) has the name:
  * then only a file the overlay adds can be found there. */

@@ -27,23 +27,62 @@ dir_not_public (int fd, const char *host)
   return NULL;
 }
 
-int
-kic_source_open (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error)
+/* At most this many directories are kept open by a KicSourceDirs. */
+#define KIC_SOURCE_DIRS_MAX 48
+
+struct _KicSourceDirs {
+  int rootfd;
+  char *host_root;
+  GHashTable *fds; /* directory path (from the root, "/a/b") -> GINT_TO_POINTER (O_PATH fd + 1) */
+};
+
+static void
+close_fd (gpointer data)
+{
+  close (GPOINTER_TO_INT (data) - 1);
+}
+
+KicSourceDirs *
+kic_source_dirs_new (int rootfd, const char *host_root)
+{
+  KicSourceDirs *dirs = g_new0 (KicSourceDirs, 1);
+
+  dirs->rootfd = rootfd;
+  dirs->host_root = g_strdup (host_root ? host_root : "");
+  dirs->fds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_fd);
+  return dirs;
+}
+
+void
+kic_source_dirs_free (KicSourceDirs *dirs)
+{
+  if (dirs == NULL)
+    return;
+  g_hash_table_unref (dirs->fds);
+  g_free (dirs->host_root);
+  g_free (dirs);
+}
+
+/* kic_source_open(), or with FOR_READING false kic_source_stat(): the
+ * file is then opened O_PATH only, and its holes are not asked (that
+ * needs a descriptor open for reading).  With DIRS, the directories
+ * already checked (in this phase of the run) are taken from it, and
+ * those checked now are kept there. */
+static int
+source_open (int rootfd, const char *host_root, const char *path, struct stat *st, gboolean for_reading,
+             KicSourceDirs *dirs, GError **error)
 {
   g_auto (GStrv) parts = g_strsplit (path, "/", -1);
   g_autoptr (GString) host = g_string_new (host_root ? host_root : "");
+  g_autoptr (GString) key = g_string_new (NULL);
   g_autofree char *why = NULL;
-  guint n = g_strv_length (parts), last = 0;
-  int fd = -1, dirfd = fcntl (rootfd, F_DUPFD_CLOEXEC, 0);
+  guint n = g_strv_length (parts), last = 0, first = 0;
+  int fd = -1, dirfd = -1;
+  gboolean dir_owned = TRUE; /* FALSE: DIRS holds DIRFD */
 
   for (guint i = 0; i < n; i++)
     if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
       last = i;
-  if (dirfd < 0)
-    {
-      why = g_strdup_printf ("cannot use the root: %s", g_strerror (errno));
-      goto refused;
-    }
   /* (the root itself is not asked: the store is inside it too, so a copy
    * is no more readable from the host than its source was) */
   if (parts[last][0] == '\0' || strcmp (parts[last], ".") == 0)
@@ -51,9 +90,33 @@ kic_source_open (int rootfd, const char *host_root, const char *path, struct sta
       why = g_strdup_printf ("'%s' is not a file", path);
       goto refused;
     }
-  for (guint i = 0; i <= last; i++)
+  if (dirs != NULL)
+    {
+      /* the file's directory checked before: straight to the file */
+      g_autoptr (GString) parent = g_string_new (NULL);
+      gpointer value;
+
+      for (guint i = 0; i < last; i++)
+        if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
+          g_string_append_printf (parent, "/%s", parts[i]);
+      if (parent->len > 0 && g_hash_table_lookup_extended (dirs->fds, parent->str, NULL, &value))
+        {
+          dirfd = GPOINTER_TO_INT (value) - 1;
+          dir_owned = FALSE;
+          g_string_append (host, parent->str);
+          g_string_assign (key, parent->str);
+          first = last;
+        }
+    }
+  if (dirfd < 0 && (dirfd = fcntl (rootfd, F_DUPFD_CLOEXEC, 0)) < 0)
+    {
+      why = g_strdup_printf ("cannot use the root: %s", g_strerror (errno));
+      goto refused;
+    }
+  for (guint i = first; i <= last; i++)
     {
       const char *c = parts[i];
+      gpointer value;
       int next;
 
       if (c[0] == '\0' || strcmp (c, ".") == 0)
@@ -66,6 +129,15 @@ kic_source_open (int rootfd, const char *host_root, const char *path, struct sta
         }
       if (i == last)
         break;
+      g_string_append_printf (key, "/%s", c);
+      if (dirs != NULL && g_hash_table_lookup_extended (dirs->fds, key->str, NULL, &value))
+        {
+          if (dir_owned)
+            close (dirfd);
+          dirfd = GPOINTER_TO_INT (value) - 1;
+          dir_owned = FALSE;
+          continue;
+        }
       /* O_PATH: nothing is opened for reading before its type is known */
       next = openat (dirfd, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
       if (next < 0)
@@ -73,12 +145,29 @@ kic_source_open (int rootfd, const char *host_root, const char *path, struct sta
           why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
           goto refused;
         }
-      close (dirfd);
+      if (dir_owned)
+        close (dirfd);
       dirfd = next;
+      dir_owned = TRUE;
       if ((why = dir_not_public (dirfd, host->str)) != NULL)
         goto refused;
+      if (dirs != NULL)
+        {
+          if (g_hash_table_size (dirs->fds) >= KIC_SOURCE_DIRS_MAX)
+            g_hash_table_remove_all (dirs->fds);
+          g_hash_table_insert (dirs->fds, g_strdup (key->str), GINT_TO_POINTER (dirfd + 1));
+          dir_owned = FALSE;
+        }
     }
-  fd = kic_open_regular_at (dirfd, parts[last], st);
+  if (for_reading)
+    fd = kic_open_regular_at (dirfd, parts[last], st);
+  else if ((fd = openat (dirfd, parts[last], O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
+           && (fstat (fd, st) < 0 || !S_ISREG (st->st_mode)))
+    {
+      close (fd);
+      fd = -1;
+      errno = EINVAL;
+    }
   if (fd < 0)
     {
       if (errno == EINVAL)
@@ -87,14 +176,15 @@ kic_source_open (int rootfd, const char *host_root, const char *path, struct sta
         why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
       goto refused;
     }
-  close (dirfd);
+  if (dir_owned)
+    close (dirfd);
   dirfd = -1;
   if (!(st->st_mode & S_IROTH))
     why = g_strdup_printf ("'%s' is not readable by every user", host->str);
   else if (st->st_size > KIC_MAX_ICON_BYTES)
     why = g_strdup_printf ("'%s' is larger than an icon may be (%jd bytes, at most %d)", host->str,
                            (intmax_t) st->st_size, KIC_MAX_ICON_BYTES);
-  else
+  else if (for_reading)
     {
       /* a hole before the end: a sparse file, which would cost the store
        * its full size (SEEK_HOLE answers the size where holes are not
@@ -112,10 +202,44 @@ kic_source_open (int rootfd, const char *host_root, const char *path, struct sta
 refused:
   if (fd >= 0)
     close (fd);
-  if (dirfd >= 0)
+  if (dirfd >= 0 && dir_owned)
     close (dirfd);
   g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s: not copied", why);
   return -1;
+}
+
+int
+kic_source_open (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error)
+{
+  return source_open (rootfd, host_root, path, st, TRUE, NULL, error);
+}
+
+gboolean
+kic_source_stat (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error)
+{
+  int fd = source_open (rootfd, host_root, path, st, FALSE, NULL, error);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
+int
+kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error)
+{
+  return source_open (dirs->rootfd, dirs->host_root, path, st, TRUE, dirs, error);
+}
+
+gboolean
+kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error)
+{
+  int fd = source_open (dirs->rootfd, dirs->host_root, path, st, FALSE, dirs, error);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
 }
 
 gboolean

@@ -323,14 +323,18 @@ name_fits (Writer *w, const char *path)
 }
 
 /* Write DATA as NAME in DIR: a temporary file of this run's (created
- * O_EXCL: anything already at that name is left alone), mode MODE, fsync,
- * rename, and the directory fsync'ed.  With MTIME the file gets that
- * modification time (a copy keeps its source's, so that
- * gtk-update-icon-cache, which follows links, does not see a newer file in
- * a theme). */
+ * O_EXCL: anything already at that name is left alone), mode MODE,
+ * rename; with DURABLE, fsync before the rename and of the directory
+ * after it.  The store copies are written without (one syncfs() of the
+ * store's file system makes them all durable at once before any link to
+ * them is made: sync_store()); the manifest and the fingerprint with.
+ * With MTIME the file gets that modification time (a copy keeps its
+ * source's, so that gtk-update-icon-cache, which follows links, does not
+ * see a newer file in a theme). */
 gboolean
 write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length,
-               const struct timespec *mtime, mode_t mode, const char *what, GError **error)
+               const struct timespec *mtime, mode_t mode, gboolean durable, const char *what,
+               GError **error)
 {
   g_autofree char *tmp = temp_name (w, name);
   gsize done = 0;
@@ -367,7 +371,7 @@ write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gs
           return set_errno_error (error, errsv, "set the modification time of", what);
         }
     }
-  if (fchmod (fd, mode) < 0 || fsync (fd) < 0 || close (fd) < 0)
+  if (fchmod (fd, mode) < 0 || (durable && fsync (fd) < 0) || close (fd) < 0)
     {
       int errsv = errno;
 
@@ -382,7 +386,7 @@ write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gs
       return set_errno_error (error, errsv, "rename into place", what);
     }
   /* the rename itself must reach the disk before the manifest says so */
-  if (fsync (dir->fd) < 0)
+  if (durable && fsync (dir->fd) < 0)
     {
       g_autofree char *host = host_path (w, dir->path);
 

@@ -68,6 +68,7 @@ struct _KicWriter {
   KicWriteStats *stats;
   KicWriteStats no_stats;
   char *inputs;         /* kic_writer_set_inputs(), or NULL */
+  GHashTable *contents; /* store path -> const KicContent* of its source */
 };
 
 typedef KicWriter Writer;
@@ -91,7 +92,9 @@ char *sha256_at (int dirfd, const char *name);
 char *sha256_of_fd (int fd);
 char *temp_name (const Writer *w, const char *name);
 char *new_temp_token (void);
-gboolean write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length, const struct timespec *mtime, mode_t mode, const char *what, GError **error);
+gboolean write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length,
+                        const struct timespec *mtime, mode_t mode, gboolean durable, const char *what,
+                        GError **error);
 
 /* writer-lock.c */
 gboolean take_lock (Writer *w, GError **error);
@@ -104,8 +107,10 @@ void remove_store_temps (int fd);
 gboolean store_budget_allows (Writer *w, DirHandle *dir, gsize length);
 gboolean put_file (Writer *w, const KicManifestEntry *entry, GError **error);
 gboolean put_manifest (Writer *w, const char *text, GError **error);
+gboolean sync_store (Writer *w, GError **error);
 void remove_store (Writer *w);
-gboolean store_content (Writer *w, const char *store, const char *source, char **data, gsize *length, struct stat *st, GError **error);
+GBytes *store_content (Writer *w, const char *store, const char *source, const KicContent *content,
+                       const char **sha256, struct timespec *mtime, GError **error);
 char *store_copy_of_link (const Writer *w, const char *link, const char *target);
 gboolean store_slot_ok (Writer *w, const char *store, const char *sum);
 

@@ -53,50 +53,6 @@ manifest_path (const Writer *w)
   return g_build_filename (w->options.store, "manifest", NULL);
 }
 
-/* Does DATA look like what its name says?  Only icon files are ever copied
- * into the store: whatever a hostile Icon= or tree points at, nothing else
- * can be made world-readable there. */
-static gboolean
-content_matches_name (const char *name, const char *data, gsize length)
-{
-  gsize head = MIN (length, (gsize) 65536);
-
-  if (g_str_has_suffix (name, ".png"))
-    return length >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0;
-  if (g_str_has_suffix (name, ".svgz"))
-    return length >= 2 && (guchar) data[0] == 0x1f && (guchar) data[1] == 0x8b;
-  if (g_str_has_suffix (name, ".xpm"))
-    return g_strstr_len (data, MIN (head, (gsize) 256), "XPM") != NULL;
-  if (g_str_has_suffix (name, ".svg"))
-    return g_strstr_len (data, head, "<svg") != NULL;
-  return FALSE;
-}
-
-/* Read SOURCE, an icon file inside the root: one every user could read
- * already (the copy will be mode 0644, source.h), at most
- * KIC_MAX_ICON_BYTES and with no holes, whose content is an image of the
- * type its name says. */
-static gboolean
-read_source (Writer *w, const char *source, char **data, gsize *length, struct stat *st,
-             GError **error)
-{
-  g_autofree char *host = host_path (w, source);
-  int fd = kic_source_open (w->rootfd, w->prefix, source, st, error);
-  gboolean ok;
-
-  if (fd < 0)
-    return FALSE;
-  ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, data, length, error);
-  close (fd);
-  if (ok && !content_matches_name (source, *data, *length))
-    {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not the image its name says: not copied", host);
-      g_clear_pointer (data, g_free);
-      return FALSE;
-    }
-  return ok;
-}
-
 /* May the copy with content SUM go to STORE?  Yes when nothing is there,
  * when the same content is (then it is in place), or a copy of ours the
  * old manifest records with the content it has now.  Anything else there
@@ -135,30 +91,44 @@ store_slot_ok (Writer *w, const char *store, const char *sum)
   return ok;
 }
 
-/* The content of the store file STORE: a copy of SOURCE, or the PNG made
- * from SOURCE, an XPM (raster.h), as the plan asked by its name. */
-gboolean
-store_content (Writer *w, const char *store, const char *source, char **data, gsize *length,
-               struct stat *st, GError **error)
+/* The bytes of the store file STORE: those of SOURCE, whose content is
+ * CONTENT, or the PNG made from them when STORE is its twin (raster.h),
+ * as the plan asked by its name; *SHA256 (transfer none) gets their
+ * SHA-256, *MTIME SOURCE's modification time.  Both come from the one
+ * read of SOURCE that its content was hashed from (content.h): what is
+ * copied is what the planner compared.  MTIME is NULL when only the
+ * SHA-256 is asked (the desired manifest); with it, the copy is about to
+ * be made, and SOURCE is checked to be still the file that was read.
+ * transfer none */
+GBytes *
+store_content (Writer *w, const char *store, const char *source, const KicContent *content,
+               const char **sha256, struct timespec *mtime, GError **error)
 {
-  g_autoptr (GBytes) png = NULL;
-  g_autofree char *why = NULL;
+  const char *why = NULL;
+  GBytes *bytes;
+  GBytes *png;
 
-  if (!read_source (w, source, data, length, st, error))
-    return FALSE;
+  /* the bytes were read when the plan compared them: the file must still
+   * be that one, and copyable, now (a copy of what a user just made
+   * private, or put there since, is no copy every user could make) */
+  if (mtime != NULL && !kic_content_unchanged (content, error))
+    return NULL;
+  bytes = kic_content_bytes (content, mtime, error);
+  if (bytes == NULL)
+    return NULL;
   if (!kic_raster_is_png_of_xpm (store, source))
-    return TRUE;
-  png = kic_raster_xpm_to_png (*data, *length, &why);
-  g_clear_pointer (data, g_free);
+    {
+      *sha256 = kic_content_sha256 (content);
+      return bytes;
+    }
+  png = kic_content_png (content, sha256, &why);
   if (png == NULL)
     {
       g_autofree char *host = host_path (w, source);
 
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' cannot be made a PNG: %s", host, why);
-      return FALSE;
     }
-  *data = g_bytes_unref_to_data (g_steal_pointer (&png), length);
-  return TRUE;
+  return png;
 }
 
 /* The free space the store's file system keeps whatever we copy: a tenth
@@ -220,11 +190,13 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
-  g_autofree char *data = NULL;
-  g_autofree char *sum = NULL;
+  const KicContent *content = g_hash_table_lookup (w->contents, entry->path);
   g_autoptr (GError) local = NULL;
+  const char *sum = NULL;
+  struct timespec mtime;
+  const char *data;
   DirHandle *handle;
-  struct stat st;
+  GBytes *bytes;
   gsize length;
 
   if (g_hash_table_contains (w->in_place, entry->path))
@@ -234,7 +206,8 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   if (w->options.dry_run)
     return TRUE;
   handle = open_dir (w, dir, OPEN_CREATE, &local);
-  if (handle == NULL || !store_content (w, entry->path, entry->target, &data, &length, &st, &local))
+  bytes = handle != NULL ? store_content (w, entry->path, entry->target, content, &sum, &mtime, &local) : NULL;
+  if (bytes == NULL)
     {
       if (error_is_global (local))
         {
@@ -244,7 +217,6 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
       lose (w, entry, local->message);
       return TRUE;
     }
-  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
   if (strcmp (sum, entry->sha256) != 0)
     {
       g_autofree char *why = g_strdup_printf ("'%s%s' changed while kde-icon-cache ran", w->prefix, entry->target);
@@ -252,12 +224,13 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
       lose (w, entry, why);
       return TRUE;
     }
+  data = g_bytes_get_data (bytes, &length);
   if (!store_budget_allows (w, handle, length))
     {
       lose (w, entry, NULL);
       return TRUE;
     }
-  if (!write_file_at (w, handle, name, data, length, &st.st_mtim, 0644, entry->path, &local))
+  if (!write_file_at (w, handle, name, data, length, &mtime, 0644, FALSE, entry->path, &local))
     {
       if (error_is_global (local))
         {
@@ -266,6 +239,22 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
         }
       lose (w, entry, local->message);
     }
+  return TRUE;
+}
+
+/* The store copies written so far made durable, before the first link
+ * to any of them: one syncfs(2) of the store's file system instead of an
+ * fsync per copy (a power cut after it finds every copy whole; one
+ * before it finds no link to a copy that may not be). */
+gboolean
+sync_store (Writer *w, GError **error)
+{
+  DirHandle *store = open_dir (w, w->options.store, 0, error);
+
+  if (store == NULL)
+    return FALSE;
+  if (syncfs (store->fd) < 0)
+    return set_errno_error (error, errno, "sync the file system of", w->options.store);
   return TRUE;
 }
 
@@ -282,7 +271,7 @@ put_manifest (Writer *w, const char *text, GError **error)
   if (w->options.dry_run)
     return TRUE;
   handle = open_dir (w, w->options.store, OPEN_CREATE, error);
-  if (handle == NULL || !write_file_at (w, handle, "manifest", text, strlen (text), NULL, 0644, path, error))
+  if (handle == NULL || !write_file_at (w, handle, "manifest", text, strlen (text), NULL, 0644, TRUE, path, error))
     return FALSE;
   handle->changed = FALSE; /* the store's own time may move */
   return TRUE;
@@ -377,7 +366,7 @@ remove_locked_dir (int parentfd, const char *name)
 }
 
 /* The temporary names a killed run left in the store directory FD (of
- * the manifest, the fingerprint and a lock being replaced:
+ * the manifest, the fingerprint, the state and a lock being replaced:
  * ".manifest.kic-*"), regular files: no one else writes there. */
 void
 remove_store_temps (int fd)
@@ -391,6 +380,7 @@ remove_store_temps (int fd)
   while ((errno = 0, de = readdir (d)) != NULL)
     if ((g_str_has_prefix (de->d_name, TEMP_PREFIX "manifest" TEMP_INFIX)
          || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_INFIX)
+         || g_str_has_prefix (de->d_name, TEMP_PREFIX KIC_STATE_FILE TEMP_INFIX)
          || g_str_has_prefix (de->d_name, TEMP_PREFIX "lock" TEMP_INFIX))
         && de->d_type == DT_REG)
       g_ptr_array_add (names, g_strdup (de->d_name));
@@ -422,6 +412,8 @@ remove_store (Writer *w)
       unlinkat (fd, TEMP_PREFIX "manifest" TEMP_SUFFIX, 0); /* a killed run's */
       unlinkat (fd, KIC_FINGERPRINT_FILE, 0);
       unlinkat (fd, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_SUFFIX, 0);
+      unlinkat (fd, KIC_STATE_FILE, 0);
+      unlinkat (fd, TEMP_PREFIX KIC_STATE_FILE TEMP_SUFFIX, 0);
       remove_store_temps (fd);
       close (fd);
     }

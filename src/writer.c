@@ -8,6 +8,7 @@
 
 #include "fingerprint.h"
 #include "kic.h"
+#include "raster.h"
 #include "safeopen.h"
 
 #include <dirent.h>
@@ -53,6 +54,7 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->made = g_ptr_array_new_with_free_func (g_free);
   w->in_place = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->too_long = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  w->contents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->untrusted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->lost = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_queue_init (&w->open);
@@ -82,6 +84,7 @@ kic_writer_free (KicWriter *w)
   g_ptr_array_unref (w->made);
   g_hash_table_unref (w->in_place);
   g_hash_table_unref (w->too_long);
+  g_hash_table_unref (w->contents);
   g_hash_table_unref (w->untrusted);
   g_hash_table_unref (w->lost);
   g_free (w->token);
@@ -159,27 +162,27 @@ static KicManifest *
 desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GError **error)
 {
   KicManifest *manifest = kic_manifest_new ();
-  g_autoptr (GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr (GHashTable) sums = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) shared = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter iter;
   gpointer key, value;
 
-  /* store path -> source: one copy for all the links to it; a store path
-   * two sources would share is neither's (one of them would show the
-   * other's content) */
+  /* store path -> its link: one copy for all the links to it; a store
+   * path two sources would share is neither's (one of them would show
+   * the other's content) */
   for (guint i = 0; i < links->len; i++)
     {
       const KicWriteLink *want = g_ptr_array_index (links, i);
-      const char *had = g_hash_table_lookup (files, want->store);
+      const KicWriteLink *had = g_hash_table_lookup (files, want->store);
 
-      if (had != NULL && strcmp (had, want->source) != 0 && !g_hash_table_contains (shared, want->store))
+      if (had != NULL && strcmp (had->source, want->source) != 0 && !g_hash_table_contains (shared, want->store))
         {
           kic_warning ("'%s%s' would be the copy of both '%s%s' and '%s%s': neither is cached", w->prefix,
-                       want->store, w->prefix, had, w->prefix, want->source);
+                       want->store, w->prefix, had->source, w->prefix, want->source);
           g_hash_table_add (shared, (char *) want->store);
         }
-      g_hash_table_insert (files, (char *) want->store, (char *) want->source);
+      g_hash_table_insert (files, (char *) want->store, (gpointer) want);
     }
 
   manifest->settings = g_strdup (settings);
@@ -187,17 +190,16 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
   g_hash_table_iter_init (&iter, files);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      const char *store = key, *source = value;
+      const KicWriteLink *want = value;
+      const char *store = key, *source = want->source;
       g_autoptr (GError) local = NULL;
-      g_autofree char *data = NULL;
-      char *sum = NULL;
-      struct stat st;
-      gsize length;
+      const char *sum = NULL;
 
       if (g_hash_table_contains (shared, store) || !kic_manifest_path_ok (store) || !kic_manifest_path_ok (source)
           || !name_fits (w, store))
         continue;
-      if (!store_content (w, store, source, &data, &length, &st, &local))
+      if (kic_raster_is_png_of_xpm (store, source) ? store_content (w, store, source, want->content, &sum, NULL, &local) == NULL
+                                                   : (sum = kic_content_copy_sha256 (want->content, &local)) == NULL)
         {
           if (error_is_global (local))
             {
@@ -208,14 +210,11 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
           kic_warning ("%s; its links are left out", local->message);
           continue;
         }
-      sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
       if (!store_slot_ok (w, store, sum))
-        {
-          g_free (sum);
-          continue;
-        }
+        continue;
       kic_manifest_add (manifest, KIC_ENTRY_FILE, store, source, sum);
-      g_hash_table_insert (sums, (char *) store, sum);
+      g_hash_table_insert (sums, (char *) store, (char *) sum);
+      g_hash_table_insert (w->contents, g_strdup (store), (gpointer) want->content);
     }
   for (guint i = 0; i < links->len; i++)
     {
@@ -691,7 +690,19 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
    * with the times of the directories it may change and the token of its
    * temporary names */
   old_text = kic_manifest_to_string (w->old);
-  desired_text = kic_manifest_to_string (desired);
+  {
+    /* (a run whose manifest differs only in its header lines -- the
+     * digest of the inputs, the settings -- changes no link and no copy:
+     * killed, it leaves the old manifest, which is whole; no journal,
+     * and one fsync'ed write of the manifest fewer) */
+    char *settings_now = desired->settings, *inputs_now = desired->inputs;
+
+    desired->settings = w->old->settings;
+    desired->inputs = w->old->inputs;
+    desired_text = kic_manifest_to_string (desired);
+    desired->settings = settings_now;
+    desired->inputs = inputs_now;
+  }
   if ((strcmp (old_text, desired_text) != 0 || copies_to_write (w, desired)) && !w->options.dry_run)
     {
       g_autofree char *journal_text = NULL;
@@ -710,6 +721,9 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
   for (guint i = 0; i < files->len; i++)
     if (!put_file (w, g_ptr_array_index (files, i), error))
       return FALSE;
+  /* the copies made durable at once, before the first link to them */
+  if (stats->files_written > 0 && !w->options.dry_run && !sync_store (w, error))
+    return FALSE;
   g_hash_table_iter_init (&iter, w->lost);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_hash_table_remove (desired->entries, key);
@@ -720,6 +734,11 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
   g_hash_table_iter_init (&iter, refused->entries);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_hash_table_remove (desired->entries, key);
+  {
+    g_autoptr (GPtrArray) placed = entries_of_kind (desired, KIC_ENTRY_LINK);
+
+    stats->left_out = wanted->len > placed->len ? wanted->len - placed->len : 0;
+  }
   /* 4. what is no longer wanted */
   if (!remove_stale (w, desired, error))
     return FALSE;
@@ -800,10 +819,12 @@ kic_writer_set_inputs (KicWriter *w, const char *inputs)
   w->inputs = g_strdup (inputs);
 }
 
-gboolean
-kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
+/* Write TEXT as the store's file NAME, unless it is already that; with
+ * DURABLE, fsync'ed. */
+static gboolean
+put_store_file (KicWriter *w, const char *name, const char *text, gboolean durable, GError **error)
 {
-  g_autofree char *path = g_build_filename (w->options.store, KIC_FINGERPRINT_FILE, NULL);
+  g_autofree char *path = g_build_filename (w->options.store, name, NULL);
   g_autofree char *old = NULL;
   gsize length;
   DirHandle *store;
@@ -822,6 +843,20 @@ kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
   store = open_dir (w, w->options.store, 0, error);
   /* 0600: it names every input the run read, and some may be in
    * directories other users cannot list (issue 19, row 3) */
-  return store != NULL
-         && write_file_at (w, store, KIC_FINGERPRINT_FILE, text, strlen (text), NULL, 0600, path, error);
+  return store != NULL && write_file_at (w, store, name, text, strlen (text), NULL, 0600, durable, path, error);
+}
+
+gboolean
+kic_writer_put_fingerprint (KicWriter *w, const char *text, GError **error)
+{
+  /* a reason to skip work, no more: one lost to a power cut (or cut
+   * short: it then matches nothing) makes the next run plan */
+  return put_store_file (w, KIC_FINGERPRINT_FILE, text, FALSE, error);
+}
+
+gboolean
+kic_writer_put_state (KicWriter *w, const char *text, GError **error)
+{
+  /* a cache: lost to a power cut, it is a full plan (state.h) */
+  return put_store_file (w, KIC_STATE_FILE, text, FALSE, error);
 }

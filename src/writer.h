@@ -10,7 +10,8 @@
  *   1. the manifest is rewritten listing old and new entries together,
  *      with the times of the directories about to change (a journal:
  *      whatever this run may create is recorded first);
- *   2. store copies are written (temporary file, fsync, rename);
+ *   2. store copies are written (temporary file, rename), then made
+ *      durable all at once (one syncfs(2) of the store's file system);
  *   3. links are created (symlinkat, which never replaces anything) or
  *      replaced (exchanged with a new one, then the old one checked) --
  *      only over a link the manifest says is ours and that still points
@@ -34,6 +35,7 @@
 #ifndef KIC_WRITER_H
 #define KIC_WRITER_H
 
+#include "content.h"
 #include "fsindex.h"
 #include "manifest.h"
 
@@ -58,16 +60,23 @@ typedef struct {
 
 /* One link the caller wants: LINK (a path inside the root, as KDE
  * names it) to the store copy STORE of SOURCE (the real path of an icon
- * file; an XPM's STORE ending in ".png" is its PNG twin, raster.h). */
+ * file; an XPM's STORE ending in ".png" is its PNG twin, raster.h), whose
+ * CONTENT is what the caller compared (content.h): the copy is made of
+ * the bytes that content was read and hashed from, not of a second read
+ * of SOURCE, so that what is written is what was proved. */
 typedef struct {
   const char *link;
   const char *store;
   const char *source;
+  const KicContent *content;
 } KicWriteLink;
 
 typedef struct {
   guint added, replaced, removed, unchanged, refused;
   guint files_written, files_removed;
+  guint left_out; /* links asked for that are not in place after the run
+                   * (a copy or a link that could not be made: one
+                   * warning each; the run goes on) */
 } KicWriteStats;
 
 typedef struct _KicWriter KicWriter;
@@ -103,6 +112,14 @@ void kic_writer_set_inputs (KicWriter *writer, const char *inputs);
  * only when it differs from the one there; nothing for a dry run or when
  * there is no store. */
 gboolean kic_writer_put_fingerprint (KicWriter *writer, const char *text, GError **error);
+
+/* The state's file in the store (state.h). */
+#define KIC_STATE_FILE "state"
+
+/* Record TEXT as the store's state (state.h, what the next run may keep
+ * of this one's plan), atomically, only when it differs; nothing for a dry
+ * run or when there is no store.  After kic_writer_apply(). */
+gboolean kic_writer_put_state (KicWriter *writer, const char *text, GError **error);
 
 /* Remove everything of ours the manifest lists, then the store and the
  * parents of it that a run created. */

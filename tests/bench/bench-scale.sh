@@ -9,15 +9,12 @@
 #   apps3      themes with 3x the applications: every .desktop file twice
 #              more under a new name (kic2.<name>, kic3.<name>), each with
 #              copies of its hicolor and pixmaps icons under that name
-# For each, in a fresh writable view: a full --rebuild, a second one with
-# nothing changed (the no-op), --check, and the peak memory of each;
-# against gtk-update-icon-cache over every theme of the tree, all of them
-# in one run (one command per theme, timed together), in the same view.
-# For scale, also gtk-update-icon-cache over the two themes KDE searches
-# here (breeze and hicolor), the anchor of `make bench`.
-# Times are one run each (ms, wall clock); memory is the peak RSS (KiB,
-# for gtk the largest of its runs).  A chart of time against the number
-# of icon files goes to build/scale.png (gnuplot).
+# For each, side by side in one run (tests/bench/rebuild-vs-gtk.sh): the
+# full rebuild against gtk-update-icon-cache over the themes KDE searches,
+# the rebuild after one application is added against gtk-update-icon-cache
+# on hicolor, the no-op, and our peak memory; then --check.  A chart of
+# time against the number of icon files goes to build/scale.png (gnuplot;
+# KIC_SCALE_CHART).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIC_BIN:-$TOP/kde-icon-cache}
@@ -33,6 +30,7 @@ cleanup () {
 }
 trap cleanup EXIT
 command -v gtk-update-icon-cache > /dev/null || { echo "bench-scale: needs gtk-update-icon-cache" >&2; exit 1; }
+. "$TOP/tests/bench/rebuild-vs-gtk.sh"
 
 # ---- the trees -------------------------------------------------------
 T1=$TMP_TOP/realistic
@@ -77,37 +75,10 @@ fresh_view () { # fresh_view NAME LOWER
   VIEWS="$VIEWS $W/$1/view"
 }
 
-# ms and KiB of one command: "MS KB"
-measure () {
-  s=$(date +%s%N)
-  /usr/bin/time -f %M -o "$W/kb" "$@" > /dev/null 2>&1 || true
-  e=$(date +%s%N)
-  echo "$(((e - s) / 1000000)) $(tail -n 1 "$W/kb")"
-}
-
-# gtk-update-icon-cache over every theme of ROOT (or the THEMES), one
-# run: "MS KB"
-gtk_all () { # gtk_all ROOT [THEME...]
-  root=$1; shift
-  if [ $# -eq 0 ]; then set -- "$root"/usr/share/icons/*/; else
-    for th; do set -- "$@" "$root/usr/share/icons/$th/"; shift; done
-  fi
-  s=$(date +%s%N)
-  max=0
-  for d; do
-    [ -f "$d/index.theme" ] || continue
-    /usr/bin/time -f %M -o "$W/kb" gtk-update-icon-cache -q -f "$d" > /dev/null 2>&1 || true
-    kb=$(tail -n 1 "$W/kb"); [ "$kb" -gt "$max" ] && max=$kb
-  done
-  e=$(date +%s%N)
-  echo "$(((e - s) / 1000000)) $max"
-}
-
-ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f\n", a / b }'; }
-
+echo "kde-icon-cache bench-scale ($KIC_BENCH_RUNS runs of each; $(uptime | sed 's/.*load/load/'))"
 : > "$W/chart.dat"
-printf '%-10s %6s %5s %7s | %8s %8s %8s %8s | %8s %8s | %8s %6s %7s | %10s\n' tree themes desk icons \
-  "full ms" "no-op ms" "check ms" "peak KiB" "gtk ms" "gtk KiB" "full/gtk" "noop/f" "check/f" "gtk b+h ms"
+: > "$W/stats"
+rebuild_vs_gtk_header
 for t in realistic themes apps3; do
   case $t in
     realistic) lower=$T1 ;;
@@ -119,37 +90,20 @@ for t in realistic themes apps3; do
   desk=$(find "$v/usr/share/applications" -name '*.desktop' | wc -l)
   icons=$(find "$v/usr/share/icons" "$v/usr/share/pixmaps" \( -type f -o -type l \) \
     \( -name '*.png' -o -name '*.svg' -o -name '*.svgz' -o -name '*.xpm' \) | wc -l)
-  # the file system's caches warm for both sides alike
-  "$BIN" -q --root "$v" --theme breeze --list > /dev/null 2>&1 || true
-  read -r full_ms full_kb <<EOF
-$(measure "$BIN" -q --root "$v" --theme breeze --rebuild)
-EOF
-  read -r noop_ms noop_kb <<EOF
-$(measure "$BIN" -q --root "$v" --theme breeze --rebuild)
-EOF
-  read -r check_ms check_kb <<EOF
-$(measure "$BIN" -q --root "$v" --theme breeze --check)
-EOF
-  peak=$full_kb
-  for k in $noop_kb $check_kb; do [ "$k" -gt "$peak" ] && peak=$k; done
-  # gtk in a view of its own, so that neither side sees the other's files
-  fresh_view "$t-gtk" "$lower"; g=$W/$t-gtk/view
-  gtk-update-icon-cache -q -f "$g/usr/share/icons/hicolor" > /dev/null 2>&1 || true
-  read -r gtk_ms gtk_kb <<EOF
-$(gtk_all "$g")
-EOF
-  read -r searched_ms searched_kb <<EOF
-$(gtk_all "$g" breeze hicolor)
-EOF
-  printf '%-10s %6s %5s %7s | %8s %8s %8s %8s | %8s %8s | %8s %6s %7s | %10s\n' "$t" "$themes" "$desk" "$icons" \
-    "$full_ms" "$noop_ms" "$check_ms" "$peak" "$gtk_ms" "$gtk_kb" \
-    "$(ratio "$full_ms" "$gtk_ms")" "$(ratio "$noop_ms" "$full_ms")" "$(ratio "$check_ms" "$full_ms")" "$searched_ms"
-  echo "$icons $full_ms $noop_ms $check_ms $gtk_ms $t $desk" >> "$W/chart.dat"
+  "$BIN" -q --root "$v" --theme breeze > /dev/null 2>&1 || true
+  check_ms=$(_rvg_ms "$BIN" -q --root "$v" --theme breeze --check)
+  umount "$v"
+  rebuild_vs_gtk "$t" "$lower"
+  printf '%-10s %7s %9s %8s %9s\n' "$t" "$themes" "$desk" "$icons" "$check_ms" >> "$W/stats"
+  echo "$icons $RVG_FULL $RVG_GTK $RVG_INCR $RVG_GTKHI $RVG_NOOP $t $desk" >> "$W/chart.dat"
 done
-echo "(full/gtk: a full --rebuild against gtk-update-icon-cache over every theme; noop/f, check/f:"
-echo " against the full --rebuild; gtk b+h: gtk-update-icon-cache over breeze and hicolor alone)"
+rebuild_vs_gtk_legend
+echo
+printf '%-10s %7s %9s %8s %9s\n' tree themes .desktop icons "check ms"
+cat "$W/stats"
 
-if command -v gnuplot > /dev/null && mkdir -p "$(dirname "$CHART")"; then
+if command -v gnuplot > /dev/null; then
+  mkdir -p "$(dirname "$CHART")"
   gnuplot <<GP
 set terminal pngcairo size 800,500 font ",11"
 set output "$CHART"
@@ -160,11 +114,11 @@ set key below
 set format x "%.0s%c"
 set logscale y
 set xrange [0:650000]
-plot "$W/chart.dat" using 1:(\$5/1000) with linespoints lw 2 title "gtk-update-icon-cache, every theme", \
-     "" using 1:(\$2/1000) with linespoints lw 2 title "kde-icon-cache --rebuild", \
-     "" using 1:(\$3/1000) with linespoints lw 2 title "kde-icon-cache, no-op", \
-     "" using 1:(\$4/1000) with linespoints lw 2 title "kde-icon-cache --check", \
-     "" using 1:(\$2/1000):(sprintf("%s (%d .desktop)", stringcolumn(6), \$7)) with labels left offset 1,0 notitle
+plot "$W/chart.dat" using 1:(\$3/1000) with linespoints lw 2 title "gtk-update-icon-cache, the themes KDE searches", \
+     "" using 1:(\$2/1000) with linespoints lw 2 title "kde-icon-cache, full rebuild", \
+     "" using 1:(\$5/1000) with linespoints lw 2 title "gtk-update-icon-cache on hicolor, one app added", \
+     "" using 1:(\$4/1000) with linespoints lw 2 title "kde-icon-cache, one app added", \
+     "" using 1:(\$6/1000) with linespoints lw 2 title "kde-icon-cache, no-op"
 GP
   echo "chart: $CHART"
 fi

@@ -2,7 +2,7 @@
 # crash.sh - kill -9 in the middle of a rebuild, and two rebuilds at once
 #
 # strace kills the rebuild at the K-th call of each kind that changes the
-# disk (rename, symlink, unlink, fsync): the first, middle and last, or
+# disk (rename, symlink, unlink, fsync, syncfs): the first, middle and last, or
 # with KIC_STRESS=1 (make stress) every one of them.  After each
 # kill: every link on disk is whole and points at a store copy, and every
 # menu name still resolves to the same content at 16-48 px; then a normal
@@ -34,15 +34,24 @@ grep -v '^#' "$R$S/manifest" > "$WORK/reference"
 # sanitizer build, cannot run under ptrace: off for the traced runs only)
 points=""
 fixtures "$WORK/c" basic
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=renameat,symlinkat,unlinkat,fsync -o "$WORK/count" "$BIN" -q --root "$WORK/c/basic" > /dev/null
-for call in renameat symlinkat unlinkat fsync; do
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=renameat,symlinkat,unlinkat,fsync,syncfs -o "$WORK/count" "$BIN" -q --root "$WORK/c/basic" > /dev/null
+for call in renameat symlinkat unlinkat fsync syncfs; do
   n=$(grep -c "^[0-9]* *$call(" "$WORK/count")
   for k in $(if [ -n "${KIC_STRESS:-}" ]; then seq 1 "$n"; else echo 1 $((n / 2 + 1)) "$n"; fi); do
     [ "$k" -ge 1 ] && points="$points $call:$k"
   done
 done
 points=$(echo "$points" | tr ' ' '\n' | sort -u | grep .)
-plan $((3 * $(echo "$points" | wc -l) + 5))
+plan $((3 * $(echo "$points" | wc -l) + 6))
+
+# the copies are made durable at once (one syncfs of the store's file
+# system) after the last of them is renamed into place and before the
+# first link to any of them: a power cut never leaves a link to a copy
+# the disk does not have whole
+awk '/ syncfs\(/ { if (!s) s = NR } / renameat\(/ && !/"(manifest|fingerprint|state)"\)/ { r = NR }
+     / symlinkat\(/ { if (!l) l = NR }
+     END { exit !(s && r && l && r < s && s < l) }' "$WORK/count"
+ok $? "one syncfs after the last store copy and before the first link"
 
 for point in $points; do
   call=${point%:*} k=${point#*:}

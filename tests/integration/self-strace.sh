@@ -4,10 +4,13 @@
 # Under strace on the realistic tree: each directory is opened at most
 # once, there is no access() storm and no stat() per candidate, and the
 # total number of system calls does not grow with the number of names.
+# A full rebuild opens (and so reads and hashes) every icon file at most
+# once: the planner's comparisons and the writer's copies share one read
+# (content.h).
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip_all "needs strace"
 
-plan 8
+plan 11
 # LeakSanitizer cannot run under ptrace: in the sanitizer build, leave leak
 # checks to the other tests
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
@@ -57,4 +60,40 @@ dup=$(grep "$opens" "$WORK/many.trace" | sed 's/.*openat2\?([^,]*, "\([^"]*\)".*
 is "$dup" 0 "--resolve of every name opens no directory twice"
 [ "$links" -le "$n" ]
 ok $? "links read ($links) stay below one per name looked up ($n)"
+
+# every icon file a full rebuild reads, opened once (O_PATH opens only read
+# a link): in a fresh view, then once more in the same view after an input
+# changed, with the store copies in place
+# (strace -y: the path each descriptor opened for reading is, whether it
+# was opened by name or reopened from an O_PATH one through /proc, as
+# source.c does; the store's own copies aside)
+icon_opens () { # icon_opens TRACE: "COUNT PATH" per icon file opened for reading, PATH from the root
+  grep -E '^[0-9]* *openat2?\(' "$1" | grep -v O_PATH |
+    sed -n 's/.*= [0-9]*<\(.*\.\(png\|svg\|svgz\|xpm\)\)>$/\1/p' | grep -v '/var/lib/kde-icon-cache/' |
+    sed "s|^$VIEW/||" | sort | uniq -c
+}
+writable_view "$T" "$WORK/rb"
+trap "umount '$VIEW' 2>/dev/null; rm -rf '$WORK'" EXIT
+strace -f -qq -y -e trace=openat,openat2 -o "$WORK/rebuild.trace" "$BIN" -q --root "$VIEW" --theme breeze
+icon_opens "$WORK/rebuild.trace" > "$WORK/opens"
+files=$(wc -l < "$WORK/opens")
+links=$(grep -c '^link' "$VIEW/var/lib/kde-icon-cache/manifest")
+twice=$(awk '$1 > 1' "$WORK/opens" | wc -l)
+diag "a full rebuild: $files icon files opened, $links links planted; opened more than once: $twice"
+awk '$1 > 1' "$WORK/opens" | head -n 3 | sed 's/^/# /'
+[ "$files" -gt 0 ] && [ "$links" -gt 0 ] && [ "$twice" -eq 0 ]
+ok $? "a full rebuild opens every icon file it reads once ($files files, $links links)"
+touch "$VIEW/usr/share/applications"
+# (--full: a rebuild that keeps the last plan reads no icon file at all)
+strace -f -qq -y -e trace=openat,openat2 -o "$WORK/again.trace" "$BIN" -q --full --root "$VIEW" --theme breeze
+icon_opens "$WORK/again.trace" > "$WORK/opens-again"
+again=$(wc -l < "$WORK/opens-again")
+twice=$(awk '$1 > 1' "$WORK/opens-again" | wc -l)
+[ "$again" -gt 0 ] && [ "$twice" -eq 0 ]
+ok $? "a rebuild over its own store opens every icon file it reads once ($again files)"
+# the sources of the copies are among them: each copied from that one read
+grep '^file' "$VIEW/var/lib/kde-icon-cache/manifest" | cut -f3 | sed 's|^/||' | sort -u > "$WORK/sources"
+missing=$(awk '{ print $2 }' "$WORK/opens" | sort -u | comm -13 - "$WORK/sources" | wc -l)
+[ -s "$WORK/sources" ] && [ "$missing" -eq 0 ]
+ok $? "every store copy's source is one of the files read once ($missing not)"
 finish

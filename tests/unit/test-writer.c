@@ -93,10 +93,11 @@ open_writer (Fixture *f, GError **error)
   return kic_writer_open (&f->options, error);
 }
 
-/* The links of one link at LINK for SOURCE's copy; none when SOURCE is
- * NULL.  The strings are freed with the array (wanted_free). */
+/* The links of one link at LINK for SOURCE's copy, its content from
+ * TABLE; none when SOURCE is NULL.  The strings are freed with the array
+ * (links_free). */
 static GPtrArray *
-links_of (const char *source)
+links_of (KicContentTable *table, const char *source)
 {
   GPtrArray *links = g_ptr_array_new ();
 
@@ -107,6 +108,7 @@ links_of (const char *source)
       want->link = g_strdup (LINK);
       want->source = g_strdup (source);
       want->store = g_strconcat (STORE, "/files", source, NULL);
+      want->content = kic_content_of_path (table, source);
       g_ptr_array_add (links, want);
     }
   return links;
@@ -133,7 +135,8 @@ run (Fixture *f, const char *source, KicWriteStats *stats)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (KicWriter) writer = open_writer (f, &error);
-  GPtrArray *links = links_of (source);
+  g_autoptr (KicContentTable) table = kic_content_table_new (f->options.index);
+  GPtrArray *links = links_of (table, source);
 
   g_assert_no_error (error);
   g_assert_true (kic_writer_apply (writer, links, "test", stats, &error));

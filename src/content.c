@@ -1,0 +1,553 @@
+/* content.c - one content identity per real path per run, each file read
+ * at most once
+ *
+ * The only code that reads icon files: the planner's comparisons and the
+ * writer's copies both take their bytes from here.
+ */
+#include "content.h"
+
+#include "kic.h"
+#include "raster.h"
+#include "source.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The bytes kept for the writer stay under this: past it a file's bytes
+ * are let go once hashed, and read again (and checked against the hash)
+ * when the writer wants them.  Icons are a few KiB each. */
+#define KEEP_BUDGET (32u << 20)
+
+typedef struct {
+  KicContent pub;
+  KicContentTable *table;
+  char *path;           /* pub.path points here */
+  gboolean read;        /* a FILE was read (or found unreadable) */
+  gboolean known;       /* its SHA-256 was known before it was read (kic_content_table_know()) */
+  GBytes *bytes;        /* as read, while kept */
+  char *not_copyable;   /* why it may not go into the store, once read */
+  struct timespec mtime;
+  struct stat st;       /* the file as it was read (kic_content_unchanged()) */
+  char sha_hex[65];
+  gboolean png_made;    /* kic_content_png() was asked */
+  GBytes *png;
+  char *png_why;
+  char png_sha[65];
+} Content;
+
+struct _KicContentTable {
+  gint ref;
+  KicFsIndex *index;
+  GHashTable *by_real;  /* real path -> Content* (FILE, UNREADABLE, DIRECTORY) */
+  GHashTable *by_asked; /* path as asked -> Content* (borrowed) */
+  GHashTable *special;  /* "<kind>\t<path>" -> Content* (MISSING, RESOURCE, ABSOLUTE) */
+  Content *nothing;
+  gsize kept;           /* bytes kept */
+  guint n_read;
+  KicSourceDirs *dirs;  /* the directories the plan's reads checked (source.h),
+                         * until kic_content_table_keep_only() */
+  gboolean planned;     /* kic_content_table_keep_only() was called: reads walk afresh */
+};
+
+static void
+content_free (gpointer data)
+{
+  Content *c = data;
+
+  if (c->bytes != NULL)
+    g_bytes_unref (c->bytes);
+  if (c->png != NULL)
+    g_bytes_unref (c->png);
+  g_free (c->png_why);
+  g_free (c->not_copyable);
+  g_free (c->path);
+  g_free (c);
+}
+
+static Content *
+content_new (KicContentTable *table, KicContentKind kind, const char *path)
+{
+  Content *c = g_new0 (Content, 1);
+
+  c->table = table;
+  c->pub.kind = kind;
+  c->path = g_strdup (path);
+  c->pub.path = c->path;
+  return c;
+}
+
+KicContentTable *
+kic_content_table_new (KicFsIndex *index)
+{
+  KicContentTable *table = g_new0 (KicContentTable, 1);
+
+  table->ref = 1;
+  table->index = index;
+  table->by_real = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, content_free);
+  table->by_asked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  table->special = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, content_free);
+  table->nothing = content_new (table, KIC_CONTENT_NOTHING, NULL);
+  return table;
+}
+
+KicContentTable *
+kic_content_table_ref (KicContentTable *table)
+{
+  g_atomic_int_inc (&table->ref);
+  return table;
+}
+
+void
+kic_content_table_unref (KicContentTable *table)
+{
+  if (table == NULL || !g_atomic_int_dec_and_test (&table->ref))
+    return;
+  g_hash_table_unref (table->by_asked);
+  g_hash_table_unref (table->by_real);
+  g_hash_table_unref (table->special);
+  content_free (table->nothing);
+  kic_source_dirs_free (table->dirs);
+  g_free (table);
+}
+
+guint
+kic_content_table_n_read (const KicContentTable *table)
+{
+  return table->n_read;
+}
+
+const KicContent *
+kic_content_special (KicContentTable *table, KicContentKind kind, const char *path)
+{
+  g_autofree char *key = NULL;
+  Content *c;
+
+  if (kind == KIC_CONTENT_NOTHING || path == NULL)
+    return &table->nothing->pub;
+  key = g_strdup_printf ("%d\t%s", (int) kind, path);
+  c = g_hash_table_lookup (table->special, key);
+  if (c == NULL)
+    {
+      c = content_new (table, kind, path);
+      g_hash_table_insert (table->special, g_steal_pointer (&key), c);
+    }
+  return &c->pub;
+}
+
+const KicContent *
+kic_content_of_path (KicContentTable *table, const char *path)
+{
+  Content *c = g_hash_table_lookup (table->by_asked, path);
+  g_autofree char *real = NULL;
+
+  if (c != NULL)
+    return &c->pub;
+  real = kic_fs_index_realpath (table->index, path);
+  if (real == NULL)
+    return kic_content_special (table, KIC_CONTENT_MISSING, path);
+  c = g_hash_table_lookup (table->by_real, real);
+  if (c == NULL)
+    {
+      KicFsType type = kic_fs_index_stat (table->index, real);
+
+      c = content_new (table, type == KIC_FS_DIR    ? KIC_CONTENT_DIRECTORY
+                              : type == KIC_FS_FILE ? KIC_CONTENT_FILE
+                                                    : KIC_CONTENT_UNREADABLE,
+                       real);
+      g_hash_table_insert (table->by_real, c->path, c);
+    }
+  g_hash_table_insert (table->by_asked, g_strdup (path), c);
+  return &c->pub;
+}
+
+/* Does DATA look like what its name says?  Only icon files are ever copied
+ * into the store: whatever a hostile Icon= or tree points at, nothing else
+ * can be made world-readable there. */
+static gboolean
+content_matches_name (const char *name, const char *data, gsize length)
+{
+  gsize head = MIN (length, (gsize) 65536);
+
+  if (g_str_has_suffix (name, ".png"))
+    return length >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0;
+  if (g_str_has_suffix (name, ".svgz"))
+    return length >= 2 && (guchar) data[0] == 0x1f && (guchar) data[1] == 0x8b;
+  if (g_str_has_suffix (name, ".xpm"))
+    return g_strstr_len (data, MIN (head, (gsize) 256), "XPM") != NULL;
+  if (g_str_has_suffix (name, ".svg"))
+    return g_strstr_len (data, head, "<svg") != NULL;
+  return FALSE;
+}
+
+static void
+hex_of (const guint8 *sum, char *hex)
+{
+  static const char digits[] = "0123456789abcdef";
+
+  for (guint i = 0; i < 32; i++)
+    {
+      hex[2 * i] = digits[sum[i] >> 4];
+      hex[2 * i + 1] = digits[sum[i] & 15];
+    }
+  hex[64] = '\0';
+}
+
+static void
+sha256_of (const char *data, gsize length, guint8 *sum)
+{
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize n = 32;
+
+  g_checksum_update (checksum, (const guchar *) data, length);
+  g_checksum_get_digest (checksum, sum, &n);
+}
+
+/* The directory cache of TABLE's reads while the plan is made; NULL
+ * after it (the writer's reads check every directory again). */
+static KicSourceDirs *
+source_dirs (KicContentTable *table)
+{
+  if (table->dirs == NULL && !table->planned)
+    table->dirs = kic_source_dirs_new (kic_fs_index_rootfd (table->index), kic_fs_index_root (table->index));
+  return table->dirs;
+}
+
+/* Read C's file: one open, fstat, read and close.  *DATA (transfer full)
+ * gets its bytes; FALSE with *WHY when it cannot be read.  *COPY_WHY gets
+ * why it may not be copied into the store, or NULL: the copyable check is
+ * kic_source_open()'s (source.h: every directory from the root down
+ * searchable by all, no link, a regular file every user may read, at most
+ * KIC_MAX_ICON_BYTES, no holes), and the bytes of a file that passes it
+ * are read from the descriptor it checked.  A file that does not is read
+ * for its content identity only (KDE may show it), through the index. */
+static gboolean
+read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why)
+{
+  KicFsIndex *index = c->table->index;
+  g_autofree char *host = kic_fs_index_host_path (index, c->path);
+  g_autoptr (GError) error = NULL;
+  int rootfd = kic_fs_index_rootfd (index);
+  int fd;
+  gboolean ok;
+
+  c->table->n_read++;
+  *copy_why = NULL;
+  if (rootfd < 0)
+    {
+      /* a virtual index (the planner's tests): its files' bytes, as a
+       * regular file anyone may read */
+      memset (st, 0, sizeof *st);
+      st->st_mode = S_IFREG | 0644;
+      if (kic_fs_index_read_file (index, c->path, data, length, &error))
+        return TRUE;
+      *why = g_strdup (error->message);
+      return FALSE;
+    }
+  fd = source_dirs (c->table) != NULL ? kic_source_open_in (c->table->dirs, c->path, st, &error)
+                                      : kic_source_open (rootfd, kic_fs_index_root (index), c->path, st, &error);
+  if (fd >= 0)
+    {
+      kic_fs_index_file_was_read (index, c->path, st);
+      ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, data, length, &error);
+      close (fd);
+      if (!ok)
+        *why = g_strdup (error->message);
+      return ok;
+    }
+  *copy_why = g_strdup (error->message);
+  g_clear_error (&error);
+  fd = kic_fs_index_open_file (index, c->path);
+  if (fd < 0)
+    {
+      *why = g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errno));
+      return FALSE;
+    }
+  if (fstat (fd, st) < 0 || !S_ISREG (st->st_mode))
+    {
+      close (fd);
+      *why = g_strdup_printf ("'%s' is not a regular file", host);
+      return FALSE;
+    }
+  ok = kic_read_fd (fd, host, data, length, &error);
+  close (fd);
+  if (!ok)
+    *why = g_strdup (error->message);
+  return ok;
+}
+
+/* Read and hash a FILE content, once; it turns UNREADABLE when it cannot
+ * be read. */
+static void
+content_read (Content *c)
+{
+  g_autofree char *host = NULL;
+  g_autofree char *copy_why = NULL;
+  char *data = NULL;
+  struct stat st;
+  gsize length;
+
+  if (c->pub.kind != KIC_CONTENT_FILE || c->read)
+    return;
+  c->read = TRUE;
+  if (!read_file (c, &data, &length, &st, &c->not_copyable, &copy_why))
+    {
+      c->pub.kind = KIC_CONTENT_UNREADABLE;
+      return;
+    }
+  if (c->known)
+    {
+      guint8 sum[32];
+
+      sha256_of (data, length, sum);
+      if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
+        {
+          /* not what was compared: it cannot be copied for it */
+          host = kic_fs_index_host_path (c->table->index, c->path);
+          c->not_copyable = g_strdup_printf ("'%s' changed while kde-icon-cache ran", host);
+          g_free (data);
+          return;
+        }
+    }
+  else
+    {
+      sha256_of (data, length, c->pub.sha256);
+      c->pub.hashed = TRUE;
+      hex_of (c->pub.sha256, c->sha_hex);
+    }
+  c->mtime = st.st_mtim;
+  c->st = st;
+  host = kic_fs_index_host_path (c->table->index, c->path);
+  if (copy_why != NULL)
+    c->not_copyable = g_steal_pointer (&copy_why);
+  else if (!content_matches_name (c->path, data, length))
+    c->not_copyable = g_strdup_printf ("'%s' is not the image its name says: not copied", host);
+  if (c->table->kept + length <= KEEP_BUDGET)
+    {
+      c->bytes = g_bytes_new_take (data, length);
+      c->table->kept += length;
+    }
+  else
+    g_free (data);
+}
+
+/* C's bytes again after they were let go: read once more, and only
+ * taken when they still hash to what was compared. */
+static GBytes *
+read_again (Content *c, GError **error)
+{
+  g_autofree char *host = kic_fs_index_host_path (c->table->index, c->path);
+  g_autofree char *why = NULL;
+  g_autofree char *copy_why = NULL;
+  char *data = NULL;
+  guint8 sum[32];
+  struct stat st;
+  gsize length;
+
+  if (!read_file (c, &data, &length, &st, &why, &copy_why) || copy_why != NULL)
+    {
+      g_free (data);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why != NULL ? why : copy_why);
+      return NULL;
+    }
+  sha256_of (data, length, sum);
+  if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
+    {
+      g_free (data);
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", host);
+      return NULL;
+    }
+  c->bytes = g_bytes_new_take (data, length);
+  return c->bytes;
+}
+
+gboolean
+kic_content_equal (const KicContent *a, const KicContent *b)
+{
+  if (a == b)
+    return TRUE;
+  if (a->kind != KIC_CONTENT_FILE || b->kind != KIC_CONTENT_FILE)
+    return FALSE; /* every other kind is one object per path */
+  if (!((Content *) a)->known)
+    content_read ((Content *) a);
+  if (!((Content *) b)->known)
+    content_read ((Content *) b);
+  return a->hashed && b->hashed && memcmp (a->sha256, b->sha256, sizeof a->sha256) == 0;
+}
+
+KicContentKind
+kic_content_read_kind (const KicContent *content)
+{
+  if (!((Content *) content)->known)
+    content_read ((Content *) content);
+  return content->kind;
+}
+
+void
+kic_content_table_know (KicContentTable *table, const char *real, const char *sha256)
+{
+  Content *c = g_hash_table_lookup (table->by_real, real);
+
+  if (strlen (sha256) != 64 || (c != NULL && (c->read || c->pub.kind != KIC_CONTENT_FILE)))
+    return;
+  if (c == NULL)
+    {
+      if (kic_fs_index_stat (table->index, real) != KIC_FS_FILE)
+        return;
+      c = content_new (table, KIC_CONTENT_FILE, real);
+      g_hash_table_insert (table->by_real, c->path, c);
+    }
+  for (guint i = 0; i < 32; i++)
+    {
+      int hi = g_ascii_xdigit_value (sha256[2 * i]), lo = g_ascii_xdigit_value (sha256[2 * i + 1]);
+
+      if (hi < 0 || lo < 0)
+        return;
+      c->pub.sha256[i] = (guint8) (hi << 4 | lo);
+    }
+  hex_of (c->pub.sha256, c->sha_hex);
+  c->pub.hashed = TRUE;
+  c->known = TRUE;
+}
+
+const char *
+kic_content_sha256 (const KicContent *content)
+{
+  Content *c = (Content *) content;
+
+  if (!c->known)
+    content_read (c);
+  return content->hashed ? c->sha_hex : NULL;
+}
+
+const char *
+kic_content_copy_sha256 (const KicContent *content, GError **error)
+{
+  Content *c = (Content *) content;
+
+  /* copied by a run before, as it still is */
+  if (c->known && !c->read)
+    return c->sha_hex;
+  return kic_content_bytes (content, NULL, error) != NULL ? c->sha_hex : NULL;
+}
+
+GBytes *
+kic_content_bytes (const KicContent *content, struct timespec *mtime, GError **error)
+{
+  Content *c = (Content *) content;
+
+  content_read (c);
+  if (content->kind != KIC_CONTENT_FILE || c->not_copyable != NULL)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s",
+                   c->not_copyable ? c->not_copyable : "no file to copy");
+      return NULL;
+    }
+  if (mtime != NULL)
+    *mtime = c->mtime;
+  return c->bytes != NULL ? c->bytes : read_again (c, error);
+}
+
+GBytes *
+kic_content_png (const KicContent *content, const char **sha256, const char **why)
+{
+  Content *c = (Content *) content;
+
+  if (!c->png_made)
+    {
+      g_autoptr (GError) error = NULL;
+      GBytes *bytes;
+
+      c->png_made = TRUE;
+      content_read (c);
+      bytes = content->kind != KIC_CONTENT_FILE ? NULL
+              : c->bytes != NULL               ? c->bytes
+                                               : read_again (c, &error);
+      if (bytes == NULL)
+        c->png_why = g_strdup ("unreadable");
+      else
+        {
+          gsize length;
+          const char *data = g_bytes_get_data (bytes, &length);
+
+          c->png = kic_raster_xpm_to_png (data, length, &c->png_why);
+        }
+      if (c->png != NULL)
+        {
+          gsize length;
+          const char *data = g_bytes_get_data (c->png, &length);
+          guint8 sum[32];
+
+          sha256_of (data, length, sum);
+          hex_of (sum, c->png_sha);
+        }
+    }
+  if (sha256 != NULL)
+    *sha256 = c->png != NULL ? c->png_sha : NULL;
+  if (why != NULL)
+    *why = c->png_why;
+  return c->png;
+}
+
+void
+kic_content_table_keep_only (KicContentTable *table, GHashTable *wanted)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  /* the plan is made: what the writer reads walks every directory again */
+  table->planned = TRUE;
+  g_clear_pointer (&table->dirs, kic_source_dirs_free);
+  g_hash_table_iter_init (&iter, table->by_real);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Content *c = value;
+
+      if (c->bytes == NULL || g_hash_table_contains (wanted, &c->pub))
+        continue;
+      table->kept -= g_bytes_get_size (c->bytes);
+      g_clear_pointer (&c->bytes, g_bytes_unref);
+    }
+}
+
+gboolean
+kic_content_unchanged (const KicContent *content, GError **error)
+{
+  Content *c = (Content *) content;
+  KicFsIndex *index = c->table->index;
+  int rootfd = kic_fs_index_rootfd (index);
+  struct stat st;
+
+  if (!c->read || rootfd < 0 || content->kind != KIC_CONTENT_FILE || c->not_copyable != NULL)
+    return TRUE; /* read now, or nothing to copy anyway */
+  if (!kic_source_stat (rootfd, kic_fs_index_root (index), c->path, &st, error))
+    return FALSE;
+  /* a rewrite moves the times; a chmod or chown the change time */
+  if (st.st_dev != c->st.st_dev || st.st_ino != c->st.st_ino || st.st_size != c->st.st_size
+      || st.st_mtim.tv_sec != c->st.st_mtim.tv_sec || st.st_mtim.tv_nsec != c->st.st_mtim.tv_nsec
+      || st.st_ctim.tv_sec != c->st.st_ctim.tv_sec || st.st_ctim.tv_nsec != c->st.st_ctim.tv_nsec)
+    {
+      g_autofree char *host = kic_fs_index_host_path (index, c->path);
+
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", host);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+kic_content_copyable (const KicContent *content, GError **error)
+{
+  Content *c = (Content *) content;
+  KicFsIndex *index = c->table->index;
+  struct stat st;
+
+  /* copied by a run before, as it still is (its stamp): its bytes passed
+   * every check then; the path to it must pass them now */
+  if (c->known && !c->read && kic_fs_index_rootfd (index) >= 0)
+    return source_dirs (c->table) != NULL
+             ? kic_source_stat_in (c->table->dirs, c->path, &st, error)
+             : kic_source_stat (kic_fs_index_rootfd (index), kic_fs_index_root (index), c->path, &st, error);
+  return kic_content_bytes (content, NULL, error) != NULL;
+}

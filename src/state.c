@@ -1,0 +1,800 @@
+/* state.c - the state a rebuild leaves for the next (state.h)
+ *
+ * The text, one record a line, fields separated by tabs, strings
+ * g_strescape()d, an optional string "-" when absent and "=" before it
+ * when present:
+ *   kde-icon-cache state 1
+ *   inputs <tab> DIGEST        the manifest's "# inputs:"
+ *   key <tab> DIGEST           plan.c's key
+ *   floor <tab> 0|1
+ *   D <tab> PATH <tab> 1|0     a directory read (0: none there); then its names:
+ *   E <tab> KIND <tab> NAME    'f' 'd' 'l' 'o', as readdir said
+ *   L <tab> NAME <tab> TARGET <tab> ?REAL   a link that was followed
+ *   N <tab> NAME <tab> STATUS <tab> ?REASON <tab> PER_SIZE <tab> ?BAN_REASON   a menu name
+ *   C <tab> NAME <tab> STATUS <tab> ?REASON <tab> PER_SIZE <tab> ?BAN_REASON <tab> THEME
+ *     <tab> n|c <tab> OWNER    a closure member, for the menu name OWNER or
+ *                              the closure member number OWNER
+ *   B <tab> THEME              of the last N or C: a theme the proof took from it
+ *   P <tab> LINK <tab> SOURCE <tab> STORE <tab> THEME   ... a link
+ *   S <tab> SIZE <tab> ?PATH <tab> BEFORE <tab> AFTER <tab> FLOOR <tab> ?WHY   ... a size report
+ *   V <tab> NAME <tab> COUNT   lookups the proof checked for NAME
+ *   end <tab> SHA256           of every byte before this line
+ */
+#include "state.h"
+
+#include "kic.h"
+#include "manifest.h"
+#include "resolver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADER "kde-icon-cache state 1"
+
+/* S as g_strcompress() reads it back: a backslash, and every control
+ * character, escaped; other bytes as they are. */
+static void
+append_escaped (GString *out, const char *s)
+{
+  const char *run = s;
+
+  for (const char *p = s; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c != '\\' && c >= 0x20 && c != 0x7f)
+        continue;
+      g_string_append_len (out, run, p - run);
+      if (c == '\\')
+        g_string_append (out, "\\\\");
+      else
+        g_string_append_printf (out, "\\%03o", c);
+      run = p + 1;
+    }
+  g_string_append (out, run);
+}
+
+static void
+put_str (GString *out, const char *s)
+{
+  g_string_append_c (out, '\t');
+  append_escaped (out, s);
+}
+
+static void
+put_opt (GString *out, const char *s)
+{
+  if (s == NULL)
+    {
+      g_string_append (out, "\t-");
+      return;
+    }
+  g_string_append (out, "\t=");
+  append_escaped (out, s);
+}
+
+static void
+put_head (GString *out, const char *tag, const KicNamePlan *np)
+{
+  g_string_append (out, tag);
+  put_str (out, np->name);
+  put_str (out, kic_name_status_to_string (np->status));
+  put_opt (out, np->reason);
+  g_string_append_printf (out, "\t%d", np->per_size ? 1 : 0);
+  put_opt (out, np->ban_reason);
+}
+
+static void
+put_result (GString *out, const KicNamePlan *np)
+{
+  for (guint i = 0; i < np->banned->len; i++)
+    {
+      g_string_append (out, "B");
+      put_str (out, g_ptr_array_index (np->banned, i));
+      g_string_append_c (out, '\n');
+    }
+  for (guint i = 0; i < np->plants->len; i++)
+    {
+      const KicPlant *plant = g_ptr_array_index (np->plants, i);
+
+      g_string_append (out, "P");
+      put_str (out, plant->link);
+      put_str (out, plant->source);
+      put_str (out, plant->store);
+      put_str (out, plant->theme);
+      g_string_append_c (out, '\n');
+    }
+  for (guint i = 0; i < np->sizes->len; i++)
+    {
+      const KicSizeReport *r = g_ptr_array_index (np->sizes, i);
+
+      g_string_append_printf (out, "S\t%d", r->size);
+      put_opt (out, r->path);
+      g_string_append_printf (out, "\t%u\t%u\t%u", r->calls_before, r->calls_after, r->calls_floor);
+      put_opt (out, r->floor_reason);
+      g_string_append_c (out, '\n');
+    }
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* KEY's of TABLE, sorted.  transfer container */
+static GPtrArray *
+sorted_keys (GHashTable *table)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, compare_strings);
+  return keys;
+}
+
+/* Is PATH DIR or below it? */
+static gboolean
+is_under (const char *path, const char *dir)
+{
+  gsize n = strlen (dir);
+
+  return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+char *
+kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
+                gboolean floor, const char *inputs)
+{
+  g_autoptr (GHashTable) listings = NULL;
+  g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) our_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) member_number = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GPtrArray) dirs = NULL;
+  g_autoptr (GPtrArray) verified = NULL;
+  GString *out;
+
+  if (plan->key == NULL || inputs == NULL)
+    return NULL;
+  for (guint i = 0; owned != NULL && i < owned->len; i++)
+    {
+      const char *link = g_ptr_array_index (owned, i);
+
+      g_hash_table_add (ours, (gpointer) link);
+      g_hash_table_add (our_dirs, g_path_get_dirname (link));
+    }
+  out = g_string_sized_new (1 << 20);
+  g_string_append (out, HEADER "\n");
+  g_string_append_printf (out, "inputs\t%s\nkey\t%s\nfloor\t%d\n", inputs, plan->key, floor ? 1 : 0);
+  listings = kic_fs_index_listings (index);
+  dirs = sorted_keys (listings);
+  for (guint d = 0; d < dirs->len; d++)
+    {
+      const char *dir = g_ptr_array_index (dirs, d);
+      GPtrArray *entries = g_hash_table_lookup (listings, dir);
+
+      if (is_under (dir, store))
+        continue;
+      g_string_append (out, "D");
+      put_str (out, dir);
+      g_string_append_printf (out, "\t%d\n", entries != NULL);
+      gboolean has_ours = g_hash_table_contains (our_dirs, dir);
+
+      for (guint i = 0; entries != NULL && i < entries->len; i++)
+        {
+          const KicFsListingEntry *e = g_ptr_array_index (entries, i);
+          g_autofree char *path = has_ours || g_str_has_suffix (e->name, ".xpm.png")
+                                    ? g_build_filename (dir, e->name, NULL) : NULL;
+
+          if (has_ours && g_hash_table_contains (ours, path))
+            continue; /* a link of ours: not KDE's own */
+          /* "X.xpm.png" has the store path of X.xpm's PNG twin: which
+           * claims it first depends on every name (claim_store()) */
+          if (g_str_has_suffix (e->name, ".xpm.png"))
+            {
+              kic_debug ("state: none kept ('%s' could share a store copy)", path);
+              g_string_free (out, TRUE);
+              return NULL;
+            }
+          if (e->target != NULL)
+            {
+              g_string_append (out, "L");
+              put_str (out, e->name);
+              put_str (out, e->target);
+              put_opt (out, e->real);
+            }
+          else
+            {
+              g_string_append_printf (out, "E\t%c", e->kind);
+              put_str (out, e->name);
+            }
+          g_string_append_c (out, '\n');
+        }
+    }
+  for (guint i = 0; i < plan->names->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      put_head (out, "N", np);
+      g_string_append_c (out, '\n');
+      put_result (out, np);
+    }
+  for (guint i = 0; i < plan->closure->len; i++)
+    g_hash_table_insert (member_number, g_ptr_array_index (plan->closure, i), GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < plan->closure->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->closure, i);
+      guint owner = GPOINTER_TO_UINT (g_hash_table_lookup (member_number, np->closure_for));
+
+      put_head (out, "C", np);
+      put_str (out, np->closure_theme);
+      if (owner > 0)
+        g_string_append_printf (out, "\tc\t%u", owner - 1);
+      else
+        {
+          g_string_append (out, "\tn");
+          put_str (out, np->closure_for->name);
+        }
+      g_string_append_c (out, '\n');
+      put_result (out, np);
+    }
+  verified = sorted_keys (plan->verified);
+  for (guint i = 0; i < verified->len; i++)
+    {
+      const char *name = g_ptr_array_index (verified, i);
+
+      g_string_append (out, "V");
+      put_str (out, name);
+      g_string_append_printf (out, "\t%u\n", GPOINTER_TO_UINT (g_hash_table_lookup (plan->verified, name)));
+    }
+  {
+    g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) out->str, out->len);
+
+    g_string_append_printf (out, "end\t%s\n", sum);
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* ---- reading it back ------------------------------------------------ */
+
+struct _KicState {
+  char *key;
+  gboolean floor;
+  GHashTable *dirs;   /* real path -> GPtrArray of KicFsListingEntry* sorted by name (NULL: none) */
+  KicPlanMemo *memo;  /* the records (changed_stems still NULL) */
+};
+
+static void
+listing_free (gpointer data)
+{
+  if (data != NULL)
+    g_ptr_array_unref (data);
+}
+
+void
+kic_state_free (KicState *state)
+{
+  if (state == NULL)
+    return;
+  g_free (state->key);
+  if (state->dirs != NULL)
+    g_hash_table_unref (state->dirs);
+  kic_plan_memo_free (state->memo);
+  g_free (state);
+}
+
+#define MAX_FIELDS 10
+
+/* A field as a string (transfer full): its escapes undone. */
+static char *
+unescape (const char *f)
+{
+  return strchr (f, '\\') != NULL ? g_strcompress (f) : g_strdup (f);
+}
+
+/* Field I of F (N fields) as a string, or with OPT "-" (NULL, *OK kept)
+ * or "=text"; *OK FALSE when it is not there. */
+static char *
+field (char **f, guint n, guint i, gboolean opt, gboolean *ok)
+{
+  if (i >= n)
+    {
+      *ok = FALSE;
+      return NULL;
+    }
+  if (!opt)
+    return unescape (f[i]);
+  if (strcmp (f[i], "-") == 0)
+    return NULL;
+  if (f[i][0] != '=')
+    {
+      *ok = FALSE;
+      return NULL;
+    }
+  return unescape (f[i] + 1);
+}
+
+static gboolean
+field_uint (char **f, guint n, guint i, guint *value)
+{
+  char *end;
+  guint64 v;
+
+  if (i >= n || !g_ascii_isdigit (f[i][0]))
+    return FALSE;
+  v = g_ascii_strtoull (f[i], &end, 10);
+  if (*end != '\0' || v > G_MAXUINT)
+    return FALSE;
+  *value = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+is_01 (char **f, guint n, guint i)
+{
+  return i < n && (strcmp (f[i], "0") == 0 || strcmp (f[i], "1") == 0);
+}
+
+/* Is PATH a clean absolute path? */
+static gboolean
+path_ok (const char *path)
+{
+  g_autofree char *clean = NULL;
+
+  if (path == NULL || path[0] != '/')
+    return FALSE;
+  clean = kic_path_clean (path);
+  return strcmp (clean, path) == 0 && kic_manifest_path_ok (path);
+}
+
+/* One record of the text, its N fields in F, into STATE.  FALSE when it is
+ * not what a state holds. */
+static gboolean
+parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan **last, GHashTable *menu,
+              GArray *owners, GPtrArray *pending)
+{
+  const char *tag = f[0];
+  gboolean ok = TRUE;
+
+  if (strcmp (tag, "E") == 0 || strcmp (tag, "L") == 0)
+    {
+      gboolean link = tag[0] == 'L';
+      KicFsListingEntry *e;
+
+      if (*dir == NULL || n != (link ? 4u : 3u) || (!link && (strlen (f[1]) != 1 || strchr ("fdlo", f[1][0]) == NULL)))
+        return FALSE;
+      e = g_new0 (KicFsListingEntry, 1);
+      g_ptr_array_add (*dir, e);
+      e->name = field (f, n, link ? 1 : 2, FALSE, &ok);
+      e->kind = link ? 'l' : f[1][0];
+      if (link)
+        {
+          e->target = field (f, n, 2, FALSE, &ok);
+          e->real = field (f, n, 3, TRUE, &ok);
+          ok = ok && path_ok (e->target) && (e->real == NULL || path_ok (e->real));
+        }
+      /* sorted and unique, as written */
+      return ok && e->name[0] != '\0' && strchr (e->name, '/') == NULL
+             && ((*dir)->len == 1
+                 || strcmp (((KicFsListingEntry *) g_ptr_array_index (*dir, (*dir)->len - 2))->name, e->name) < 0);
+    }
+  if (strcmp (tag, "D") == 0)
+    {
+      g_autofree char *path = field (f, n, 1, FALSE, &ok);
+
+      if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))
+        return FALSE;
+      *dir = f[2][0] == '1' ? g_ptr_array_new_with_free_func (kic_fs_listing_entry_free) : NULL;
+      g_hash_table_insert (state->dirs, g_steal_pointer (&path), *dir);
+      *last = NULL;
+      return TRUE;
+    }
+  *dir = NULL;
+  if (strcmp (tag, "N") == 0 || strcmp (tag, "C") == 0)
+    {
+      g_autofree char *name = field (f, n, 1, FALSE, &ok);
+      g_autofree char *status = field (f, n, 2, FALSE, &ok);
+      KicNamePlan *np;
+
+      if (!ok)
+        return FALSE;
+      np = kic_name_plan_new (name);
+      *last = np;
+      g_ptr_array_add (tag[0] == 'N' ? state->memo->names : state->memo->closure, np);
+      np->reason = field (f, n, 3, TRUE, &ok);
+      np->ban_reason = field (f, n, 5, TRUE, &ok);
+      if (!ok || !kic_name_status_from_string (status, &np->status) || !is_01 (f, n, 4))
+        return FALSE;
+      np->per_size = f[4][0] == '1';
+      if (tag[0] == 'N')
+        {
+          if (n != 6 || g_hash_table_contains (menu, np->name))
+            return FALSE;
+          g_hash_table_insert (menu, np->name, np);
+          return TRUE;
+        }
+      np->closure_theme = field (f, n, 6, FALSE, &ok);
+      if (!ok || n != 9)
+        return FALSE;
+      if (strcmp (f[7], "n") == 0)
+        {
+          g_autofree char *owner_name = unescape (f[8]);
+
+          np->closure_for = g_hash_table_lookup (menu, owner_name);
+          return np->closure_for != NULL;
+        }
+      else
+        {
+          guint owner = 0;
+
+          /* a member's owner may come after it: resolved at the end */
+          if (strcmp (f[7], "c") != 0 || !field_uint (f, n, 8, &owner))
+            return FALSE;
+          g_array_append_val (owners, owner);
+          g_ptr_array_add (pending, np);
+          return TRUE;
+        }
+    }
+  if (strcmp (tag, "B") == 0)
+    {
+      if (*last == NULL || n != 2)
+        return FALSE;
+      g_ptr_array_add ((*last)->banned, unescape (f[1]));
+      return TRUE;
+    }
+  if (strcmp (tag, "P") == 0)
+    {
+      KicPlant *plant;
+
+      if (*last == NULL || n != 5)
+        return FALSE;
+      plant = g_new0 (KicPlant, 1);
+      g_ptr_array_add ((*last)->plants, plant);
+      plant->link = unescape (f[1]);
+      plant->source = unescape (f[2]);
+      plant->store = unescape (f[3]);
+      plant->theme = unescape (f[4]);
+      return path_ok (plant->link) && path_ok (plant->source) && path_ok (plant->store);
+    }
+  if (strcmp (tag, "S") == 0)
+    {
+      KicSizeReport *r;
+      guint size = 0;
+
+      if (*last == NULL || n != 7)
+        return FALSE;
+      r = g_new0 (KicSizeReport, 1);
+      g_ptr_array_add ((*last)->sizes, r);
+      r->path = field (f, n, 2, TRUE, &ok);
+      r->floor_reason = field (f, n, 6, TRUE, &ok);
+      ok = ok && field_uint (f, n, 1, &size) && field_uint (f, n, 3, &r->calls_before)
+           && field_uint (f, n, 4, &r->calls_after) && field_uint (f, n, 5, &r->calls_floor);
+      r->size = (int) size;
+      return ok;
+    }
+  if (strcmp (tag, "V") == 0)
+    {
+      g_autofree char *name = NULL;
+      guint count = 0;
+
+      *last = NULL;
+      if (n != 3 || !field_uint (f, n, 2, &count))
+        return FALSE;
+      name = unescape (f[1]);
+      if (g_hash_table_contains (state->memo->verified, name))
+        return FALSE;
+      g_hash_table_insert (state->memo->verified, g_steal_pointer (&name), GUINT_TO_POINTER (count));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The records of TEXT (BODY up to END, a copy it may cut up) into STATE. */
+static gboolean
+parse_records (KicState *state, char *body, const char *end, char **why)
+{
+  g_autoptr (GHashTable) menu = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) pending = g_ptr_array_new ();
+  GPtrArray *dir = NULL;
+  KicNamePlan *last = NULL;
+  guint line = 4;
+
+  while (body < end)
+    {
+      char *nl = memchr (body, '\n', end - body);
+      char *f[MAX_FIELDS];
+      guint n = 0;
+
+      line++;
+      if (nl == NULL)
+        break;
+      *nl = '\0';
+      f[n++] = body;
+      for (char *t = strchr (body, '\t'); t != NULL && n < MAX_FIELDS; t = strchr (t + 1, '\t'))
+        {
+          *t = '\0';
+          f[n++] = t + 1;
+        }
+      if (strchr (f[n - 1], '\t') != NULL || !parse_record (state, f, n, &dir, &last, menu, owners, pending))
+        {
+          *why = g_strdup_printf ("line %u is not what a state holds", line);
+          return FALSE;
+        }
+      body = nl + 1;
+    }
+  for (guint k = 0; k < pending->len; k++)
+    {
+      KicNamePlan *np = g_ptr_array_index (pending, k);
+      guint owner = g_array_index (owners, guint, k);
+
+      if (owner >= state->memo->closure->len || g_ptr_array_index (state->memo->closure, owner) == np)
+        {
+          *why = g_strdup ("a closure member of no name");
+          return FALSE;
+        }
+      np->closure_for = g_ptr_array_index (state->memo->closure, owner);
+    }
+  return TRUE;
+}
+
+KicState *
+kic_state_read (const char *text, gsize length, const char *inputs)
+{
+  g_autofree char *why = NULL;
+  g_autofree char *copy = NULL;
+  KicState *state = NULL;
+  const char *end;
+  char *lines[4];
+  char *body;
+
+  if (text == NULL || inputs == NULL)
+    return NULL;
+  /* whole: "end<tab>SHA256<newline>" last, the digest of all before it */
+  end = length >= 69 ? text + length - 69 : NULL;
+  if (end == NULL || memchr (text, '\0', length) != NULL || (end > text && end[-1] != '\n')
+      || strncmp (end, "end\t", 4) != 0 || text[length - 1] != '\n')
+    why = g_strdup ("cut short or not a state");
+  else
+    {
+      g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) text, end - text);
+
+      if (strncmp (end + 4, sum, 64) != 0)
+        why = g_strdup ("its checksum does not match");
+    }
+  if (why == NULL)
+    {
+      copy = g_strndup (text, end - text);
+      body = copy;
+      for (guint i = 0; i < 4; i++)
+        {
+          char *nl = strchr (body, '\n');
+
+          lines[i] = body;
+          if (nl == NULL)
+            {
+              why = g_strdup ("cut short or not a state");
+              break;
+            }
+          *nl = '\0';
+          body = nl + 1;
+        }
+    }
+  if (why == NULL)
+    {
+      if (strcmp (lines[0], HEADER) != 0)
+        why = g_strdup ("another version");
+      else if (!g_str_has_prefix (lines[1], "inputs\t") || strcmp (lines[1] + 7, inputs) != 0)
+        why = g_strdup ("not bound to the manifest");
+      else if (!g_str_has_prefix (lines[2], "key\t") || strlen (lines[2]) != 4 + 64)
+        why = g_strdup ("line 3 is not what a state holds");
+      else if (strcmp (lines[3], "floor\t0") != 0 && strcmp (lines[3], "floor\t1") != 0)
+        why = g_strdup ("line 4 is not what a state holds");
+      else
+        {
+          state = g_new0 (KicState, 1);
+          state->key = g_strdup (lines[2] + 4);
+          state->floor = lines[3][6] == '1';
+          state->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
+          state->memo = g_new0 (KicPlanMemo, 1);
+          state->memo->names = g_ptr_array_new_with_free_func (kic_name_plan_free);
+          state->memo->closure = g_ptr_array_new_with_free_func (kic_name_plan_free);
+          state->memo->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          state->memo->floor = state->floor;
+          if (!parse_records (state, body, copy + (end - text), &why))
+            g_clear_pointer (&state, kic_state_free);
+        }
+    }
+  if (why != NULL)
+    kic_debug ("state: ignored (%s): planning every name", why);
+  return state;
+}
+
+void
+kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTable *stamps)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n = 0;
+
+  if (state == NULL || stamps == NULL)
+    return;
+  g_hash_table_iter_init (&iter, state->dirs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const KicFsStamp *stamp = g_hash_table_lookup (stamps, key);
+
+      /* only what the fingerprint says is as it was */
+      if (stamp == NULL || stamp->type != KIC_FS_DIR || g_hash_table_contains (changed, key))
+        continue;
+      kic_fs_index_seed (index, key, stamp, value);
+      n++;
+    }
+  kic_debug ("state: %u directories as they were read, %u changed (%u in the state, %u stamps)", n, g_hash_table_size (changed), g_hash_table_size (state->dirs), g_hash_table_size (stamps));
+}
+
+/* "DIR/NAME" in E. */
+static void
+add_entry (GHashTable *e, const char *dir, const char *name)
+{
+  g_hash_table_add (e, g_build_filename (dir, name, NULL));
+}
+
+/* Does any directory entry PATH walks through (each component in its
+ * parent) lie in E? */
+static gboolean
+walks_through (GHashTable *e, const char *path)
+{
+  g_autofree char *walk = g_strdup (path);
+  char *slash;
+
+  if (path == NULL)
+    return FALSE;
+  /* "/a/b/c": "/a/b/c", "/a/b", "/a" */
+  for (;;)
+    {
+      if (g_hash_table_contains (e, walk))
+        return TRUE;
+      slash = strrchr (walk, '/');
+      if (slash == NULL || slash == walk)
+        return FALSE;
+      *slash = '\0';
+    }
+}
+
+/* Compare the listing of DIR now (through INDEX, without OURS) with WAS
+ * (NULL: no directory then); the names that came, went or changed go to E. */
+static void
+compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTable *ours, GHashTable *e)
+{
+  g_autoptr (GPtrArray) now = kic_fs_index_listing (index, dir);
+  g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; was != NULL && i < was->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
+
+      g_hash_table_insert (before, entry->name, (gpointer) entry);
+    }
+  for (guint i = 0; now != NULL && i < now->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (now, i);
+      const KicFsListingEntry *old = g_hash_table_lookup (before, entry->name);
+      g_autofree char *path = g_build_filename (dir, entry->name, NULL);
+
+      if (g_hash_table_contains (ours, path))
+        continue;
+      g_hash_table_add (seen, entry->name);
+      /* new, of another kind, or a link that was followed and points
+       * elsewhere now */
+      if (old == NULL || old->kind != entry->kind
+          || (old->target != NULL
+              && (g_strcmp0 (old->target, entry->target) != 0 || g_strcmp0 (old->real, entry->real) != 0)))
+        add_entry (e, dir, entry->name);
+    }
+  for (guint i = 0; was != NULL && i < was->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
+
+      if (!g_hash_table_contains (seen, entry->name))
+        add_entry (e, dir, entry->name);
+    }
+}
+
+/* The stems of the icon names that came, went or changed since the state
+ * was made (state.h); NULL when an X.xpm.png came or went. */
+static GHashTable *
+changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
+{
+  g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) e = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *stems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  gboolean more;
+
+  for (guint i = 0; owned != NULL && i < owned->len; i++)
+    g_hash_table_add (ours, g_ptr_array_index (owned, i));
+  g_hash_table_iter_init (&iter, changed);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      gpointer was;
+
+      if (g_hash_table_lookup_extended (state->dirs, key, NULL, &was))
+        compare_dir (index, key, was, ours, e);
+      else
+        g_hash_table_add (e, g_strdup (key)); /* a file read: its content */
+    }
+  /* a link that led through a name that changed changed with it (and is
+   * followed again, so that the next state says where it leads now) */
+  do
+    {
+      more = FALSE;
+      g_hash_table_iter_init (&iter, state->dirs);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          const GPtrArray *entries = value;
+
+          for (guint i = 0; entries != NULL && i < entries->len; i++)
+            {
+              const KicFsListingEntry *l = g_ptr_array_index (entries, i);
+              g_autofree char *path = NULL;
+
+              if (l->target == NULL || (!walks_through (e, l->target) && !walks_through (e, l->real)))
+                continue;
+              path = g_build_filename (key, l->name, NULL);
+              if (g_hash_table_contains (e, path))
+                continue;
+              kic_fs_index_stat_at (index, key, l->name);
+              g_hash_table_add (e, g_steal_pointer (&path));
+              more = TRUE;
+            }
+        }
+    }
+  while (more);
+  g_hash_table_iter_init (&iter, e);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const char *base = strrchr (key, '/') + 1;
+
+      if (g_str_has_suffix (base, ".xpm.png"))
+        {
+          /* as kic_state_make(): no plan of names joined by a store path
+           * is kept */
+          g_hash_table_unref (stems);
+          return NULL;
+        }
+      if (kic_icon_name_extension (base) != NULL)
+        g_hash_table_add (stems, kic_icon_name_strip_extension (base));
+    }
+  kic_debug ("state: %u inputs changed, %u names in them, %u icon stems", g_hash_table_size (changed),
+             g_hash_table_size (e), g_hash_table_size (stems));
+  return stems;
+}
+
+KicPlanMemo *
+kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
+{
+  KicPlanMemo *memo;
+
+  if (state == NULL || state->memo == NULL || changed == NULL)
+    return NULL;
+  if (key == NULL || strcmp (state->key, key) != 0)
+    {
+      kic_debug ("state: ignored (made with other settings, themes or directories): planning every name");
+      return NULL;
+    }
+  memo = g_steal_pointer (&state->memo);
+  memo->changed_stems = changed_stems (state, index, changed, owned);
+  if (memo->changed_stems == NULL)
+    {
+      kic_debug ("state: ignored (an X.xpm.png came or went): planning every name");
+      g_clear_pointer (&memo, kic_plan_memo_free);
+    }
+  return memo;
+}

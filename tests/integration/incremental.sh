@@ -1,0 +1,255 @@
+#!/bin/sh
+# incremental.sh - a rebuild after a change keeps the last rebuild's plan
+# where no change reaches, and plans exactly what a full plan plans
+#
+# After each change: the --dry-run changes and the --dry-run --json report
+# of a run that keeps what the store's state says (state.h) are byte for
+# byte those of --full, which plans every name again; the run says it
+# kept names (or, for a change of a theme or a setting, that it planned
+# them all); then the rebuild itself, after which a full plan would
+# change nothing.  Every kind of change fingerprint.sh makes, on the
+# basic fixture and on the realistic tree; then a seeded random walk of
+# changes on the fixture (KIC_RANDOM_STEPS, default 16; make stress: 300,
+# and on the realistic tree too).  A damaged, cut short, foreign or stale
+# state is ignored: the run plans every name.
+. "$(dirname "$0")/lib.sh"
+
+STEPS=${KIC_RANDOM_STEPS:-16}
+[ -n "${KIC_STRESS:-}" ] && STEPS=${KIC_RANDOM_STEPS:-300}
+S=/var/lib/kde-icon-cache
+
+# compared ROOT DESCRIPTION KEPT [OPTION...]: incremental against full;
+# KEPT is "kept" when names must have been kept, "all" when every name
+# must have been planned again, "any" when either may be
+compared () {
+  _r=$1 _what=$2 _kept=$3; shift 3
+  "$BIN" -v --root "$_r" --dry-run "$@" > "$WORK/inc.txt" 2> "$WORK/inc.err"
+  "$BIN" -q --root "$_r" --dry-run --full "$@" > "$WORK/full.txt" 2> /dev/null
+  "$BIN" -q --root "$_r" --dry-run --json "$@" > "$WORK/inc.json" 2> /dev/null
+  "$BIN" -q --root "$_r" --dry-run --json --full "$@" > "$WORK/full.json" 2> /dev/null
+  _k=$(sed -n 's/.*plan: \([0-9]*\) names kept from the last rebuild.*/\1/p' "$WORK/inc.err")
+  case $_kept in
+    kept) [ -n "$_k" ] && [ "$_k" -gt 0 ] ;;
+    all) [ -z "$_k" ] || [ "$_k" -eq 0 ] ;;
+    *) true ;;
+  esac
+  _kok=$?
+  cmp -s "$WORK/inc.txt" "$WORK/full.txt" && cmp -s "$WORK/inc.json" "$WORK/full.json" &&
+    grep -q '"names": \[' "$WORK/full.json" && [ "$_kok" -eq 0 ]
+  _rc=$?
+  if [ "$_rc" -ne 0 ]; then
+    diag "$_what: kept ${_k:-none} (wanted $_kept)"
+    diff "$WORK/inc.txt" "$WORK/full.txt" | head -n 5 | sed 's/^/# /'
+    diff "$WORK/inc.json" "$WORK/full.json" | head -n 5 | cut -c1-300 | sed 's/^/# /'
+  fi
+  return $_rc
+}
+
+# rebuilt ROOT [OPTION...]: the rebuild, then a full plan changes nothing
+rebuilt () {
+  _r=$1; shift
+  "$BIN" -q --root "$_r" "$@" || return 1
+  "$BIN" -q --root "$_r" --dry-run --json --full "$@" > "$WORK/after.json" 2> /dev/null || return 1
+  grep -q '"links": {"added": 0, "replaced": 0, "removed": 0, ' "$WORK/after.json"
+}
+
+# step ROOT DESCRIPTION KEPT [OPTION...]: one change checked, then applied
+step () {
+  _sr=$1 _sw=$2 _sk=$3; shift 3
+  compared "$_sr" "$_sw" "$_sk" "$@"
+  ok $? "$_sw: the run that keeps the last plan plans as --full (--dry-run, --json)"
+  rebuilt "$_sr" "$@"
+  ok $? "$_sw: after the rebuild a full plan changes nothing"
+}
+
+# ---- every kind of change fingerprint.sh makes ----------------------------
+kinds () { # kinds ROOT THEMEDIR ICON DESKTOP
+  R=$1 D=$2 I=$3 A=$4
+  "$BIN" -q --root "$R" || return 1
+  [ -s "$R$S/state" ]
+  ok $? "$(basename "$R"): the rebuild leaves its state in the store"
+  cp "$R$D/$I" "$R$D/kicnew.svg"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicnew\n' > "$R/usr/share/applications/kicnew.desktop"
+  step "$R" "an application added (a .desktop file and its icon)" kept
+  rm "$R$D/kicnew.svg"
+  step "$R" "an icon removed from a theme directory" kept
+  cp "$R$D/$I" "$R$D/kicnew.svg"
+  step "$R" "an icon added in a theme directory" kept
+  printf '<!-- kic -->\n' >> "$R$D/kicnew.svg"
+  step "$R" "an icon rewritten in place" kept
+  icon=$(awk -F '\t' '$1 == "file" { print $3; exit }' "$R$S/manifest")
+  printf '<!-- kic -->\n' >> "$R$icon"
+  step "$R" "a planted icon's source rewritten in place ($icon)" kept
+  printf 'X-Kic-Test=1\n' >> "$R/usr/share/applications/$A"
+  step "$R" "a .desktop file written in place" kept
+  sed -i 's/^Icon=.*/Icon=kicnew-symbolic/' "$R/usr/share/applications/kicnew.desktop"
+  step "$R" "a .desktop file's icon changed to a dash form of another" kept
+  rm "$R/usr/share/applications/kicnew.desktop"
+  step "$R" "a .desktop file removed" kept
+  # a link whose target goes while the link's own directory stays as it was
+  cp "$R$D/$I" "$R$D/kictarget.svg"
+  mkdir -p "$R/usr/share/pixmaps"
+  ln -s "$D/kictarget.svg" "$R/usr/share/pixmaps/kiclinked.svg"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kiclinked\n' > "$R/usr/share/applications/kiclinked.desktop"
+  step "$R" "a link to an icon in another directory added" kept
+  rm "$R$D/kictarget.svg"
+  step "$R" "a link's target removed (the link's directory unchanged)" kept
+  mkdir -p "$R/usr/local/share/applications"
+  cp "$R/usr/share/applications/$A" "$R/usr/local/share/applications/kic-local.desktop"
+  step "$R" "a data directory that did not exist" any
+  printf '[Icons]\nTheme=breeze\n\n[General]\nX-Kic=1\n' > "$R/etc/xdg/kdeglobals"
+  step "$R" "kdeglobals rewritten" any
+  printf '[kde-icon-cache]\nSizes=16:1,48:4\n' > "$R/etc/kde-icon-cache.conf"
+  step "$R" "the configuration changed" all
+  rm "$R/etc/kde-icon-cache.conf"
+  step "$R" "the configuration removed" all
+  printf '\n# kic\n' >> "$R/usr/share/icons/breeze/index.theme"
+  step "$R" "an index.theme rewritten (a comment)" any
+  sed -i 's/^Inherits=.*/Inherits=hicolor/; t; s/^\(\[Icon Theme\]\)$/\1\nInherits=hicolor/' \
+    "$R/usr/share/icons/breeze/index.theme"
+  step "$R" "an index.theme rewritten (its inheritance)" any
+  mkdir -p "$R/usr/share/icons/kictheme/apps/48"
+  printf '[Icon Theme]\nName=Kic\nDirectories=apps/48\n\n[apps/48]\nSize=48\nType=Fixed\n' \
+    > "$R/usr/share/icons/kictheme/index.theme"
+  cp "$R$D/$I" "$R/usr/share/icons/kictheme/apps/48/kicnew.svg"
+  step "$R" "a theme added" any
+  rm -r "$R/usr/share/icons/kictheme"
+  step "$R" "a theme removed" any
+}
+
+# ---- a change that reaches a name only through another's stems --------------
+# "kic-x-thing" (a media type whose generic icon is "kicgeneric") finds
+# nothing; "kic-x-thing-more", whose dash cut it is, is planted.  When
+# kicgeneric.svg comes, "kic-x-thing" finds it and is planted too, and the
+# proof looks up "kic-x-thing-more" against its links.  The change's stem,
+# "kicgeneric", is not one of "kic-x-thing-more"'s: that name is reached
+# through "kic-x-thing"'s stems, and planned and proved again with it.
+chained () { # chained ROOT
+  R=$1 H=$1/usr/share/icons/hicolor/scalable/apps
+  printf 'kic/x-thing:kicgeneric\n' >> "$R/usr/share/mime/generic-icons"
+  for n in kic-x-thing kic-x-thing-more; do
+    printf '[Desktop Entry]\nType=Application\nName=%s\nExec=true\nIcon=%s\n' "$n" "$n" \
+      > "$R/usr/share/applications/$n.desktop"
+  done
+  cp "$H/hiall.svg" "$H/kic-x-thing-more.svg"
+  "$BIN" -q --root "$R"
+  grep -q '/kic-x-thing-more\.svg	' "$R$S/manifest" && ! grep -q '/kic-x-thing\.svg	' "$R$S/manifest"
+  ok $? "chained: 'kic-x-thing-more' is planted, 'kic-x-thing' finds nothing"
+  cp "$H/svgzicon.svg" "$H/kicgeneric.svg"
+  step "$R" "chained: the generic icon of a media type added" kept
+}
+
+# ---- a state that cannot be trusted ------------------------------------------
+untrusted () { # untrusted ROOT THEMEDIR ICON
+  R=$1 D=$2 I=$3
+  cp "$R$S/state" "$WORK/old-state"
+  cp "$R$D/$I" "$R$D/kicnew2.svg"
+  "$BIN" -q --root "$R"
+  cp "$R$D/$I" "$R$D/kicnew3.svg"
+  for how in damaged short stale empty; do
+    case $how in
+      damaged) sed -i '6s/./X/' "$R$S/state"; why="its checksum does not match" ;;
+      short) head -c 1000 "$R$S/state" > "$WORK/st" && cat "$WORK/st" > "$R$S/state"; why="cut short" ;;
+      stale) cat "$WORK/old-state" > "$R$S/state"; why="not bound to the manifest" ;;
+      empty) : > "$R$S/state"; why="cut short" ;;
+    esac
+    "$BIN" -v --root "$R" --dry-run > "$WORK/inc.txt" 2> "$WORK/inc.err"
+    "$BIN" -q --root "$R" --dry-run --full > "$WORK/full.txt" 2> /dev/null
+    grep -q "state: ignored ($why" "$WORK/inc.err" && ! grep -q "names kept" "$WORK/inc.err" &&
+      cmp -s "$WORK/inc.txt" "$WORK/full.txt"
+    ok $? "a $how state is ignored ($why): every name is planned"
+    "$BIN" -q --root "$R" --full --dry-run > /dev/null
+  done
+  "$BIN" -q --root "$R"
+  cp "$R$D/$I" "$R$D/kicnew4.svg"
+  compared "$R" "after the untrusted states" kept
+  ok $? "the rebuild after them leaves a state the next run keeps"
+}
+
+# ---- a random walk of changes ------------------------------------------------
+# a tiny generator, the same on every machine: next_random sets RND
+RND_STATE=${KIC_RANDOM_SEED:-20261201}
+next_random () { RND_STATE=$(( (RND_STATE * 1103515245 + 12345) % 2147483648 )); RND=$(( RND_STATE / 65536 )); }
+pick () { # pick FILE: a random line of FILE
+  next_random
+  _n=$(wc -l < "$1"); [ "$_n" -gt 0 ] || return 1
+  sed -n "$(( RND % _n + 1 ))p" "$1"
+}
+
+random_walk () { # random_walk ROOT STEPS
+  R=$1 n=$2
+  "$BIN" -q --root "$R" --full
+  find "$R/usr/share/icons" "$R/usr/share/pixmaps" -type d | sed "s|^$R||" | grep -v '/kic' > "$WORK/dirs"
+  find "$R/usr/share/icons" "$R/usr/share/pixmaps" -type f \( -name '*.png' -o -name '*.svg' -o -name '*.xpm' \) |
+    sed "s|^$R||" | grep -v '/kic' > "$WORK/icons"
+  icon_names "$R" | grep -v '^/' | sed 's/\.[a-z]*$//' > "$WORK/menu-names"
+  # names near the menu's: its own, dash cuts and forms of them, new ones
+  while IFS= read -r nm; do
+    echo "$nm"; echo "$nm-kic"; echo "${nm%-*}"; echo "$nm-symbolic"; echo "kic-$nm"
+  done < "$WORK/menu-names" | sort -u > "$WORK/names"
+  echo 0 > "$WORK/bad"
+  i=0
+  while [ "$i" -lt "$n" ]; do
+    i=$((i + 1))
+    next_random
+    case $((RND % 8)) in
+      0|1) # an icon of some name added somewhere
+        d=$(pick "$WORK/dirs"); src=$(pick "$WORK/icons"); nm=$(pick "$WORK/names")
+        ext=${src##*.}
+        cp "$R$src" "$R$d/$nm.$ext" 2>/dev/null
+        what="icon $d/$nm.$ext added" ;;
+      2) # an icon removed (one of the tree's or one added)
+        f=$(find "$R/usr/share/icons" "$R/usr/share/pixmaps" -type f \( -name '*.png' -o -name '*.svg' \) |
+              sed "s|^$R||" | sort > "$WORK/now"; pick "$WORK/now")
+        rm -f "$R$f"; what="icon $f removed" ;;
+      3) # an icon's content changed in place
+        f=$(pick "$WORK/icons"); [ -f "$R$f" ] && printf '\n' >> "$R$f"; what="icon $f rewritten" ;;
+      4) # a .desktop file added with a name near the menu's
+        nm=$(pick "$WORK/names")
+        printf '[Desktop Entry]\nType=Application\nName=K%s\nExec=true\nIcon=%s\n' "$i" "$nm" \
+          > "$R/usr/share/applications/kic$i.desktop"
+        what=".desktop with Icon=$nm added" ;;
+      5) # a .desktop file removed
+        f=$(ls "$R/usr/share/applications" | sort > "$WORK/apps"; pick "$WORK/apps")
+        rm -f "$R/usr/share/applications/$f"; what=".desktop $f removed" ;;
+      6) # a link to an icon added, or a link's target removed
+        src=$(pick "$WORK/icons"); d=$(pick "$WORK/dirs"); nm=$(pick "$WORK/names")
+        ln -sf "$src" "$R$d/$nm.${src##*.}" 2>/dev/null
+        what="link $d/$nm.${src##*.} -> $src" ;;
+      7) # nothing at all, or only a directory's time
+        d=$(pick "$WORK/dirs"); touch "$R$d"; what="$d touched" ;;
+    esac
+    compared "$R" "step $i: $what" any
+    rc=$?
+    [ "$rc" -eq 0 ] || { diag "step $i ($what) differs from --full"; echo 1 > "$WORK/bad"; }
+    rebuilt "$R" || { diag "step $i ($what): the rebuild left what a full plan changes"; echo 1 > "$WORK/bad"; }
+  done
+  [ "$(cat "$WORK/bad")" -eq 0 ]
+}
+
+T=$(realistic_tree 2>/dev/null) || T=
+n_realistic=0 n_walk=0
+[ -n "$T" ] && n_realistic=1
+[ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
+plan $((37 + 5 + 3 + 1 + 37 * n_realistic + n_walk))
+
+fixtures "$WORK/fx" basic
+kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
+untrusted "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg
+fixtures "$WORK/ch" basic
+chained "$WORK/ch/basic"
+fixtures "$WORK/rw" basic
+random_walk "$WORK/rw/basic" "$STEPS"
+ok $? "a random walk of $STEPS changes on the fixture: each run plans as --full"
+
+if [ -n "$T" ]; then
+  writable_view "$T" "$WORK/rt"
+  trap "umount '$VIEW' 2>/dev/null; rm -rf '$WORK'" EXIT
+  app=$(ls "$VIEW/usr/share/applications" | grep '\.desktop$' | head -n 1)
+  kinds "$VIEW" /usr/share/icons/hicolor/scalable/apps "$(ls "$VIEW/usr/share/icons/hicolor/scalable/apps" | grep '\.svg$' | head -n 1)" "$app"
+  if [ -n "${KIC_STRESS:-}" ]; then
+    random_walk "$VIEW" "$STEPS"
+    ok $? "a random walk of $STEPS changes on the realistic tree: each run plans as --full"
+  fi
+fi
+finish

@@ -1,0 +1,219 @@
+/* test-content.c - content identities: one per real path, a file read at
+ * most once, equal by bytes across paths, and the bytes kept for copies */
+#include "content.h"
+#include "kic.h"
+
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+  char *root;
+  KicFsIndex *index;
+  KicContentTable *table;
+} Fixture;
+
+static void
+write_at (const Fixture *f, const char *path, const char *text, gsize length, int mode)
+{
+  g_autofree char *host = g_build_filename (f->root, path, NULL);
+  g_autofree char *dir = g_path_get_dirname (host);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (host, text, length, NULL));
+  g_assert_cmpint (chmod (host, mode), ==, 0);
+}
+
+static void
+setup (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *link = NULL;
+
+  f->root = g_dir_make_tmp ("kic-content-XXXXXX", &error);
+  g_assert_no_error (error);
+  write_at (f, "/icons/a.png", "\x89PNG\r\n\x1a\nA", 9, 0644);
+  write_at (f, "/icons/same-as-a.png", "\x89PNG\r\n\x1a\nA", 9, 0644);
+  write_at (f, "/icons/b.png", "\x89PNG\r\n\x1a\nB", 9, 0644);
+  write_at (f, "/icons/private.png", "\x89PNG\r\n\x1a\nP", 9, 0600);
+  write_at (f, "/icons/fake.png", "<svg/>", 6, 0644);
+  write_at (f, "/icons/dir/.keep", "", 0, 0644);
+  link = g_build_filename (f->root, "/icons/link-to-a.png", NULL);
+  g_assert_cmpint (symlink ("a.png", link), ==, 0);
+  f->index = kic_fs_index_new (f->root);
+  f->table = kic_content_table_new (f->index);
+}
+
+static void
+teardown (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", f->root);
+
+  kic_content_table_unref (f->table);
+  kic_fs_index_free (f->index);
+  g_assert_cmpint (system (cmd), ==, 0);
+  g_free (f->root);
+}
+
+/* One object per real path, and no read to tell that they are equal. */
+static void
+test_one_per_real_path (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const KicContent *a = kic_content_of_path (f->table, "/icons/a.png");
+  const KicContent *via_link = kic_content_of_path (f->table, "/icons/link-to-a.png");
+
+  g_assert_true (a == via_link);
+  g_assert_cmpint (a->kind, ==, KIC_CONTENT_FILE);
+  g_assert_true (kic_content_equal (a, via_link));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 0);
+  g_assert_false (a->hashed);
+}
+
+/* Different real paths compare by their bytes, each file read once. */
+static void
+test_equal_by_bytes (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const KicContent *a = kic_content_of_path (f->table, "/icons/a.png");
+  const KicContent *same = kic_content_of_path (f->table, "/icons/same-as-a.png");
+  const KicContent *b = kic_content_of_path (f->table, "/icons/b.png");
+
+  g_assert_true (kic_content_equal (a, same));
+  g_assert_false (kic_content_equal (a, b));
+  g_assert_false (kic_content_equal (b, same));
+  g_assert_true (kic_content_equal (same, a));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 3);
+  g_assert_true (a->hashed && b->hashed);
+  g_assert_cmpstr (kic_content_sha256 (a), ==, kic_content_sha256 (same));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 3);
+}
+
+/* What is no readable file equals only itself. */
+static void
+test_special_kinds (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const KicContent *dir = kic_content_of_path (f->table, "/icons/dir");
+  const KicContent *missing = kic_content_of_path (f->table, "/icons/nosuch.png");
+  const KicContent *missing2 = kic_content_of_path (f->table, "/icons/nosuch2.png");
+  const KicContent *res = kic_content_special (f->table, KIC_CONTENT_RESOURCE, ":/icons/breeze/x.svg");
+  const KicContent *nothing = kic_content_special (f->table, KIC_CONTENT_NOTHING, NULL);
+
+  g_assert_cmpint (dir->kind, ==, KIC_CONTENT_DIRECTORY);
+  g_assert_cmpint (missing->kind, ==, KIC_CONTENT_MISSING);
+  g_assert_true (kic_content_equal (missing, kic_content_of_path (f->table, "/icons/nosuch.png")));
+  g_assert_false (kic_content_equal (missing, missing2));
+  g_assert_true (res == kic_content_special (f->table, KIC_CONTENT_RESOURCE, ":/icons/breeze/x.svg"));
+  g_assert_false (kic_content_equal (res, kic_content_special (f->table, KIC_CONTENT_RESOURCE, ":/other.svg")));
+  g_assert_true (nothing == kic_content_special (f->table, KIC_CONTENT_NOTHING, NULL));
+  g_assert_false (kic_content_equal (nothing, dir));
+  g_assert_null (kic_content_sha256 (dir));
+}
+
+/* The writer gets the bytes the comparison read, without a second read;
+ * a file not everyone may read, or not the image its name says, none. */
+static void
+test_bytes_for_the_writer (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const KicContent *a = kic_content_of_path (f->table, "/icons/a.png");
+  const KicContent *b = kic_content_of_path (f->table, "/icons/b.png");
+  const KicContent *private = kic_content_of_path (f->table, "/icons/private.png");
+  const KicContent *fake = kic_content_of_path (f->table, "/icons/fake.png");
+  g_autoptr (GError) error = NULL;
+  struct timespec mtime = { 0, 0 };
+  GBytes *bytes;
+
+  g_assert_false (kic_content_equal (a, b));
+  bytes = kic_content_bytes (a, &mtime, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 9);
+  g_assert_cmpint (memcmp (g_bytes_get_data (bytes, NULL), "\x89PNG\r\n\x1a\nA", 9), ==, 0);
+  g_assert_cmpint (mtime.tv_sec, >, 0);
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 2);
+  g_assert_null (kic_content_bytes (private, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "readable by every user"));
+  g_clear_error (&error);
+  g_assert_null (kic_content_bytes (fake, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "not the image its name says"));
+  g_clear_error (&error);
+  /* hashed all the same: KDE as root reads it */
+  g_assert_nonnull (kic_content_sha256 (private));
+}
+
+/* The copyable check is source.h's: a directory on the way others may
+ * not search, a sparse file -- no bytes for the writer, but a content
+ * identity all the same (the planner compares what KDE shows). */
+static void
+test_copyable_is_kic_source_open (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *secret = g_build_filename (f->root, "/secret", NULL);
+  g_autofree char *sparse = g_build_filename (f->root, "/icons/sparse.png", NULL);
+  const KicContent *hidden, *holes;
+  g_autoptr (GError) error = NULL;
+  int fd;
+
+  write_at (f, "/secret/s.png", "\x89PNG\r\n\x1a\nS", 9, 0644);
+  g_assert_cmpint (chmod (secret, 0750), ==, 0);
+  write_at (f, "/icons/sparse.png", "\x89PNG\r\n\x1a\nH", 9, 0644);
+  fd = open (sparse, O_WRONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 1 << 20), ==, 0);
+  g_assert_cmpint (pwrite (fd, "x", 1, (1 << 20) - 1), ==, 1);
+  close (fd);
+  hidden = kic_content_of_path (f->table, "/secret/s.png");
+  holes = kic_content_of_path (f->table, "/icons/sparse.png");
+  g_assert_null (kic_content_bytes (hidden, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "searchable by every user"));
+  g_clear_error (&error);
+  g_assert_nonnull (kic_content_sha256 (hidden));
+  fd = open (sparse, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  /* (a file system that knows no holes says the file has none) */
+  if (lseek (fd, 0, SEEK_HOLE) < (1 << 20) - 1)
+    {
+      g_assert_null (kic_content_bytes (holes, NULL, &error));
+      g_assert_nonnull (strstr (error->message, "sparse"));
+      g_clear_error (&error);
+    }
+  close (fd);
+  g_assert_nonnull (kic_content_sha256 (holes));
+}
+
+/* Bytes let go after the plan are read again for the writer only when
+ * they still hash the same. */
+static void
+test_keep_only (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const KicContent *a = kic_content_of_path (f->table, "/icons/a.png");
+  const KicContent *b = kic_content_of_path (f->table, "/icons/b.png");
+  g_autoptr (GHashTable) wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (kic_content_equal (a, b));
+  g_hash_table_add (wanted, (gpointer) a);
+  kic_content_table_keep_only (f->table, wanted);
+  g_assert_nonnull (kic_content_bytes (a, NULL, &error));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 2);
+  /* b was let go; it changed since */
+  write_at (f, "/icons/b.png", "\x89PNG\r\n\x1a\nC", 9, 0644);
+  g_assert_null (kic_content_bytes (b, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "changed while"));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 3);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  kic_quiet = TRUE;
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, setup, fn, teardown)
+  ADD ("/content/one-per-real-path", test_one_per_real_path);
+  ADD ("/content/equal-by-bytes", test_equal_by_bytes);
+  ADD ("/content/special-kinds", test_special_kinds);
+  ADD ("/content/bytes-for-the-writer", test_bytes_for_the_writer);
+  ADD ("/content/keep-only", test_keep_only);
+  ADD ("/content/copyable-is-kic-source-open", test_copyable_is_kic_source_open);
+  return g_test_run ();
+}
