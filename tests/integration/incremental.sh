@@ -35,7 +35,7 @@ compared () {
   esac
   _kok=$?
   cmp -s "$WORK/inc.txt" "$WORK/full.txt" && cmp -s "$WORK/inc.json" "$WORK/full.json" &&
-    grep -q '"names": \[' "$WORK/full.json" && [ "$_kok" -eq 0 ]
+    grep -q '"names" *: *\[' "$WORK/full.json" && [ "$_kok" -eq 0 ]
   _rc=$?
   if [ "$_rc" -ne 0 ]; then
     diag "$_what: kept ${_k:-none} (wanted $_kept)"
@@ -50,7 +50,7 @@ rebuilt () {
   _r=$1; shift
   "$BIN" -q --root "$_r" "$@" || return 1
   "$BIN" -q --root "$_r" --dry-run --json --full "$@" > "$WORK/after.json" 2> /dev/null || return 1
-  grep -q '"links": {"added": 0, "replaced": 0, "removed": 0, ' "$WORK/after.json"
+  python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["links"]; sys.exit(not (l["added"] == l["replaced"] == l["removed"] == 0))' "$WORK/after.json"
 }
 
 # step ROOT DESCRIPTION KEPT [OPTION...]: one change checked, then applied
@@ -182,7 +182,7 @@ random_walk () { # random_walk ROOT STEPS
   find "$R/usr/share/icons" "$R/usr/share/pixmaps" -type d | sed "s|^$R||" | grep -v '/kic' > "$WORK/dirs"
   find "$R/usr/share/icons" "$R/usr/share/pixmaps" -type f \( -name '*.png' -o -name '*.svg' -o -name '*.xpm' \) |
     sed "s|^$R||" | grep -v '/kic' > "$WORK/icons"
-  icon_names "$R" | grep -v '^/' | sed 's/\.[a-z]*$//' > "$WORK/menu-names"
+  icon_names "$R" | grep -av '^/' | sed 's/\.[a-z]*$//' > "$WORK/menu-names"
   # names near the menu's: its own, dash cuts and forms of them, new ones
   while IFS= read -r nm; do
     echo "$nm"; echo "$nm-kic"; echo "${nm%-*}"; echo "$nm-symbolic"; echo "kic-$nm"
