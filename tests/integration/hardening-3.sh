@@ -14,7 +14,9 @@
 # The user is nobody (setpriv); races are made deterministic: the shell's
 # own readlink is the hook at which the other party acts (row 5), and a
 # FIFO's writer, blocked until someone opens it, tells whether the run
-# opened it (row 10).
+# opened it (row 10).  24 of its 32 checks fail against the binary and
+# the package scripts of main at 24ad9d3 (the other 8 are the set-ups the
+# failing ones rest on, which main passes too).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (setpriv to another user, chown, mkfifo in a store under /var/lib)"
