@@ -138,7 +138,7 @@ uninstall:
 	  $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer
 
 clean:
-	rm -rf kde-icon-cache build build-asan build-fuzz tests/oracle/kic-oracle
+	rm -rf kde-icon-cache build build-asan build-fuzz tests/oracle/kic-oracle tests/oracle/kic-desktop
 
 .PHONY: all check check-asan stress install uninstall clean
 

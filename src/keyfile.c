@@ -45,7 +45,22 @@ sanitize (const char *data, gsize length, const char *origin)
           continue;
         }
       if (g_str_has_prefix (g_strchug (lines[i]), "["))
-        in_group = TRUE;
+        {
+          /* KConfig ends the group name at its ']' and reads on: what
+           * follows ("[Desktop Entry]junk", a '\r') is no part of it;
+           * "[a][b]" is its group b inside a, here "a/b" (no group of
+           * that name is read) */
+          char *end = strchr (lines[i], ']');
+
+          while (end[1] == '[' && strchr (end + 2, ']') != NULL)
+            {
+              end[0] = '/';
+              memmove (end + 1, end + 2, strlen (end + 2) + 1);
+              end = strchr (end, ']');
+            }
+          end[1] = '\0';
+          in_group = TRUE;
+        }
       g_string_append (out, line);
       g_string_append_c (out, '\n');
     }
