@@ -160,7 +160,7 @@ $(B)/slowfs: tests/bench/slowfs.c
 bench-nfs: $(PROG) $(ORACLE_BIN)
 	@if $(PKG_CONFIG) --exists fuse3; then $(MAKE) $(B)/slowfs; fi
 	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) KIC_NFS_CHART=$(abspath $(B))/nfs.png \
-	  sh tests/bench/bench-nfs.sh
+	  sh tests/bench/save.sh bench-nfs sh tests/bench/bench-nfs.sh
 
 # Can a raster icon wrapped in an SVG be planted in breeze without
 # changing a pixel?  Measured with KF5 on every raster menu icon.
@@ -169,11 +169,11 @@ bench-wrap: $(PROG) $(ORACLE_BIN)
 	KIC_BIN=$(abspath $(PROG)) bash tests/wrap/experiment.sh $(KIC_TREE)
 
 bench: $(PROG) $(ORACLE_BIN)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench sh tests/bench/bench.sh
 
 # The same for KDE Frameworks 6 (needs tests/oracle/kf6/make-root.sh's root).
 bench-kf6: $(PROG)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-kf6.sh
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-kf6 sh tests/bench/bench-kf6.sh
 
 # Plasma itself under Xvfb and strace (needs root; makes and caches a
 # Debian root with Plasma, tests/bench/plasma/make-root.sh): both shells,
@@ -182,7 +182,7 @@ bench-kf6: $(PROG)
 PLASMA ?= 5 6
 bench-plasma: $(PROG)
 	for v in $(PLASMA); do \
-	  KIC_PLASMA_VERSION=$$v KIC_BIN=$(abspath $(PROG)) sh tests/bench/plasma/bench-plasma.sh || exit 1; \
+	  KIC_PLASMA_VERSION=$$v KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-plasma-$$v sh tests/bench/plasma/bench-plasma.sh || exit 1; \
 	done
 
 # The rebuild on trees the size of a school server: every icon theme of
@@ -190,12 +190,12 @@ bench-plasma: $(PROG)
 # on the first run).  Chart: $(B)/scale.png.
 bench-scale: $(PROG)
 	@mkdir -p $(B)
-	KIC_BIN=$(abspath $(PROG)) KIC_SCALE_CHART=$(abspath $(B))/scale.png sh tests/bench/bench-scale.sh
+	KIC_BIN=$(abspath $(PROG)) KIC_SCALE_CHART=$(abspath $(B))/scale.png sh tests/bench/save.sh bench-scale sh tests/bench/bench-scale.sh
 
 # Trees shaped to make the plan costly (issue 19): 100 000 theme
 # directories, 100 000 icons in 10 000 directories; each under 10 s.
 bench-hostile: $(PROG)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-hostile.sh
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-hostile sh tests/bench/bench-hostile.sh
 
 .PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-scale bench-wrap demo
 
