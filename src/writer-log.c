@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #define LOG_DIR "/var/log"
+#define LOG_DIR_RELATIVE "var/log" /* LOG_DIR below the root's descriptor */
 #define LOG_NAME "kde-icon-cache.log"
 #define LOG_OLD "kde-icon-cache.log.1"
 
@@ -84,7 +85,7 @@ open_log (KicChangeLog *log)
   dirfd = kic_trusted_dir_open (log->rootfd, log->host_root, LOG_DIR, &local);
   if (dirfd < 0)
     {
-      if (fstatat (log->rootfd, LOG_DIR + 1, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+      if (fstatat (log->rootfd, LOG_DIR_RELATIVE, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
         kic_debug ("no %s%s: the changes are not logged", log->host_root, LOG_DIR);
       else
         kic_warning ("%s: the changes are not logged in '%s'", local->message, host);
