@@ -13,6 +13,7 @@
 #include "source.h"
 #include "trusted.h"
 #include "writer.h"
+#include "writer-log.h"
 #include "kic.h"
 #include "resolver.h"
 #include "safeopen.h"
@@ -278,6 +279,8 @@ print_problems (KicSystem *system, GPtrArray *entries, KicJson *json)
     kic_json_end_array (json);
 }
 
+static KicOverlay *our_links_hidden (const KicCommandOptions *options, KicSystem *system);
+
 gboolean
 kic_command_list (const KicCommandOptions *options, GError **error)
 {
@@ -285,6 +288,7 @@ kic_command_list (const KicCommandOptions *options, GError **error)
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GArray) sizes = NULL;
   g_autoptr (KicJson) json = NULL;
+  g_autoptr (KicOverlay) hidden = NULL;
 
   if (system == NULL)
     return FALSE;
@@ -307,6 +311,7 @@ kic_command_list (const KicCommandOptions *options, GError **error)
         kic_json_print (json, stdout);
       return TRUE;
     }
+  hidden = our_links_hidden (options, system);
   if (json != NULL)
     kic_json_begin_array (json, "desktop_files");
   for (guint i = 0; i < entries->len; i++)
@@ -316,17 +321,28 @@ kic_command_list (const KicCommandOptions *options, GError **error)
       if (json != NULL)
         kic_json_add_entry (json, entry->id, entry->path, entry->icon);
       else if (entry->icon == NULL)
-        printf ("%s\t\t-\t-\t0\n", entry->id);
+        printf ("%s\t\t-\t-\t0\t0\n", entry->id);
       for (guint s = 0; s < sizes->len && entry->icon != NULL; s++)
         {
           int size = g_array_index (sizes, int, s);
           g_autoptr (KicResult) result = kic_resolve (system->resolver, entry->icon, size, FALSE);
+          guint without = result->n_calls;
 
+          if (hidden != NULL)
+            {
+              g_autoptr (KicResult) bare = NULL;
+
+              kic_resolver_set_overlay (system->resolver, hidden);
+              bare = kic_resolve (system->resolver, entry->icon, size, FALSE);
+              kic_resolver_set_overlay (system->resolver, NULL);
+              without = bare->n_calls;
+            }
           if (json != NULL)
-            kic_json_add_lookup (json, size, result->path, kic_via_to_string (result->via), result->n_calls);
+            kic_json_add_lookup (json, size, result->path, kic_via_to_string (result->via), result->n_calls,
+                                 without);
           else
-            printf ("%s\t%s\t%d\t%s\t%u\n", entry->id, entry->icon, size, result->path ? result->path : "-",
-                    result->n_calls);
+            printf ("%s\t%s\t%d\t%s\t%u\t%u\n", entry->id, entry->icon, size,
+                    result->path ? result->path : "-", result->n_calls, without);
         }
       if (json != NULL)
         kic_json_end_entry (json);
@@ -370,14 +386,22 @@ settings_string (const KicSystem *system, const GArray *targets, char **themes)
 }
 
 static void
-print_summary (const KicPlan *plan, guint n_desktop_files, const KicWriteStats *stats, gboolean dry_run)
+print_summary (const KicPlan *plan, const GArray *targets, guint n_desktop_files, const KicWriteStats *stats,
+               gboolean dry_run)
 {
   guint count[KIC_NAME_ABSOLUTE + 1] = { 0 };
   guint links = g_hash_table_size (plan->links);
+  guint helps = 0;
+  g_autofree char *calls = NULL;
 
   for (guint i = 0; i < plan->names->len; i++)
-    count[((KicNamePlan *) g_ptr_array_index (plan->names, i))->status]++;
-  /* the warnings before the summary, which stays the last line */
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      count[np->status]++;
+      helps += np->size_set_helps;
+    }
+  /* the warnings before the summary and KDE's calls, the last line */
   kic_print_diagnostics ();
   if (kic_quiet)
     return;
@@ -395,6 +419,15 @@ print_summary (const KicPlan *plan, guint n_desktop_files, const KicWriteStats *
       if (np->status == KIC_NAME_SKIPPED || np->status == KIC_NAME_NOT_FOUND)
         kic_debug ("%s: %s: %s", np->name, kic_name_status_to_string (np->status), np->reason);
     }
+  /* the hint only where it would help: names a per-size set would make
+   * faster (plan-sizeset.c tried it) */
+  if (helps > 0)
+    g_printerr ("kde-icon-cache: %u %s different files at different sizes, and a per-size set of links would "
+                "make %s faster: set PerSizeSets=true to plant %s (see kde-icon-cache(8))\n",
+                helps, helps == 1 ? "name loads" : "names load", helps == 1 ? "it" : "them",
+                helps == 1 ? "it" : "those");
+  calls = kic_report_calls (plan, targets);
+  g_printerr ("kde-icon-cache: %s\n", calls);
 }
 
 /* Everything but the files a rebuild's result depends on: the program,
@@ -517,12 +550,41 @@ root_may_copy (const KicContent *content, char **why, gpointer data)
   return FALSE;
 }
 
-/* A dry run's report of each change it would make: ACTION<TAB>PATH[<TAB>DETAIL]. */
+/* Where the writer's changes go: a dry run's list on standard output,
+ * ACTION<TAB>PATH[<TAB>DETAIL]; a real run's log (writer-log.h). */
+typedef struct {
+  gboolean print;
+  KicChangeLog *log; /* NULL: none (a dry run, --check) */
+} ChangeSink;
+
 static void
-print_change (const char *action, const char *path, const char *detail, gpointer data)
+on_change (const char *action, const char *path, const char *detail, gpointer data)
 {
-  (void) data;
-  printf ("%s\t%s%s%s\n", action, path, detail ? "\t" : "", detail ? detail : "");
+  ChangeSink *sink = data;
+
+  if (sink->print)
+    printf ("%s\t%s%s%s\n", action, path, detail ? "\t" : "", detail ? detail : "");
+  else
+    kic_debug ("%s %s%s%s", action, path, detail ? " -> " : "", detail ? detail : "");
+  if (sink->log != NULL)
+    kic_change_log_add (sink->log, action, path, detail);
+}
+
+/* The log's last line: what the run did (STATS), or why it stopped. */
+static void
+finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error)
+{
+  g_autofree char *result = NULL;
+
+  if (log == NULL)
+    return;
+  if (stats == NULL)
+    result = g_strdup_printf ("failed: %s", error != NULL ? error->message : "unknown error");
+  else
+    result = g_strdup_printf ("links: %u added, %u replaced, %u removed; store copies: %u written, %u removed",
+                              stats->added, stats->replaced, stats->removed, stats->files_written,
+                              stats->files_removed);
+  kic_change_log_finish (log, result);
 }
 
 /* The links of PLAN, as the writer takes them.  transfer container: the
@@ -549,20 +611,54 @@ plan_links (const KicPlan *plan)
   return links;
 }
 
-/* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS
- * and LINK_DIRS must outlive it. */
+/* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS,
+ * LINK_DIRS and SINK must outlive it. */
 static KicWriter *
 open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run,
-             KicWriterOptions *wopts, GError **error)
+             KicWriterOptions *wopts, ChangeSink *sink, GError **error)
 {
   wopts->index = system->index;
   wopts->store = options->store;
   wopts->link_dirs = link_dirs;
   wopts->dry_run = dry_run;
-  if (options->dry_run && !options->json)
-    wopts->on_change = print_change;
+  sink->print = options->dry_run && !options->json;
+  wopts->on_change = on_change;
+  wopts->on_change_data = sink;
   wopts->wait_seconds = options->wait_seconds;
   return kic_writer_open (wopts, error);
+}
+
+/* The links of the store, hidden as the planner hides a previous run's
+ * (kic_plan_build(), KicPlanOptions.previous): KDE's lookups without
+ * them, for --list.  NULL when there are none (or no store).  transfer full */
+static KicOverlay *
+our_links_hidden (const KicCommandOptions *options, KicSystem *system)
+{
+  g_auto (GStrv) dirs = link_dirs (system);
+  KicWriterOptions wopts = { 0 };
+  ChangeSink sink = { FALSE, NULL };
+  g_autoptr (GError) local = NULL;
+  g_autoptr (KicWriter) writer = open_writer (options, system, dirs, TRUE, &wopts, &sink, &local);
+  g_autoptr (GPtrArray) owned = NULL;
+  KicOverlay *overlay;
+
+  if (writer == NULL)
+    {
+      kic_warning ("%s: the calls without the links are shown as the calls with them", local->message);
+      return NULL;
+    }
+  owned = kic_writer_owned_links (writer);
+  if (owned->len == 0)
+    return NULL;
+  overlay = kic_overlay_new ();
+  for (guint i = 0; i < owned->len; i++)
+    {
+      g_autofree char *dir = g_path_get_dirname (g_ptr_array_index (owned, i));
+      g_autofree char *file = g_path_get_basename (g_ptr_array_index (owned, i));
+
+      kic_overlay_set (overlay, dir, file, FALSE);
+    }
+  return overlay;
 }
 
 /* Whether the fingerprint still matches with the store's lock held: a
@@ -677,7 +773,7 @@ load_memo (const char *key, gpointer data)
  * changed, the plan keeps what the last rebuild's state says of every name
  * no change reaches (state.h, plan-memo.c). */
 static gboolean
-rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
+rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **log, GError **error)
 {
   g_autofree char *fingerprint_setup = fingerprint_settings (options);
   g_autofree char *root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
@@ -693,6 +789,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   g_autofree char *settings = NULL;
   g_auto (KicConfig) config = { 0 };
   KicWriterOptions wopts = { 0 };
+  ChangeSink sink = { FALSE, NULL };
   KicPlanOptions popts = { 0 };
   g_autoptr (GHashTable) parents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_parent);
   RootChecks checks = { -1, "", parents };
@@ -738,7 +835,11 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
                    config.path, config.themes[i]);
   dirs = link_dirs (system);
-  writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, error);
+  /* every change a real run makes is logged (opened at the first) */
+  if (!options->dry_run && !check_only)
+    sink.log = *log = kic_change_log_new (kic_fs_index_rootfd (system->index), strcmp (root, "/") == 0 ? "" : root,
+                                          "rebuild");
+  writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, &sink, error);
   if (writer == NULL)
     return FALSE;
   old = kic_writer_manifest (writer);
@@ -792,9 +893,16 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       if (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
           || g_strcmp0 (old->settings, settings) != 0 || old->damaged)
         {
-          g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                       "the cache is out of date: %u links to add, %u to replace, %u to remove",
-                       stats.added, stats.replaced, stats.removed);
+          /* no manifest (and no store copies, which would make it a
+           * damaged one): nothing was ever built here */
+          if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
+            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                         "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u links",
+                         strcmp (root, "/") == 0 ? "" : root, options->store, stats.added);
+          else
+            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                         "the cache is out of date: %u links to add, %u to replace, %u to remove",
+                         stats.added, stats.replaced, stats.removed);
           return FALSE;
         }
       return TRUE;
@@ -821,22 +929,32 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
       if (!kic_writer_put_fingerprint (writer, fingerprint, &local))
         kic_warning ("%s", local->message);
     }
+  if (*log != NULL)
+    finish_log (*log, &stats, NULL);
   if (options->json)
     kic_report_rebuild_json (system->current_theme, plan, n_desktop_files, &stats, stdout);
-  print_summary (plan, n_desktop_files, &stats, wopts.dry_run);
+  print_summary (plan, popts.targets, n_desktop_files, &stats, wopts.dry_run);
   return TRUE;
 }
 
 gboolean
 kic_command_rebuild (const KicCommandOptions *options, GError **error)
 {
-  return rebuild (options, FALSE, error);
+  g_autoptr (KicChangeLog) log = NULL;
+  gboolean ok = rebuild (options, FALSE, &log, error);
+
+  /* a run stopped by an error says so in the log, after its changes */
+  if (!ok)
+    finish_log (log, NULL, error != NULL ? *error : NULL);
+  return ok;
 }
 
 gboolean
 kic_command_check (const KicCommandOptions *options, GError **error)
 {
-  return rebuild (options, TRUE, error);
+  KicChangeLog *log = NULL; /* --check writes nothing */
+
+  return rebuild (options, TRUE, &log, error);
 }
 
 gboolean
@@ -844,16 +962,29 @@ kic_command_clean (const KicCommandOptions *options, GError **error)
 {
   g_autoptr (KicSystem) system = load_system (options, error);
   g_auto (GStrv) dirs = NULL;
+  g_autoptr (KicChangeLog) log = NULL;
   g_autoptr (KicWriter) writer = NULL;
   KicWriterOptions wopts = { 0 };
+  ChangeSink sink = { FALSE, NULL };
   KicWriteStats stats;
 
   if (system == NULL)
     return FALSE;
   dirs = link_dirs (system);
-  writer = open_writer (options, system, dirs, options->dry_run, &wopts, error);
+  if (!options->dry_run)
+    {
+      const char *root = kic_fs_index_root (system->index);
+
+      sink.log = log = kic_change_log_new (kic_fs_index_rootfd (system->index), strcmp (root, "/") == 0 ? "" : root,
+                                           "clean");
+    }
+  writer = open_writer (options, system, dirs, options->dry_run, &wopts, &sink, error);
   if (writer == NULL || !kic_writer_clean (writer, &stats, error))
-    return FALSE;
+    {
+      finish_log (log, NULL, error != NULL ? *error : NULL);
+      return FALSE;
+    }
+  finish_log (log, &stats, NULL);
   if (!kic_quiet)
     g_printerr ("kde-icon-cache: removed %u links and %u copies%s\n", stats.removed, stats.files_removed,
                 wopts.dry_run ? " (dry run)" : "");

@@ -30,54 +30,111 @@ kic_desktop_entry_free (KicDesktopEntry *entry)
   g_free (entry);
 }
 
+/* A value as KConfig unescapes it (kconfigini.cpp, printableToString):
+ * \s \t \n \r \\ and \xHH; "\;" and "\," stay as they are (list
+ * syntax, for the caller); any other escape keeps the backslash and drops
+ * the character, and a trailing backslash is dropped, each with a warning
+ * in KDE's log (measured with tests/oracle/kic-desktop: "kic\qx" reads
+ * "kic\x").  GKeyFile refuses such values outright.  transfer full */
+static char *
+kconfig_unescape (const char *raw)
+{
+  GString *out = g_string_sized_new (strlen (raw));
+
+  for (const char *p = raw; *p != '\0'; p++)
+    {
+      if (*p != '\\')
+        {
+          g_string_append_c (out, *p);
+          continue;
+        }
+      switch (*++p)
+        {
+        case '\0':
+          p--; /* a trailing backslash: dropped */
+          break;
+        case 's':
+          g_string_append_c (out, ' ');
+          break;
+        case 't':
+          g_string_append_c (out, '\t');
+          break;
+        case 'n':
+          g_string_append_c (out, '\n');
+          break;
+        case 'r':
+          g_string_append_c (out, '\r');
+          break;
+        case '\\':
+          g_string_append_c (out, '\\');
+          break;
+        case ';':
+        case ',':
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, *p);
+          break;
+        case 'x':
+          if (g_ascii_isxdigit (p[1]) && g_ascii_isxdigit (p[2]))
+            {
+              g_string_append_c (out, (char) (g_ascii_xdigit_value (p[1]) * 16 + g_ascii_xdigit_value (p[2])));
+              p += 2;
+              break;
+            }
+          G_GNUC_FALLTHROUGH;
+        default:
+          g_string_append_c (out, '\\');
+          break;
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* KService reads a menu entry with KDesktopFile, that is KConfig: a line
+ * it cannot parse (no '=', an empty key, a bad group header) is skipped
+ * and the rest of the file read (kconfigini.cpp, parseConfig); keyfile.c
+ * does the same, with one warning naming the file.  Hidden= takes
+ * KConfig's booleans (yes and on are true: KConfigGroup::readEntry), and
+ * Icon= its escapes.  Checked against KF5 itself by desktop-kconfig.sh. */
 gboolean
 kic_desktop_parse (const char *origin, const char *data, gsize length, char **icon,
                    gboolean *hidden, GError **error)
 {
   g_autoptr (GKeyFile) kf = NULL;
-  g_autoptr (GError) local_error = NULL;
-  KicKeyfileSkipped skipped;
+  g_autofree char *raw = NULL;
 
   *icon = NULL;
   *hidden = FALSE;
-  /* KDE's menu (KService, through KDesktopFile) reads the file with
-   * KConfig, which skips the lines it cannot read: so does keyfile.c, with
-   * one warning naming the file and the first such line (a file with no
-   * [Desktop Entry] at all gets that error instead: one message a file) */
-  kf = kic_keyfile_load_lenient (data, length, origin, &skipped, error);
+  kf = kic_keyfile_load (data, length, origin, error);
   if (kf == NULL)
-    return FALSE;
+    {
+      /* GKeyFile quotes the line it stops at: not in a warning */
+      kic_error_unquote (error != NULL ? *error : NULL);
+      return FALSE;
+    }
   if (!g_key_file_has_group (kf, G_KEY_FILE_DESKTOP_GROUP))
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,
-                   "%s: no [%s] group", origin, G_KEY_FILE_DESKTOP_GROUP);
+                   "no [%s] group", G_KEY_FILE_DESKTOP_GROUP);
       return FALSE;
     }
-  kic_keyfile_warn_skipped (origin, &skipped);
-  /* KDE/kservice@v5.103.0 src/services/kservice.cpp KServicePrivate::init():
-   * m_bDeleted = desktopGroup.readEntry("Hidden", false) */
   *hidden = kic_keyfile_get_bool (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_HIDDEN, FALSE);
   if (*hidden)
     return TRUE;
-  *icon = g_key_file_get_string (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, &local_error);
-  if (g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_UNKNOWN_ENCODING))
+  raw = g_key_file_get_value (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, NULL);
+  if (raw == NULL)
+    return TRUE;
+  *icon = kconfig_unescape (raw);
+  if (!g_utf8_validate (*icon, -1, NULL))
     {
       /* KDE decodes the value as UTF-8, each bad byte becoming U+FFFD, and
        * looks that name up; so do we, after saying so */
-      g_autofree char *raw = g_key_file_get_value (kf, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, NULL);
+      char *valid = g_utf8_make_valid (*icon, -1);
 
-      *icon = g_utf8_make_valid (raw, -1);
+      g_free (*icon);
+      *icon = valid;
       kic_warning ("%s: key 'Icon' is not UTF-8; KDE reads it as '%s'", origin, *icon);
     }
-  else if (*icon == NULL && !g_error_matches (local_error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
-    {
-      kic_error_unquote (local_error);
-      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-                   "%s: key 'Icon': %s", origin, local_error->message);
-      return FALSE;
-    }
-  if (*icon != NULL)
-    g_strstrip (*icon);
+  g_strstrip (*icon);
   return TRUE;
 }
 
@@ -139,7 +196,7 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *su
           host = kic_fs_index_host_path (index, path);
           if (!kic_desktop_parse (host, data, length, &icon, &hidden, &error))
             {
-              kic_warning ("%s", error->message);
+              kic_warning ("%s: %s", host, error->message);
               continue;
             }
           if (hidden)

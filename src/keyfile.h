@@ -15,19 +15,6 @@
 /* transfer full; NULL with ERROR set only when nothing could be parsed */
 GKeyFile *kic_keyfile_load (const char *data, gsize length, const char *origin, GError **error);
 
-/* The lines kic_keyfile_load_lenient() dropped: how many, the first (1-based) */
-typedef struct {
-  guint lines;
-  guint first;
-} KicKeyfileSkipped;
-
-/* kic_keyfile_load() without its warning: SKIPPED says what was dropped,
- * for a caller that gives one warning per file of its own */
-GKeyFile *kic_keyfile_load_lenient (const char *data, gsize length, const char *origin, KicKeyfileSkipped *skipped,
-                                    GError **error);
-/* the warning kic_keyfile_load() gives: the file, the first line, how many */
-void kic_keyfile_warn_skipped (const char *origin, const KicKeyfileSkipped *skipped);
-
 /* transfer full */
 char *kic_keyfile_get_string (GKeyFile *kf, const char *group, const char *key, const char *def);
 int kic_keyfile_get_int (GKeyFile *kf, const char *group, const char *key, int def);

@@ -43,7 +43,7 @@ static const GOptionEntry mode_entries[] = {
   { "check", 0, 0, G_OPTION_ARG_NONE, &opt_check, "Exit 1 if a rebuild would change anything, 3 if that cannot be told", NULL },
   { "clean", 0, 0, G_OPTION_ARG_NONE, &opt_clean, "Remove every link and copy the manifest lists", NULL },
   { "resolve", 0, 0, G_OPTION_ARG_NONE, &opt_resolve, "Print the file KDE loads for each NAME", NULL },
-  { "list", 0, 0, G_OPTION_ARG_NONE, &opt_list, "List every menu entry with its icon and KDE's cost", NULL },
+  { "list", 0, 0, G_OPTION_ARG_NONE, &opt_list, "List every menu entry with its icon and KDE's cost, now and without the links", NULL },
   { "explain", 0, 0, G_OPTION_ARG_NONE, &opt_explain, "Show KDE's file system calls for NAME, numbered", NULL },
   { NULL },
 };
@@ -211,7 +211,9 @@ main (int argc, char **argv)
   g_option_context_set_summary (context,
                                 "Copies the icon file KDE loads for each application menu entry\n"
                                 "into a store and plants links where KDE's search ends early, changing\n"
-                                "nothing KDE shows.  Without a mode it rebuilds.");
+                                "nothing KDE shows.  Without a mode it rebuilds, ending with KDE's calls\n"
+                                "for the menu without the links and with them; every change is logged\n"
+                                "in /var/log/kde-icon-cache.log (inside --root).");
   g_option_context_set_description (context, "Exit status: 0 done (an icon that cannot be cached is a warning, not an error), 1 out of\n"
                                              "date (--check), 2 usage error, 3 runtime error.  See kde-icon-cache(8) for details.");
   g_option_context_add_main_entries (context, mode_entries, NULL);

@@ -785,12 +785,10 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
     {
       /* part of a set (a run killed half way, or a crash between two
        * links) can make KDE show a neighbouring size's file: a set is only
-       * planted when the administrator asks for it */
-      if (p->options->per_size_sets)
-        plan_size_set (p, resolver, np, all, before);
-      else
-        set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (a per-size set is "
-                                          "planted only with PerSizeSets=true)");
+       * planted when the administrator asks for it; without, the set is
+       * only tried, for the reason (a hint to PerSizeSets=true only where
+       * it would help) */
+      plan_size_set (p, resolver, np, all, before, !p->options->per_size_sets);
       return;
     }
   if (content->kind == KIC_CONTENT_RESOURCE)

@@ -115,8 +115,10 @@ void set_status (KicNamePlan *np, KicNameStatus status, const char *reason);
 void plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np);
 
 /* plan-sizeset.c */
+/* ONLY_TRY (PerSizeSets=false): only whether a set would make the name
+ * cheaper, for its reason; nothing is planted. */
 void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArray *before_all,
-                    double before);
+                    double before, gboolean only_try);
 
 /* plan-proof.c */
 void proof_index (Planner *p, GPtrArray *names);

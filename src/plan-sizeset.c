@@ -17,6 +17,13 @@
 /* KDE's weighted cost for NP's name over the target sizes with the
  * overlay AFTER, or G_MAXDOUBLE when any size from 8 to 256 would show
  * other content than BEFORE_ALL (its lookups without the links) does. */
+/* When a set is only tried (PerSizeSets=false): at most so many links,
+ * and rounds of repair (a set there is one link per directory of the
+ * current theme that is exact for a size: breeze has about 100; a theme
+ * of thousands is left untried). */
+#define SIZE_SET_TRY_LINKS 256
+#define SIZE_SET_TRY_ROUNDS 16
+
 static double
 size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const GPtrArray *before_all,
                char **wrong)
@@ -141,12 +148,15 @@ size_set_set (Planner *p, KicPlant *plant)
  * then each link whose removal keeps that and costs no more goes.  The
  * proof checks the set like any plan, and drops it whole (drop_plants). */
 void
-plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArray *before_all, double before)
+plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArray *before_all, double before,
+               gboolean only_try)
 {
   const KicTheme *theme = g_ptr_array_index (kic_resolver_themes (resolver), 0);
   g_autoptr (GPtrArray) set = g_ptr_array_new_with_free_func (kic_plant_free);
   double cost = G_MAXDOUBLE;
   guint n_dirs;
+  guint rounds = 0;
+  gboolean gave_up = FALSE;
 
   gboolean in_theme = FALSE;
 
@@ -185,6 +195,11 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
 
       if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || !may_plant_dir (p, dir))
         continue;
+      if (only_try && set->len == SIZE_SET_TRY_LINKS)
+        {
+          gave_up = TRUE;
+          break;
+        }
       plant = size_set_link (p, theme, dir, np, before_all);
       if (plant == NULL)
         continue;
@@ -198,12 +213,21 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
     }
   n_dirs = set->len;
   /* a link that answers a size with another file than KDE loads there
-   * leaves the set, until the rest holds at every size (or none is left) */
-  while (set->len > 0)
+   * leaves the set, until the rest holds at every size (or none is left);
+   * only trying (PerSizeSets=false, every such name of every run, and a
+   * theme may have thousands of directories: hardening-writer.sh row 6),
+   * a few rounds, and no pruning below: the full set's cost decides */
+  while (set->len > 0 && !gave_up)
     {
       g_autofree char *wrong = NULL;
       guint i;
 
+      if (only_try && rounds++ == SIZE_SET_TRY_ROUNDS)
+        {
+          gave_up = TRUE;
+          cost = G_MAXDOUBLE;
+          break;
+        }
       cost = size_set_cost (p, resolver, np, before_all, &wrong);
       if (cost != G_MAXDOUBLE)
         break;
@@ -215,7 +239,7 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       size_set_unset (p, g_ptr_array_index (set, i));
       g_ptr_array_remove_index (set, i);
     }
-  for (guint i = set->len; cost != G_MAXDOUBLE && i-- > 0;)
+  for (guint i = set->len; !only_try && cost != G_MAXDOUBLE && i-- > 0;)
     {
       KicPlant *plant = g_ptr_array_index (set, i);
       double trial;
@@ -234,10 +258,30 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
     {
       for (guint i = 0; i < set->len; i++)
         size_set_unset (p, g_ptr_array_index (set, i));
-      set_status (np, KIC_NAME_SKIPPED,
-                  n_dirs == 0 ? "KDE loads different files at different sizes, and no directory of the current theme can hold one of them (a type it does not probe, or several files over its sizes)"
-                  : cost == G_MAXDOUBLE ? "KDE loads different files at different sizes, and no set of links in the current theme shows each size its file"
-                                        : "KDE loads different files at different sizes, and no set of links in the current theme makes it cheaper");
+      /* a set that would cost no less: KDE is already as fast as links
+       * can make it, which is no reason to skip */
+      if (set->len > 0 && cost != G_MAXDOUBLE)
+        set_status (np, KIC_NAME_UNCHANGED, "KDE loads different files at different sizes, and already finds "
+                                            "them as fast as a set of links in the current theme would");
+      else if (gave_up)
+        set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (whether a per-size set "
+                                          "would help was not worked out: PerSizeSets=true tries in full)");
+      else
+        set_status (np, KIC_NAME_SKIPPED,
+                    n_dirs == 0 ? "KDE loads different files at different sizes, and no directory of the current theme can hold one of them (a type it does not probe, or several files over its sizes)"
+                                : "KDE loads different files at different sizes, and no set of links in the current theme shows each size its file");
+      return;
+    }
+  /* PerSizeSets=false: the set would make KDE faster; the reason says
+   * how to have it (the hint, only here: kic_plan_build's names that a
+   * set cannot help say why instead) */
+  if (only_try)
+    {
+      for (guint i = 0; i < set->len; i++)
+        size_set_unset (p, g_ptr_array_index (set, i));
+      np->size_set_helps = TRUE;
+      set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (a per-size set of links "
+                                        "would make it faster: set PerSizeSets=true to plant it)");
       return;
     }
   for (guint i = 0; i < set->len; i++)

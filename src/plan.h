@@ -75,6 +75,9 @@ typedef struct KicNamePlan_ {
    * if any, are a per-size set (each to the file KDE loads at its
    * directory's sizes) */
   gboolean per_size;
+  /* PerSizeSets=false: a per-size set would have made it cheaper (the
+   * reason says so; the rebuild's summary counts them) */
+  gboolean size_set_helps;
 } KicNamePlan;
 
 /* What a previous plan decided (state.h reads it back), for a plan that

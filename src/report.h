@@ -32,7 +32,10 @@ void kic_json_end_array (KicJson *json);
 /* --list: an entry of the desktop_files array, with its lookups, one per
  * size, up to kic_json_end_entry(). */
 void kic_json_add_entry (KicJson *json, const char *id, const char *file, const char *icon);
-void kic_json_add_lookup (KicJson *json, int size, const char *path, const char *via, guint calls);
+/* CALLS: KDE's calls now; CALLS_WITHOUT_LINKS: with the store's links
+ * hidden (as before the first rebuild) */
+void kic_json_add_lookup (KicJson *json, int size, const char *path, const char *via, guint calls,
+                          guint calls_without_links);
 void kic_json_end_entry (KicJson *json);
 /* --list: an entry of the problems array; PACKAGE NULL when no package
  * ships the file. */
@@ -43,5 +46,10 @@ void kic_json_add_problem (KicJson *json, const char *id, const char *file, cons
  * theme, N_DESKTOP_FILES the menu files read), and what the writer did. */
 void kic_report_rebuild_json (const char *theme, const KicPlan *plan, guint n_desktop_files,
                               const KicWriteStats *stats, FILE *out);
+
+/* The rebuild's last line: KDE's calls for the menu at the TARGETS
+ * (KicTarget) sizes without the links and with them (kic_report_calls in
+ * report.c says how they are counted).  transfer full */
+char *kic_report_calls (const KicPlan *plan, const GArray *targets);
 
 #endif /* KIC_REPORT_H */

@@ -201,10 +201,12 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
 
   if (g_hash_table_contains (w->in_place, entry->path))
     return TRUE;
-  say (w, "copy", entry->path, entry->target);
   w->stats->files_written++;
   if (w->options.dry_run)
-    return TRUE;
+    {
+      say (w, "copy", entry->path, entry->target);
+      return TRUE;
+    }
   handle = open_dir (w, dir, OPEN_CREATE, &local);
   bytes = handle != NULL ? store_content (w, entry->path, entry->target, content, &sum, &mtime, &local) : NULL;
   if (bytes == NULL)
@@ -238,7 +240,10 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
           return FALSE;
         }
       lose (w, entry, local->message);
+      return TRUE;
     }
+  /* a real run tells what it did, once it is done (the change log) */
+  say (w, "copy", entry->path, entry->target);
   return TRUE;
 }
 

@@ -379,9 +379,9 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
       refuse_link (w, entry, refused, "exists and is not a link of ours");
       return TRUE;
     }
-  say (w, have ? "replace" : "link", entry->path, entry->target);
   if (w->options.dry_run)
     {
+      say (w, have ? "replace" : "link", entry->path, entry->target);
       if (have)
         w->stats->replaced++;
       else
@@ -397,6 +397,7 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
         {
           handle->changed = TRUE;
           w->stats->added++;
+          say (w, "link", entry->path, entry->target);
           return TRUE;
         }
       if (errno_is_global (errno))
@@ -417,6 +418,7 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
   else if (replace_link (w, handle, name, entry->target, have, entry->path, &lost, error))
     {
       w->stats->replaced++;
+      say (w, "replace", entry->path, entry->target);
       return TRUE;
     }
   if (!lost)
@@ -473,6 +475,7 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
   if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
     return set_errno_error (error, errno, "remove", host);
   w->stats->removed++;
+  say (w, "remove", what, NULL);
   return TRUE;
 }
 
@@ -506,9 +509,9 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
           kic_warning ("'%s%s' is no longer a link of ours: left alone", w->prefix, entry->path);
           return TRUE;
         }
-      say (w, "remove", entry->path, NULL);
       if (w->options.dry_run)
         {
+          say (w, "remove", entry->path, NULL);
           w->stats->removed++;
           return TRUE;
         }
@@ -535,9 +538,11 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
         }
       w->stats->files_removed++;
     }
-  say (w, "remove", entry->path, NULL);
   if (w->options.dry_run)
-    return TRUE;
+    {
+      say (w, "remove", entry->path, NULL);
+      return TRUE;
+    }
   if (unlinkat (handle->fd, name, 0) < 0 && errno != ENOENT)
     {
       g_autofree char *host = host_path (w, entry->path);
@@ -548,6 +553,7 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
       return TRUE;
     }
   handle->changed = TRUE;
+  say (w, "remove", entry->path, NULL);
   return TRUE;
 }
 

@@ -363,6 +363,10 @@ links_into_store > "$WORK/links"
 grep '^link' "$R$STORE/manifest" | cut -f 2 | sort > "$WORK/listed"
 cmp -s "$WORK/links" "$WORK/listed"
 ok $? "no link into the store that the manifest does not list"
+LOG=/var/log/kde-icon-cache.log
+awk -F "$TAB" '$3 == "link" { print $4 }' "$R$LOG" 2> /dev/null | sort > "$WORK/logged"
+[ -s "$WORK/logged" ] && cmp -s "$WORK/logged" "$WORK/listed"
+ok $? "the trigger's rebuild logged every link it planted in $LOG"
 
 # ---------------------------------------------------------------- broken input
 dpkg_do "a package with a broken .desktop file installs (dpkg -i exits 0)" -i /tmp/kic-test-broken.deb
@@ -415,6 +419,8 @@ is "$(status_of kde-icon-cache)" "-" "kde-icon-cache is purged"
   [ ! -e "$R/etc/systemd/system/timers.target.wants/kde-icon-cache.timer" ] &&
   [ ! -e "$R/var/lib/systemd/deb-systemd-helper-enabled/kde-icon-cache.timer.dsh-also" ]
 ok $? "its conffiles and the timer's enablement are gone"
+[ ! -e "$R$LOG" ] && [ ! -e "$R$LOG.1" ]
+ok $? "and its log, $LOG"
 
 # The binary has vanished (a broken system), so the prerm cannot run
 # --clean.  The postrm touches nothing but the store (issue 19, row 5: a

@@ -86,10 +86,10 @@ case $(cut -f2 "$WORK/args" | head -n 1) in
   *) ok 1 "paths are as seen inside --root" ;;
 esac
 
-# --list: five tab-separated fields, four menu sizes per entry with an icon
+# --list: six tab-separated fields, four menu sizes per entry with an icon
 "$BIN" -q --root "$R" --list > "$WORK/list"
-awk -F '\t' 'NF != 5 { bad = 1 } END { exit bad }' "$WORK/list"
-ok $? "--list lines have five fields"
+awk -F '\t' 'NF != 6 { bad = 1 } END { exit bad }' "$WORK/list"
+ok $? "--list lines have six fields"
 is "$(awk -F '\t' '$2 != "" { print $3 }' "$WORK/list" | sort -u | tr '\n' ' ')" "16 22 32 48 " \
   "--list covers 16, 22, 32 and 48 px"
 

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 need_oracle
 
-plan 11
+plan 13
 S=/var/lib/kde-icon-cache
 H=usr/share/icons/hicolor
 sizes_set () { # sizes_set ROOT DIR...: kicsizes.svg, one content per hicolor directory
@@ -37,8 +37,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 n = [n for n in d["names"] if n["name"] == "kicsizes"][0]
 assert n["status"] == "skipped" and n["per_size"] and not n["links"], n
+assert "PerSizeSets=true" in n["reason"], n
 PY
-ok $? "without PerSizeSets=true a per-size set is not planted"
+ok $? "without PerSizeSets=true a per-size set is not planted; the reason says how to have it"
+"$BIN" --root "$R" --theme breeze --dry-run 2>&1 > /dev/null | grep -q '^kde-icon-cache: 1 name loads .*set PerSizeSets=true'
+ok $? "... and the rebuild's summary gives the hint for that one name"
 mkdir -p "$R/etc"
 printf '[kde-icon-cache]\nPerSizeSets=true\n' > "$R/etc/kde-icon-cache.conf"
 "$BIN" -q --root "$R" --theme breeze --dry-run --json > "$WORK/set.json"
@@ -79,6 +82,15 @@ fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 sizes_set "$R" 16x16 22x22 32x32 48x48 scalable
 menu_app "$R" kicsizes
+"$BIN" --root "$R" --theme breeze --dry-run --json 2> "$WORK/no.err" > "$WORK/no.json"
+python3 - "$WORK/no.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = [n for n in d["names"] if n["name"] == "kicsizes"][0]
+assert n["status"] == "skipped" and n["per_size"] and "PerSizeSets" not in n["reason"], n
+PY
+[ $? -eq 0 ] && ! grep -q 'PerSizeSets' "$WORK/no.err"
+ok $? "without PerSizeSets=true: no hint to it where a set would not help"
 mkdir -p "$R/etc"
 printf '[kde-icon-cache]\nPerSizeSets=true\n' > "$R/etc/kde-icon-cache.conf"
 kde_content "$R" kicsizes > "$WORK/no.before"

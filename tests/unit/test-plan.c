@@ -21,7 +21,10 @@
  *                    replan_banned() doing nothing (X ends skipped);
  *                    replan_banned() not giving back the proof's reason
  *   per-size-set     plan_size_set()'s "cost >= before" flipped to "<="
- *   per-size-off     plan_name() testing !per_size_sets (both red)
+ *   per-size-off     plan_name() testing !per_size_sets (both red);
+ *                    plan_size_set() never only trying (the set planted)
+ *   per-size-no-hint plan_size_set() giving the PerSizeSets=true hint
+ *                    whenever it is only trying
  *   floor            floor_calls() returning before->n_calls; floor_calls()
  *                    asking plant_candidates() for the plan's candidates
  *                    (for_floor FALSE)
@@ -506,7 +509,49 @@ test_per_size_off (void)
   g_assert_cmpuint (g_hash_table_size (f.plan->links), ==, 0);
   g_assert_nonnull (np->reason);
   g_assert_nonnull (strstr (np->reason, "PerSizeSets=true"));
+  /* the hint: a set would make it faster (test_per_size_set plants it) */
+  g_assert_true (np->size_set_helps);
   fixture_clear (&f);
+}
+
+/* kicsizes with a scalable/ file besides 16, 22, 32 and 48: KDE's
+ * hicolor answers 19 px from scalable/, where a breeze set would answer
+ * from the closest link, so no set shows each size its file.  Skipped
+ * either way, and no hint to PerSizeSets=true, which would change
+ * nothing. */
+static const char *const sizes_scalable[] = {
+  H "/16x16/apps/kicsizes.svg", "sizes 16",
+  H "/22x22/apps/kicsizes.svg", "sizes 22",
+  H "/32x32/apps/kicsizes.svg", "sizes 32",
+  H "/48x48/apps/kicsizes.svg", "sizes 48",
+  H "/scalable/apps/kicsizes.svg", "sizes scalable",
+  NULL,
+};
+
+static void
+test_per_size_no_hint (void)
+{
+  static const char *const icons[] = { "kicsizes", NULL };
+
+  for (int on = 0; on < 2; on++)
+    {
+      Fixture f;
+      KicNamePlan *np;
+
+      fixture_init (&f, breeze_all, sizes_scalable);
+      f.options.per_size_sets = on;
+      fixture_plan (&f, icons);
+      np = find_name (f.plan->names, "kicsizes");
+      g_test_message ("PerSizeSets=%s: %s: %s", on ? "true" : "false", kic_name_status_to_string (np->status),
+                      np->reason);
+      g_assert_true (np->per_size);
+      g_assert_cmpint (np->status, ==, KIC_NAME_SKIPPED);
+      g_assert_cmpuint (np->plants->len, ==, 0);
+      g_assert_false (np->size_set_helps);
+      g_assert_nonnull (np->reason);
+      g_assert_null (strstr (np->reason, "PerSizeSets"));
+      fixture_clear (&f);
+    }
 }
 
 /* With PerSizeSets=true: a set of breeze links, each a copy of the file
@@ -670,6 +715,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/ban", test_ban);
   g_test_add_func ("/plan/ban-skipped", test_ban_skipped);
   g_test_add_func ("/plan/per-size-off", test_per_size_off);
+  g_test_add_func ("/plan/per-size-no-hint", test_per_size_no_hint);
   g_test_add_func ("/plan/per-size-set", test_per_size_set);
   g_test_add_func ("/plan/floor", test_floor);
   g_test_add_func ("/plan/absolute-and-not-found", test_absolute_and_not_found);
