@@ -43,6 +43,24 @@ open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(
                               + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 PY
 printf '[Desktop Entry]\nType=Application\nName=Kicb\nExec=kicb\nIcon=kicb\n' > "$R/usr/share/applications/kicb.desktop"
+# an absolute Icon=: Plasma 6 looks its base name up (FINDINGS.md §j, §k)
+mkdir -p "$R/usr/share/pixmaps"
+cp "$R/usr/share/icons/hicolor/48x48/apps/kicb.png" "$R/usr/share/pixmaps/kicabs.png"
+printf '[Desktop Entry]\nType=Application\nName=Kicabs\nExec=kicabs\nIcon=/usr/share/pixmaps/kicabs.png\n' \
+  > "$R/usr/share/applications/kicabs.desktop"
+
+# absolute_calls: the report's calls before the rebuild for the absolute
+# Icon= at 48 px, and --explain's for its base name
+absolute_calls () {
+  "$BIN" -q --root "$R" --theme plain --dry-run --json | python3 -c '
+import json, sys
+for n in json.load(sys.stdin)["names"]:
+    if n["name"] == "/usr/share/pixmaps/kicabs.png":
+        print(" ".join(str(s["calls_before"]) for s in n["sizes"] if s["size"] == 48))'
+}
+base_calls () {
+  "$BIN" -q --root "$R" --theme plain --explain --size 48 kicabs | sed -n 's/^=> .*[(,] \([0-9]*\) calls)$/\1/p'
+}
 
 # searched THEME WANT: the "themes searched" of --explain kicb at 48 px
 searched () {
@@ -67,6 +85,9 @@ found plain /usr/share/icons/breeze/apps/48/kicb.svg "no platform theme"
 "$BIN" --root "$R" -v --list > /dev/null 2> "$WORK/v.none"
 ! grep -q 'KDE platform theme' "$WORK/v.none"
 ok $? "no platform theme: -v does not name it"
+a=$(absolute_calls)
+[ "$a" = 0 ]
+ok $? "no platform theme: an absolute Icon= costs 0 calls (got '$a')"
 mkdir -p "$(dirname "$R/$PLUGIN")"
 : > "$R/$PLUGIN"
 searched breeze "breeze, hicolor" "platform theme"
@@ -76,6 +97,9 @@ found plain /usr/share/icons/hicolor/48x48/apps/kicb.png "platform theme"
 "$BIN" --root "$R" -v --list > /dev/null 2> "$WORK/v.kde"
 grep -q 'profile: kf6 .*, KDE platform theme)' "$WORK/v.kde"
 ok $? "platform theme: -v names it"
+a=$(absolute_calls) b=$(base_calls)
+[ -n "$b" ] && [ "$b" -gt 0 ] && [ "$a" = "$b" ]
+ok $? "platform theme: an absolute Icon= costs its base name's lookup ($a calls, kicabs $b)"
 # the plan: a link in plain for hicolor's PNG (what the platform theme's
 # process finds) would hide breeze's SVG from the processes without it
 "$BIN" -q --root "$R" --theme plain --rebuild --dry-run > "$WORK/plan.kde"
