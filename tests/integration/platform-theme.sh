@@ -17,6 +17,8 @@
 #    processes load what they loaded before (main's planner, which priced
 #    breeze for both, linked breeze's SVG into plain: the platform theme's
 #    process then showed it instead of hicolor's PNG).
+# 3. The fixture roots of oracle-kf6.sh with the plugin: KF6 with the
+#    platform theme against ours, every path and call count.
 . "$(dirname "$0")/lib.sh"
 
 unset XDG_DATA_DIRS XDG_CONFIG_DIRS XDG_DATA_HOME XDG_CONFIG_HOME
@@ -181,6 +183,25 @@ for pt in none kde; do
 done
 ! cmp -s "$WORK/before.none" "$WORK/before.kde"
 ok $? "the two processes load different files for kicb (the test can tell them apart)"
+
+# 3. wider: oracle-kf6.sh's fixture roots with the plugin, against KF6 with
+# QT_QPA_PLATFORMTHEME=kde (compare.sh: every Icon=, every icon's base
+# name, two missing names; paths and calls at 16-48 px): no difference
+cases="basic oddtheme nobreeze hicolor-current papirus-like empty"
+fixtures "$WORK/fx" $cases
+for c in $cases; do
+  F=$WORK/fx/$c
+  mkdir -p "$(dirname "$F/$PLUGIN")"
+  cp -L "$lib/qt6/plugins/platformthemes/KDEPlasmaPlatformTheme6.so" "$F/$PLUGIN"
+  fixture_names "$F" > "$WORK/$c.names"
+  ORACLE_EXTRA_ENV=QT_QPA_PLATFORMTHEME=kde KIC_BIN="$BIN" "$K/compare.sh" --counts "$F" "$(root_theme "$F")" 16,22,32,48 \
+    < "$WORK/$c.names" > "$WORK/$c.cmp" 2> "$WORK/$c.sum"
+  st=$?
+  grep '^compare.sh: [0-9]' "$WORK/$c.sum" | sed 's/^/# /'
+  [ $st -eq 0 ] && grep -q ' lookups counted, ' "$WORK/$c.sum" && [ ! -s "$WORK/$c.cmp" ]
+  ok $? "$c: KF6 with the platform theme and ours with its plugin agree on every path and call count"
+  head -n 10 "$WORK/$c.cmp" | sed 's/^/#   /'
+done
 
 echo "1..$_tap_n"
 finish
