@@ -30,6 +30,10 @@
 # check is skipped (with the reason), the bytes are still compared.
 # KIC_WIDE_UNTHEMED=1: the same with UnthemedLinks=true, where a name may
 # go from nothing to a planted name's icon (counted), nothing else.
+# KIC_WIDE_PLATFORM_THEME=kde: KF6 only, the KDE platform theme's plugin in
+# the view (the tool then models Plasma's process, FINDINGS.md §k) and KDE
+# asked with QT_QPA_PLATFORMTHEME=kde; =plugin: the plugin in the view, KDE
+# asked without it (the programs run outside Plasma, which the proof takes).
 # Needs root for the KF6 roots (chroot, mount); KIC_WIDE_KF6_ROOTS lists
 # them (default: kf6-trixie, else trixie-kf6, and kf6-forky under
 # ~/.cache/kde-icon-cache-tests).
@@ -50,6 +54,12 @@ T=$(realistic_tree) || { echo "Bail out! cannot build the realistic tree"; exit 
 
 # The oracles: kf5, then each KF6 root that is there (and usable)
 oracles=kf5
+case ${KIC_WIDE_PLATFORM_THEME:-} in
+'') ;;
+kde) oracles=; ORACLE_EXTRA_ENV="${ORACLE_EXTRA_ENV:-} QT_QPA_PLATFORMTHEME=kde"; export ORACLE_EXTRA_ENV ;;
+plugin) oracles= ;;
+*) echo "Bail out! KIC_WIDE_PLATFORM_THEME is kde or plugin"; exit 1 ;;
+esac
 for r in $kf6_roots; do
   if [ ! -f "$r/.kic-kf6-stamp" ]; then
     echo "# KF6 root $r: not there (tests/oracle/kf6/make-root.sh makes it): skipped"
@@ -128,6 +138,11 @@ check () {
     cp -L "$o/usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6" "$o/usr/lib/x86_64-linux-gnu/libKF6BreezeIcons.so.6" \
       "$V/usr/lib/x86_64-linux-gnu/"
     grep -q '^qt6-svg-plugins	' "$o/.kic-kf6-stamp" || pixels=0
+    if [ -n "${KIC_WIDE_PLATFORM_THEME:-}" ]; then
+      _pt=usr/lib/x86_64-linux-gnu/qt6/plugins/platformthemes/KDEPlasmaPlatformTheme6.so
+      mkdir -p "$(dirname "$V/$_pt")"
+      cp -L "$o/$_pt" "$V/$_pt" || { echo "Bail out! no $o/$_pt"; exit 1; }
+    fi
   fi
   if [ -n "${KIC_WIDE_UNTHEMED:-}" ]; then
     mkdir -p "$V/etc"
@@ -223,7 +238,7 @@ check () {
 for o in $oracles; do
   for theme in $themes; do
     if [ "$o" = kf5 ]; then label="kf5, $theme"
-    else label="kf6 $(sed -n 's/^libkf6iconthemes6	//p' "$o/.kic-kf6-stamp"), $theme"; fi
+    else label="kf6 $(sed -n 's/^libkf6iconthemes6	//p' "$o/.kic-kf6-stamp"), $theme${KIC_WIDE_PLATFORM_THEME:+, platform theme $KIC_WIDE_PLATFORM_THEME}"; fi
     ( check "$o" "$theme" "$label" ) > "$WORK/check.tap"
     while IFS= read -r line; do
       case $line in
