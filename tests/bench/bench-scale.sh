@@ -17,13 +17,13 @@
 # here (breeze and hicolor), the anchor of `make bench`.
 # Times are one run each (ms, wall clock); memory is the peak RSS (KiB,
 # for gtk the largest of its runs).  A chart of time against the number
-# of icon files goes to tests/bench/scale.png (gnuplot).
+# of icon files goes to build/scale.png (gnuplot).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIC_BIN:-$TOP/kde-icon-cache}
 TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
 CACHE=${KIC_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debs}
-CHART=${KIC_SCALE_CHART:-$TOP/tests/bench/scale.png}
+CHART=${KIC_SCALE_CHART:-$TOP/build/scale.png}
 mkdir -p "$TMP_TOP"
 W=$(mktemp -d "$TMP_TOP/bench-scale.XXXXXX")
 VIEWS=
@@ -149,7 +149,7 @@ done
 echo "(full/gtk: a full --rebuild against gtk-update-icon-cache over every theme; noop/f, check/f:"
 echo " against the full --rebuild; gtk b+h: gtk-update-icon-cache over breeze and hicolor alone)"
 
-if command -v gnuplot > /dev/null; then
+if command -v gnuplot > /dev/null && mkdir -p "$(dirname "$CHART")"; then
   gnuplot <<GP
 set terminal pngcairo size 800,500 font ",11"
 set output "$CHART"
