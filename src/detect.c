@@ -133,13 +133,20 @@ library_dirs (KicFsIndex *index)
   return dirs;
 }
 
-/* The first LIBRARY in DIRS (inside the root), or NULL.  transfer full */
+/* The first LIBRARY in DIRS (inside the root), or NULL; LIBRARY may lie
+ * in a subdirectory ("qt6/plugins/platformthemes/X.so").  transfer full */
 static char *
 find_library (KicFsIndex *index, GPtrArray *dirs, const char *library)
 {
   for (guint i = 0; i < dirs->len; i++)
-    if (kic_fs_index_stat_at (index, g_ptr_array_index (dirs, i), library) == KIC_FS_FILE)
-      return g_build_filename (g_ptr_array_index (dirs, i), library, NULL);
+    {
+      g_autofree char *path = g_build_filename (g_ptr_array_index (dirs, i), library, NULL);
+
+      if (strchr (library, '/') != NULL ? kic_fs_index_stat (index, path) == KIC_FS_FILE
+                                        : kic_fs_index_stat_at (index, g_ptr_array_index (dirs, i), library)
+                                              == KIC_FS_FILE)
+        return g_steal_pointer (&path);
+    }
   return NULL;
 }
 

@@ -19,7 +19,8 @@
  * "kf6", "kf5", "kde4" or "kde3".  NULL when none is.  transfer full */
 char *kic_detect_icon_library (KicFsIndex *index, const char **kind);
 
-/* Where the library file LIBRARY ("libKF6BreezeIcons.so.6") is installed
+/* Where the library file LIBRARY ("libKF6BreezeIcons.so.6", or a plugin
+ * "qt6/plugins/platformthemes/KDEPlasmaPlatformTheme6.so") is installed
  * in the dynamic linker's directories of the root, or NULL.  transfer full */
 char *kic_detect_find_library (KicFsIndex *index, const char *library);
 

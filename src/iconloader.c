@@ -177,6 +177,7 @@ typedef struct {
   char **data_dirs;
   char **icon_bases;
   const char *app_name;
+  gboolean platform_theme; /* the process loads the KDE platform theme (profile.h) */
 } ThemeLoader;
 
 /* kicontheme.cpp:305-339: index.theme (else theme.desktop; KDE 3/4:
@@ -371,7 +372,16 @@ chain_from_root (ThemeLoader *loader, KicTheme *root)
   g_ptr_array_add (chain.in_tree, g_strdup (root->desc->name));
   g_ptr_array_add (chain.themes, root);
   add_inherited_themes (&chain, root);
-  if (profile->base_theme != NULL)
+  /* KF6 with the KDE platform theme: KHintsSettings' constructor asks
+   * KIconLoader::global() for a size (KDE/plasma-integration@v6.3.6
+   * qt6/src/platformtheme/khintssettings.cpp:91) while the platform theme
+   * is being made, before BreezeIcons::initIcons() sets breeze as Qt's
+   * fallback (KDE/kiconthemes@v6.13.0 kicontheme.cpp:68-88, a startup
+   * function), so addBaseThemes() (kiconloader.cpp:518) adds hicolor or
+   * nothing there: breeze only where the inherits name it (measured,
+   * tests/oracle/FINDINGS.md §l; KF5 5.103 with plasma-integration 5.27
+   * keeps both breeze passes) */
+  if (profile->base_theme != NULL && !loader->platform_theme)
     add_theme_by_name (&chain, profile->base_theme);
   if (profile->hicolor_last)
     add_theme_by_name (&chain, "hicolor");
@@ -600,13 +610,21 @@ KicResolver *
 kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboolean other_theme,
                          char **used_theme)
 {
+  return kic_system_new_resolver_for (system, configured_theme, other_theme, system->profile->platform_theme,
+                                      used_theme);
+}
+
+KicResolver *
+kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gboolean other_theme,
+                             gboolean platform_theme, char **used_theme)
+{
   const KicProfileTable *profile = system->profile->table;
   g_autofree char *current = current_theme_name (profile, configured_theme ? configured_theme : "");
   g_auto (GStrv) user_paths = user_search_paths (system);
   char *no_paths[] = { NULL };
   KicResolverSetup setup = { 0 };
   ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
-                         system->app_name };
+                         system->app_name, platform_theme };
   char *used = NULL;
 
   if (other_theme)
@@ -637,7 +655,7 @@ gboolean
 kic_system_has_theme (KicSystem *system, const char *name)
 {
   ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
-                         system->app_name };
+                         system->app_name, system->profile->platform_theme };
   g_autoptr (KicTheme) theme = NULL;
 
   if (name[0] == '\0' || strchr (name, '/') != NULL)

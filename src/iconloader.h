@@ -60,6 +60,11 @@ void kic_system_free (KicSystem *system);
  * transfer full */
 KicResolver *kic_system_new_resolver (KicSystem *system, const char *configured_theme,
                                       gboolean other_theme, char **used_theme);
+/* The same for a process that loads the KDE platform theme or not
+ * (kic_system_new_resolver(): as the menu's process, profile->platform_theme).
+ * transfer full */
+KicResolver *kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gboolean other_theme,
+                                          gboolean platform_theme, char **used_theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicSystem, kic_system_free)
 
 /* Whether KDE would find the theme NAME on the system (an index.theme in

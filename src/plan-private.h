@@ -28,7 +28,10 @@ typedef struct {
   GHashTable *plants;     /* link path -> KicPlant* (borrowed from names): plants_add(), plants_remove() */
   GHashTable *plant_files; /* file name of a planted link -> how many (content_of_result()'s filter) */
   GHashTable *plant_name; /* link path -> KicNamePlan* */
-  GPtrArray *resolvers;   /* KicResolver*: one per theme, then "any other theme" */
+  GPtrArray *resolvers;   /* KicResolver*: one per theme, then the proof's only:
+                           * "any other theme", and with the KDE platform theme
+                           * the same processes without it */
+  guint n_planned;        /* the first n_planned resolvers are planned for */
   GPtrArray *theme_names; /* char*: the theme each resolver stands for */
   /* the proof's indexes, made at its first round */
   GHashTable *known;      /* every name a lookup could be asked for (set) */

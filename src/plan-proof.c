@@ -519,8 +519,8 @@ plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *the
   m->closure_for = owner;
   m->closure_theme = g_strdup (theme);
   g_ptr_array_add (p->closure, m);
-  /* the last resolver is the "any other theme" user: proof only */
-  for (guint r = 0; r + 1 < p->resolvers->len; r++)
+  /* the resolvers after n_planned ("any other theme", ...): proof only */
+  for (guint r = 0; r < p->n_planned; r++)
     plan_name (p, g_ptr_array_index (p->resolvers, r), m);
   kic_debug ("closure: '%s' in %s for the links of '%s': %s", name, theme, owner->name,
              m->plants->len > 0 ? "planted" : m->reason);

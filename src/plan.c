@@ -245,8 +245,27 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
         g_ptr_array_add (p->resolvers, kic_system_new_resolver (system, options->themes[i], FALSE, NULL));
         g_ptr_array_add (p->theme_names, g_strdup (options->themes[i]));
       }
+  p->n_planned = p->resolvers->len;
   g_ptr_array_add (p->resolvers, kic_system_new_resolver (system, NULL, TRUE, NULL));
   g_ptr_array_add (p->theme_names, g_strdup ("any other theme"));
+  /* the plan is priced for the menu's process, which in a Plasma session
+   * loads the KDE platform theme (KF6: breeze is then no fallback,
+   * iconloader.c, chain_from_root); a process that does not (a KDE
+   * program outside Plasma) searches other themes, so the proof takes
+   * those too */
+  if (system->profile->platform_theme)
+    {
+      guint n = p->resolvers->len;
+
+      for (guint r = 0; r < n; r++)
+        {
+          const char *theme = r < p->n_planned ? g_ptr_array_index (p->theme_names, r) : NULL;
+
+          g_ptr_array_add (p->resolvers, kic_system_new_resolver_for (system, theme, r >= p->n_planned, FALSE, NULL));
+          g_ptr_array_add (p->theme_names, g_strdup_printf ("%s, without the KDE platform theme",
+                                                            (char *) g_ptr_array_index (p->theme_names, r)));
+        }
+    }
   p->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
@@ -347,9 +366,10 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
         else
           plan->n_kept++;
     }
-  /* plant for each configured theme in turn (the last resolver is the
-   * "any other theme" user, who only takes part in the proof) */
-  n_themes = p.resolvers->len - 1;
+  /* plant for each configured theme in turn (the resolvers after them,
+   * "any other theme" and the processes without the KDE platform theme,
+   * only take part in the proof) */
+  n_themes = p.n_planned;
   for (guint r = 0; r < n_themes && !p.unsure; r++)
     for (guint i = 0; i < plan->names->len; i++)
       {

@@ -36,6 +36,10 @@ static const char *const kde3_config[] = { "/etc/kde3/kdeglobals", "/usr/share/c
   .configured_default = "breeze", .default_theme = "hicolor",                              \
   /* BreezeIcons::initIcons(), kicontheme.cpp:68-126 */                                    \
   .base_theme = "breeze", .hicolor_last = TRUE, .hicolor_is_default = TRUE,                 \
+  /* KDE/plasma-integration@v6.3.6 qt6/src/platformtheme/khintssettings.cpp:91, every 6.x:  \
+   * the KDE platform theme builds KIconLoader::global() while Qt's fallback theme is not  \
+   * breeze yet (FINDINGS.md §l) */                                                        \
+  .platform_theme = "qt6/plugins/platformthemes/KDEPlasmaPlatformTheme6.so",                \
   .app_name = "plasmashell", .hicolor_embedded = TRUE,                                      \
   /* kicontheme.cpp:797-798 */                                                             \
   .filesystems_valid = FALSE, .scaled_dirs = TRUE, .theme_extensions = TRUE,                \
@@ -264,9 +268,10 @@ kic_profile_describe (const KicProfile *profile)
   if (profile->table->generation == KIC_KDE_KDE4)
     return g_strdup_printf ("kde4 %d.%d.%d", profile->version[0], profile->version[1], profile->version[2]);
   if (profile->table->generation == KIC_KDE_KF6)
-    return g_strdup_printf ("kf6 %d.%d.%d (%s%s%s)", profile->version[0], profile->version[1], profile->version[2],
+    return g_strdup_printf ("kf6 %d.%d.%d (%s%s%s%s)", profile->version[0], profile->version[1], profile->version[2],
                             profile->version_detected ? "" : "taken to be ", profile->table->releases,
-                            profile->breeze_embedded ? ", breeze embedded" : "");
+                            profile->breeze_embedded ? ", breeze embedded" : "",
+                            profile->platform_theme ? ", KDE platform theme" : "");
   return g_strdup (profile->table->name);
 }
 
@@ -425,6 +430,12 @@ kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GErro
       find_version (profile, index, version, "libKF6IconThemes.so.6", KIC_KF6_DEFAULT_VERSION);
       profile->table = kic_profile_table_for ("kf6", profile->version);
       find_embedded_breeze (profile, index);
+    }
+  if (profile->table->platform_theme != NULL)
+    {
+      g_autofree char *plugin = kic_detect_find_library (index, profile->table->platform_theme);
+
+      profile->platform_theme = plugin != NULL;
     }
   return g_steal_pointer (&profile);
 }

@@ -43,6 +43,9 @@ typedef struct {
   const char *default_theme;      /* KIconTheme::defaultThemeName(): the root when the
                                    * current theme is invalid */
   const char *base_theme;         /* added after the inherits (KF: the fallback), NULL: none */
+  const char *platform_theme;     /* KF6: the KDE platform theme's plugin (under a library
+                                   * directory); when installed, a Plasma session's
+                                   * KIconLoader has no base_theme; NULL: no such effect */
   gboolean hicolor_last;          /* hicolor is added at the end of the list */
   const char *app_name;           /* the menu's process: its app bases and pics dir */
   const char *const *config_files; /* kdeglobals, highest priority first; NULL: $XDG_CONFIG_DIRS */
@@ -88,6 +91,8 @@ typedef struct {
   char *breeze_library;     /* where it was read from, inside the root */
   char *breeze_problem;     /* why it could not be read, or NULL */
   gboolean apps_first_pass; /* KDE 4.10.1 and later (§3.2) */
+  gboolean platform_theme;  /* KF6: the table's platform_theme plugin is installed: the
+                             * menu's process (plasmashell in a Plasma session) loads it */
   char *found;              /* the library it was detected from (inside the root), or NULL */
 } KicProfile;
 

@@ -82,7 +82,30 @@ def kf5_prediction():
             f"{m[1]} ({num(c[1])} calls)", "make bench")
 
 
-ROWS = [kf5_menu, kf5_unthemed, kf5_prediction]
+PHASES = r"(plasmashell start-up|open the launcher \(favourites, categories\)|show All Applications|scroll All Applications to the end)"
+
+
+def plasma6_calls():
+    rows = re.findall(PHASES + r"\s+(\d+) \(\d+\)\s+(\d+) \(\d+\)\s+([\d.]+x)\s+\d+ \(\d+\)$",
+                      results("bench-plasma-6"), re.M)
+    if len(rows) != 4:
+        raise Missing("tests/bench/results/bench-plasma-6.txt: not the four phases' calls")
+    s = find("bench-plasma-6", r"^screenshots .*before vs after rebuild: (\w+);", "the screenshots")
+    return ("Plasma 6.3's calls on icon paths after a rebuild (start-up, launcher, All Applications, scroll)",
+            ", ".join(ratio(r[3]) + " fewer" for r in rows) + f"; screenshots {s[1]}", "make bench-plasma PLASMA=6")
+
+
+def plasma6_prediction():
+    rows = re.findall(PHASES + r"\s+\d+\s+\d+ \(\d+\)\s+([+-][\d.]+%)\s+\d+\s+\d+ \(\d+\)\s+([+-][\d.]+%)$",
+                      results("bench-plasma-6"), re.M)
+    if len(rows) != 4:
+        raise Missing("tests/bench/results/bench-plasma-6.txt: not the four phases' prediction")
+    return ("The tool's prediction of those calls, error per phase",
+            "before " + " / ".join(r[1] for r in rows) + "; after " + " / ".join(r[2] for r in rows),
+            "make bench-plasma PLASMA=6")
+
+
+ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, plasma6_calls, plasma6_prediction]
 
 
 def table():

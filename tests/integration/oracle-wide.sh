@@ -32,6 +32,10 @@
 # KF5 out (the KF6 roots only).
 # KIC_WIDE_UNTHEMED=1: the same with UnthemedLinks=true, where a name may
 # go from nothing to a planted name's icon (counted), nothing else.
+# KIC_WIDE_PLATFORM_THEME=kde: KF6 only, the KDE platform theme's plugin in
+# the view (the tool then models Plasma's process, FINDINGS.md §l) and KDE
+# asked with QT_QPA_PLATFORMTHEME=kde; =plugin: the plugin in the view, KDE
+# asked without it (the programs run outside Plasma, which the proof takes).
 # Needs root for the KF6 roots (chroot, mount); KIC_WIDE_KF6_ROOTS lists
 # them (default: kf6-trixie, else trixie-kf6, and kf6-forky under
 # ~/.cache/kde-icon-cache-tests).
@@ -55,6 +59,12 @@ oracles=kf5
 [ "${KIC_WIDE_KF5:-1}" = 0 ] && oracles=
 # shellcheck source=tests/oracle/kf6/libs.sh
 . "$TOP/tests/oracle/kf6/libs.sh"
+case ${KIC_WIDE_PLATFORM_THEME:-} in
+'') ;;
+kde) oracles=; ORACLE_EXTRA_ENV="${ORACLE_EXTRA_ENV:-} QT_QPA_PLATFORMTHEME=kde"; export ORACLE_EXTRA_ENV ;;
+plugin) oracles= ;;
+*) echo "Bail out! KIC_WIDE_PLATFORM_THEME is kde or plugin"; exit 1 ;;
+esac
 for r in $kf6_roots; do
   if [ ! -f "$r/.kic-kf6-stamp" ]; then
     echo "# KF6 root $r: not there (tests/oracle/kf6/make-root.sh makes it): skipped"
@@ -136,6 +146,11 @@ check () {
     # follows (a cp -L of the soname planned with 6.13's rules; issue 20)
     kf6_copy_libs "$o" "$V" || { ok 1 "$label: the root's KF6 libraries copied into the view"; return; }
     "$TOP/tests/oracle/kf6/svg-renders.sh" "$o" 2> "$w/svg.err" || pixels=0
+    if [ -n "${KIC_WIDE_PLATFORM_THEME:-}" ]; then
+      _pt=usr/lib/x86_64-linux-gnu/qt6/plugins/platformthemes/KDEPlasmaPlatformTheme6.so
+      mkdir -p "$(dirname "$V/$_pt")"
+      cp -L "$o/$_pt" "$V/$_pt" || { echo "Bail out! no $o/$_pt"; exit 1; }
+    fi
   fi
   if [ -n "${KIC_WIDE_UNTHEMED:-}" ]; then
     mkdir -p "$V/etc"
@@ -238,7 +253,7 @@ check () {
 for o in $oracles; do
   for theme in $themes; do
     if [ "$o" = kf5 ]; then label="kf5, $theme"
-    else label="kf6 $(sed -n 's/^libkf6iconthemes6	//p' "$o/.kic-kf6-stamp"), $theme"; fi
+    else label="kf6 $(sed -n 's/^libkf6iconthemes6	//p' "$o/.kic-kf6-stamp"), $theme${KIC_WIDE_PLATFORM_THEME:+, platform theme $KIC_WIDE_PLATFORM_THEME}"; fi
     ( check "$o" "$theme" "$label" ) > "$WORK/check.tap"
     while IFS= read -r line; do
       case $line in

@@ -98,7 +98,11 @@ session before
 # probe (call 1 of --explain for a name nothing has)
 first=$("$BIN" -q --root "$ROOT" --explain -s 32 kicnosuchname | awk '$2 == "access" { print $3; exit }' | sed 's/kicnosuchname/NAME/')
 [ -n "$first" ] || { echo "bench-plasma: --explain shows no first probe" >&2; exit 1; }
-python3 "$HERE/lookups.py" "$first" "$W/before/marks" "$W/before/trace" > "$W/lookups"
+# names first, then the lookups again with the model's order of the
+# names each one probes FIRST with (its dash cuts, a second breeze pass)
+python3 "$HERE/lookups.py" "$first" "$W/before/marks" "$W/before/trace" > "$W/lookups.names"
+python3 "$HERE/predict.py" --cuts "$BIN" "$ROOT" "$first" "$W/lookups.names" > "$W/cuts"
+python3 "$HERE/lookups.py" "$first" "$W/before/marks" "$W/before/trace" "$W/cuts" > "$W/lookups"
 predict before
 if [ "${KIC_PLASMA_ONE:-0}" = 1 ]; then # one session, to try the harness
   cat "$W/before/counts"; exit 0
@@ -144,8 +148,9 @@ if [ "$V" = 5 ]; then
 else
 echo
 echo "the tool's prediction beside Plasma's count, calls on icon paths (--explain for the lookups the first"
-echo "session before made, names and numbers from its trace, in pairs at 48 and 32 px; the calls it made"
-echo "outside any lookup, in brackets, added as measured to both states):"
+echo "session before made, names and numbers from its trace, in pairs at 48 px and the drawn size: 32 for"
+echo "an application's icon, 16 for search, 22 for the rest (predict.py); the calls it made outside any"
+echo "lookup, in brackets, added as measured to both states):"
 printf '%-44s %7s %16s %7s %7s %16s %7s\n' phase before predicted error after predicted error
 p=1
 for phase in "plasmashell start-up" "open the launcher (favourites, categories)" "show All Applications" "scroll All Applications to the end"; do
