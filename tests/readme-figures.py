@@ -82,6 +82,24 @@ def kf5_prediction():
             f"{m[1]} ({num(c[1])} calls)", "make bench")
 
 
+def kf6_menu():
+    rows = []
+    for size in ("16", "48"):
+        m = find("bench-kf6", rf"^{size}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+x)$", f"KF6 at {size} px")
+        rows.append(f"{size} px: {num(m[1])} \u2192 {num(m[3])} ({ratio(m[5])})")
+    v = find("bench-kf6", r"^libkf6breezeicons6 \S+, libkf6iconthemes6 (\S+)$", "the KF6 release")
+    return (f"The same with KF6 {v[1]} (Debian 13)", "; ".join(rows), "make bench-kf6")
+
+
+def kf6_prediction():
+    p = find("bench-kf6", r"^before the rebuild, KF6 against --explain: (\d+) pairs, (\d+) agree in path$", "KF6's paths")
+    c = find("bench-kf6", r"^before the rebuild, KF6 against --explain: (\d+) lookups counted, (\d+) equal counts$", "KF6's counts")
+    ch = find("bench-kf6", r"\(name, size\) pairs whose content KF6 loads changed: (\d+) of (\d+)$", "KF6's changed pairs")
+    return ("KF6 against the tool's model; what the rebuild changed",
+            f"{p[2]} of {p[1]} paths and {c[2]} of {c[1]} call counts equal; content changed for {ch[1]} of {ch[2]} (name, size) pairs",
+            "make bench-kf6")
+
+
 PHASES = r"(plasmashell start-up|open the launcher \(favourites, categories\)|show All Applications|scroll All Applications to the end)"
 
 
@@ -105,7 +123,7 @@ def plasma6_prediction():
             "make bench-plasma PLASMA=6")
 
 
-ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, plasma6_calls, plasma6_prediction]
+ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, kf6_menu, kf6_prediction, plasma6_calls, plasma6_prediction]
 
 
 def table():
