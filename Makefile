@@ -14,11 +14,16 @@
 #   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
 #   make bench-rebuild   only the rebuild against gtk-update-icon-cache, on the realistic tree
 #   make bench-hostile   a rebuild over trees shaped to make the plan costly (under 10 s each)
-#   make install         PREFIX, DESTDIR, SBINDIR, MANDIR
+#   make install         the program, the man page, /etc/kde-icon-cache.conf (kept
+#                        when there is one) and the systemd units: PREFIX, DESTDIR,
+#                        SBINDIR, MANDIR, SYSTEMDUNITDIR
 
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+# systemd looks in /usr/local/lib/systemd/system too; the Debian package
+# gives /lib/systemd/system (debian/rules)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR ?=
 CC ?= cc
 CXX ?= c++
@@ -35,7 +40,7 @@ CFLAGS ?= -O2 -g
 ifeq ($(CI),true)
 WERROR ?= -Werror
 endif
-PKGS = glib-2.0 libxdg-basedir libzstd xpm libpng
+PKGS = glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 WARN_CFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -47,7 +52,7 @@ DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
 LIB_SRCS = src/commands.c src/config.c src/content.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/paths.c src/plan.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-memo.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
-           src/resolver.c src/safeopen.c src/source.c src/state.c src/theme.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-lock.c src/writer-recovery.c src/writer-store.c
+           src/report.c src/resolver.c src/safeopen.c src/source.c src/state.c src/theme.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-lock.c src/writer-recovery.c src/writer-store.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first, so that prove -j runs the others beside them.
@@ -116,13 +121,24 @@ stress: $(PROG) $(ORACLE_BIN)
 	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh \
 	  tests/integration/xpm-png.sh tests/integration/incremental.sh
 
+# The configuration file is read at /etc/kde-icon-cache.conf whatever the
+# PREFIX; an admin's copy already there is never replaced (nor removed by
+# uninstall).  The units are the Debian package's (debian/), their
+# ExecStart pointed at SBINDIR.  The timer is not enabled:
+# systemctl enable --now kde-icon-cache.timer
 install: $(PROG)
-	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)/etc $(DESTDIR)$(SYSTEMDUNITDIR)
 	$(INSTALL) -m 0755 $(PROG) $(DESTDIR)$(SBINDIR)/kde-icon-cache
 	$(INSTALL) -m 0644 man/kde-icon-cache.8 $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8
+	test -e $(DESTDIR)/etc/kde-icon-cache.conf || \
+	  $(INSTALL) -m 0644 etc/kde-icon-cache.conf $(DESTDIR)/etc/kde-icon-cache.conf
+	sed 's|/usr/sbin/kde-icon-cache|$(SBINDIR)/kde-icon-cache|g' debian/kde-icon-cache.service > $(B)/kde-icon-cache.service
+	$(INSTALL) -m 0644 $(B)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service
+	$(INSTALL) -m 0644 debian/kde-icon-cache.timer $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/kde-icon-cache $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8
+	rm -f $(DESTDIR)$(SBINDIR)/kde-icon-cache $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8 \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer
 
 clean:
 	rm -rf kde-icon-cache build build-asan build-fuzz tests/oracle/kic-oracle
@@ -143,22 +159,24 @@ $(B)/slowfs: tests/bench/slowfs.c
 	$(CC) $(CFLAGS) -Wall -Wextra $(shell $(PKG_CONFIG) --cflags fuse3) $(LDFLAGS) -o $@ $< \
 	  $(shell $(PKG_CONFIG) --libs fuse3)
 
+# Its chart goes to $(B)/nfs.png (a build product, not tracked).
 bench-nfs: $(PROG) $(ORACLE_BIN)
 	@if $(PKG_CONFIG) --exists fuse3; then $(MAKE) $(B)/slowfs; fi
-	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) sh tests/bench/bench-nfs.sh
+	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) KIC_NFS_CHART=$(abspath $(B))/nfs.png \
+	  sh tests/bench/save.sh bench-nfs sh tests/bench/bench-nfs.sh
 
 # Can a raster icon wrapped in an SVG be planted in breeze without
 # changing a pixel?  Measured with KF5 on every raster menu icon.
 bench-wrap: $(PROG) $(ORACLE_BIN)
 	$(MAKE) -C tests/wrap
-	KIC_BIN=$(abspath $(PROG)) sh tests/wrap/experiment.sh $(KIC_TREE)
+	KIC_BIN=$(abspath $(PROG)) bash tests/wrap/experiment.sh $(KIC_TREE)
 
 bench: $(PROG) $(ORACLE_BIN)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench.sh
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench sh tests/bench/bench.sh
 
 # The same for KDE Frameworks 6 (needs tests/oracle/kf6/make-root.sh's root).
 bench-kf6: $(PROG)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-kf6.sh
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-kf6 sh tests/bench/bench-kf6.sh
 
 # Plasma itself under Xvfb and strace (needs root; makes and caches a
 # Debian root with Plasma, tests/bench/plasma/make-root.sh): both shells,
@@ -167,14 +185,15 @@ bench-kf6: $(PROG)
 PLASMA ?= 5 6
 bench-plasma: $(PROG)
 	for v in $(PLASMA); do \
-	  KIC_PLASMA_VERSION=$$v KIC_BIN=$(abspath $(PROG)) sh tests/bench/plasma/bench-plasma.sh || exit 1; \
+	  KIC_PLASMA_VERSION=$$v KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-plasma-$$v sh tests/bench/plasma/bench-plasma.sh || exit 1; \
 	done
 
 # The rebuild on trees the size of a school server: every icon theme of
 # Debian 12, then 3x the applications (root: overlay mounts; the network
-# on the first run).  Chart: tests/bench/scale.png.
+# on the first run).  Chart: $(B)/scale.png.
 bench-scale: $(PROG)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-scale.sh
+	@mkdir -p $(B)
+	KIC_BIN=$(abspath $(PROG)) KIC_SCALE_CHART=$(abspath $(B))/scale.png sh tests/bench/save.sh bench-scale sh tests/bench/bench-scale.sh
 
 # Only the rebuild against gtk-update-icon-cache on the realistic tree
 # (the row of make bench and make bench-scale, KIC_BENCH_RUNS runs).
@@ -184,7 +203,7 @@ bench-rebuild: $(PROG)
 # Trees shaped to make the plan costly (issue 19): 100 000 theme
 # directories, 100 000 icons in 10 000 directories; each under 10 s.
 bench-hostile: $(PROG)
-	KIC_BIN=$(abspath $(PROG)) sh tests/bench/bench-hostile.sh
+	KIC_BIN=$(abspath $(PROG)) sh tests/bench/save.sh bench-hostile sh tests/bench/bench-hostile.sh
 
 .PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-rebuild bench-scale bench-wrap demo
 

@@ -9,6 +9,7 @@
 #include "menu.h"
 #include "paths.h"
 #include "plan.h"
+#include "report.h"
 #include "source.h"
 #include "trusted.h"
 #include "writer.h"
@@ -24,6 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+void
+kic_print_diagnostics (void)
+{
+  g_autoptr (GPtrArray) diagnostics = kic_diagnostics_take ();
+
+  for (guint i = 0; !kic_quiet && i < diagnostics->len; i++)
+    g_printerr ("kde-icon-cache: %s\n", (const char *) g_ptr_array_index (diagnostics, i));
+}
 
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
@@ -47,6 +57,10 @@ load_system (const KicCommandOptions *options, GError **error)
     }
   else
     kic_debug ("profile: %s (--kde)", profile);
+  /* a typo in --theme would model a KDE nobody runs without a word */
+  if (options->system.theme != NULL && !kic_system_has_theme (system, options->system.theme))
+    kic_warning ("--theme: no icon theme '%s' in the root: KDE falls back to '%s', and so does this run",
+                 options->system.theme, system->current_theme);
   if (system->profile->breeze_resource_dirs != NULL)
     kic_debug ("breeze built into KDE: read from %s (%u directories)", system->profile->breeze_library,
                g_hash_table_size (system->profile->breeze_resource_dirs));
@@ -187,34 +201,6 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
   return kic_fs_index_complete (system->index, error);
 }
 
-/* JSON string syntax: quotes, backslashes and control characters escaped;
- * bytes that are not UTF-8 are written as U+FFFD. */
-static void
-json_string (GString *out, const char *s)
-{
-  g_string_append_c (out, '"');
-  if (s != NULL)
-    for (const char *p = s; *p != '\0';)
-      {
-        gunichar c = g_utf8_get_char_validated (p, -1);
-
-        if (c == (gunichar) -1 || c == (gunichar) -2)
-          {
-            g_string_append (out, "\\ufffd");
-            p++;
-            continue;
-          }
-        if (c == '"' || c == '\\')
-          g_string_append_printf (out, "\\%c", (char) c);
-        else if (c < 0x20)
-          g_string_append_printf (out, "\\u%04x", c);
-        else
-          g_string_append_unichar (out, c);
-        p = g_utf8_next_char (p);
-      }
-  g_string_append_c (out, '"');
-}
-
 /* --size, else the sizes the generation's menus ask for (kde-lookup.md
  * §7: Plasma 16, 22, 32, 48; KDE 4 16 and 32; KDE 3 16). */
 static GArray *
@@ -253,14 +239,15 @@ entry_problem (const KicSystem *system, const KicDesktopEntry *entry, const KicR
   return NULL;
 }
 
+/* The entries an admin should fix, as text lines, or as the problems
+ * array of JSON. */
 static void
-print_problems (KicSystem *system, GPtrArray *entries, GString *json)
+print_problems (KicSystem *system, GPtrArray *entries, KicJson *json)
 {
   int size = kic_resolver_group_size (system->resolver, KIC_GROUP_DESKTOP);
   g_autoptr (GHashTable) wanted = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) owners = NULL;
   g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
-  gboolean first = TRUE;
 
   for (guint i = 0; i < entries->len; i++)
     {
@@ -271,7 +258,7 @@ print_problems (KicSystem *system, GPtrArray *entries, GString *json)
     }
   owners = kic_dpkg_owners (system->index, wanted);
   if (json != NULL)
-    g_string_append (json, ",\n  \"problems\": [");
+    kic_json_begin_array (json, "problems");
   for (guint i = 0; i < entries->len; i++)
     {
       const KicDesktopEntry *entry = g_ptr_array_index (entries, i);
@@ -281,29 +268,14 @@ print_problems (KicSystem *system, GPtrArray *entries, GString *json)
 
       if (problem == NULL)
         continue;
-      if (json == NULL)
-        {
-          printf ("%s\t%s\t%s\t%u\t%s\n", entry->id, entry->icon ? entry->icon : "", problem, r->n_calls,
-                  package ? package : "-");
-          continue;
-        }
-      g_string_append (json, first ? "\n    {\"id\": " : ",\n    {\"id\": ");
-      first = FALSE;
-      json_string (json, entry->id);
-      g_string_append (json, ", \"file\": ");
-      json_string (json, entry->path);
-      g_string_append (json, ", \"icon\": ");
-      json_string (json, entry->icon);
-      g_string_append_printf (json, ", \"problem\": \"%s\", \"size\": %d, \"calls\": %u, \"package\": ",
-                              problem, size, r->n_calls);
-      if (package)
-        json_string (json, package);
+      if (json != NULL)
+        kic_json_add_problem (json, entry->id, entry->path, entry->icon, problem, size, r->n_calls, package);
       else
-        g_string_append (json, "null");
-      g_string_append (json, "}");
+        printf ("%s\t%s\t%s\t%u\t%s\n", entry->id, entry->icon ? entry->icon : "", problem, r->n_calls,
+                package ? package : "-");
     }
   if (json != NULL)
-    g_string_append (json, "\n  ]");
+    kic_json_end_array (json);
 }
 
 gboolean
@@ -312,78 +284,61 @@ kic_command_list (const KicCommandOptions *options, GError **error)
   g_autoptr (KicSystem) system = load_system (options, error);
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GArray) sizes = NULL;
-  g_autoptr (GString) json = g_string_new (NULL);
+  g_autoptr (KicJson) json = NULL;
 
   if (system == NULL)
     return FALSE;
   sizes = list_sizes (options, system);
   entries = kic_desktop_scan (system->index, system->data_dirs);
-  if (options->problems && !options->json)
-    {
-      print_problems (system, entries, NULL);
-      return kic_fs_index_complete (system->index, error);
-    }
   if (options->json)
     {
-      g_string_append (json, "{\n  \"theme\": ");
-      json_string (json, system->current_theme);
-      g_string_append (json, ",\n  \"desktop_files\": [");
+      json = kic_json_new ();
+      kic_json_string (json, "theme", system->current_theme);
     }
+  /* --problems: those alone, in either form */
+  if (options->problems)
+    {
+      print_problems (system, entries, json);
+      /* JSON is printed whole or not at all; a listing cut short names
+       * its directory and exits 3 */
+      if (!kic_fs_index_complete (system->index, error))
+        return FALSE;
+      if (json != NULL)
+        kic_json_print (json, stdout);
+      return TRUE;
+    }
+  if (json != NULL)
+    kic_json_begin_array (json, "desktop_files");
   for (guint i = 0; i < entries->len; i++)
     {
       const KicDesktopEntry *entry = g_ptr_array_index (entries, i);
 
-      if (options->json)
-        {
-          g_string_append (json, i ? ",\n    {\"id\": " : "\n    {\"id\": ");
-          json_string (json, entry->id);
-          g_string_append (json, ", \"file\": ");
-          json_string (json, entry->path);
-          g_string_append (json, ", \"icon\": ");
-          if (entry->icon)
-            json_string (json, entry->icon);
-          else
-            g_string_append (json, "null");
-          g_string_append (json, ", \"sizes\": [");
-        }
-      for (guint s = 0; s < sizes->len; s++)
+      if (json != NULL)
+        kic_json_add_entry (json, entry->id, entry->path, entry->icon);
+      else if (entry->icon == NULL)
+        printf ("%s\t\t-\t-\t0\n", entry->id);
+      for (guint s = 0; s < sizes->len && entry->icon != NULL; s++)
         {
           int size = g_array_index (sizes, int, s);
-          g_autoptr (KicResult) result = NULL;
+          g_autoptr (KicResult) result = kic_resolve (system->resolver, entry->icon, size, FALSE);
 
-          if (entry->icon == NULL)
-            {
-              if (!options->json && s == 0)
-                printf ("%s\t\t-\t-\t0\n", entry->id);
-              continue;
-            }
-          result = kic_resolve (system->resolver, entry->icon, size, FALSE);
-          if (!options->json)
-            {
-              printf ("%s\t%s\t%d\t%s\t%u\n", entry->id, entry->icon, size,
-                      result->path ? result->path : "-", result->n_calls);
-              continue;
-            }
-          g_string_append_printf (json, "%s{\"size\": %d, \"path\": ", s ? ", " : "", size);
-          if (result->path)
-            json_string (json, result->path);
+          if (json != NULL)
+            kic_json_add_lookup (json, size, result->path, kic_via_to_string (result->via), result->n_calls);
           else
-            g_string_append (json, "null");
-          g_string_append_printf (json, ", \"via\": \"%s\", \"calls\": %u}",
-                                  kic_via_to_string (result->via), result->n_calls);
+            printf ("%s\t%s\t%d\t%s\t%u\n", entry->id, entry->icon, size, result->path ? result->path : "-",
+                    result->n_calls);
         }
-      if (options->json)
-        g_string_append (json, "]}");
+      if (json != NULL)
+        kic_json_end_entry (json);
     }
-  if (options->json)
+  if (json != NULL)
     {
-      g_string_append (json, "\n  ]");
+      kic_json_end_array (json);
       print_problems (system, entries, json);
-      g_string_append (json, "\n}\n");
       /* JSON is printed whole or not at all */
       if (!kic_fs_index_complete (system->index, error))
         return FALSE;
-      fputs (json->str, stdout);
+      kic_json_print (json, stdout);
     }
   /* a listing cut short names its directory and exits 3 */
   return kic_fs_index_complete (system->index, error);
@@ -415,97 +370,6 @@ settings_string (const KicSystem *system, const GArray *targets, char **themes)
 }
 
 static void
-append_links (GString *json, const KicNamePlan *np)
-{
-  for (guint k = 0; k < np->plants->len; k++)
-    {
-      if (k)
-        g_string_append (json, ", ");
-      json_string (json, ((KicPlant *) g_ptr_array_index (np->plants, k))->link);
-    }
-}
-
-static void
-print_json_report (const KicSystem *system, const KicPlan *plan, guint n_desktop_files, const KicWriteStats *stats)
-{
-  g_autoptr (GString) json = g_string_new ("{\n  \"theme\": ");
-  guint n_per_size = 0, n_per_size_planted = 0;
-
-  json_string (json, system->current_theme);
-  g_string_append_printf (json, ",\n  \"desktop_files\": %u,\n  \"lookups_proved\": %u,\n",
-                          n_desktop_files, plan->n_verified);
-  g_string_append_printf (json, "  \"links\": {\"added\": %u, \"replaced\": %u, \"removed\": %u, "
-                                "\"unchanged\": %u, \"refused\": %u},\n",
-                          stats->added, stats->replaced, stats->removed, stats->unchanged, stats->refused);
-  /* names KDE loads with different files at different sizes, and how
-   * many of them the proof let a per-size set stand for */
-  for (guint i = 0; i < plan->names->len; i++)
-    {
-      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
-
-      n_per_size += np->per_size;
-      n_per_size_planted += np->per_size && np->status == KIC_NAME_PLANTED;
-    }
-  g_string_append_printf (json, "  \"per_size_sets\": {\"names\": %u, \"planted\": %u},\n  \"names\": [",
-                          n_per_size, n_per_size_planted);
-  for (guint i = 0; i < plan->names->len; i++)
-    {
-      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
-
-      g_string_append (json, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
-      json_string (json, np->name);
-      g_string_append (json, ", \"icon\": ");
-      json_string (json, np->icon);
-      g_string_append_printf (json, ", \"status\": \"%s\", \"reason\": ", kic_name_status_to_string (np->status));
-      if (np->reason)
-        json_string (json, np->reason);
-      else
-        g_string_append (json, "null");
-      g_string_append_printf (json, ", \"per_size\": %s, \"links\": [", np->per_size ? "true" : "false");
-      append_links (json, np);
-      g_string_append (json, "], \"sizes\": [");
-      for (guint k = 0; k < np->sizes->len; k++)
-        {
-          const KicSizeReport *r = g_ptr_array_index (np->sizes, k);
-
-          g_string_append_printf (json, "%s{\"size\": %d, \"path\": ", k ? ", " : "", r->size);
-          if (r->path)
-            json_string (json, r->path);
-          else
-            g_string_append (json, "null");
-          g_string_append_printf (json, ", \"calls_before\": %u, \"calls_after\": %u, \"calls_floor\": %u",
-                                  r->calls_before, r->calls_after, r->calls_floor);
-          if (r->floor_reason != NULL)
-            {
-              g_string_append (json, ", \"above_floor\": ");
-              json_string (json, r->floor_reason);
-            }
-          g_string_append_c (json, '}');
-        }
-      g_string_append (json, "]}");
-    }
-  /* the closure's names are no menu name: without this they would only
-   * show as links nobody asked for */
-  g_string_append (json, "\n  ],\n  \"closure\": [");
-  for (guint i = 0; i < plan->closure->len; i++)
-    {
-      const KicNamePlan *np = g_ptr_array_index (plan->closure, i);
-
-      g_string_append (json, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
-      json_string (json, np->name);
-      g_string_append (json, ", \"for\": ");
-      json_string (json, np->closure_for->name);
-      g_string_append (json, ", \"theme\": ");
-      json_string (json, np->closure_theme);
-      g_string_append_printf (json, ", \"status\": \"%s\", \"links\": [", kic_name_status_to_string (np->status));
-      append_links (json, np);
-      g_string_append (json, "]}");
-    }
-  g_string_append (json, "\n  ]\n}\n");
-  fputs (json->str, stdout);
-}
-
-static void
 print_summary (const KicPlan *plan, guint n_desktop_files, const KicWriteStats *stats, gboolean dry_run)
 {
   guint count[KIC_NAME_ABSOLUTE + 1] = { 0 };
@@ -513,6 +377,8 @@ print_summary (const KicPlan *plan, guint n_desktop_files, const KicWriteStats *
 
   for (guint i = 0; i < plan->names->len; i++)
     count[((KicNamePlan *) g_ptr_array_index (plan->names, i))->status]++;
+  /* the warnings before the summary, which stays the last line */
+  kic_print_diagnostics ();
   if (kic_quiet)
     return;
   g_printerr ("kde-icon-cache: %u desktop files, %u names: %u planted (%u links), %u unchanged, "
@@ -867,6 +733,10 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
   system = load_system (&stamped, error);
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
+  for (guint i = 0; config.themes != NULL && config.themes[i] != NULL; i++)
+    if (!kic_system_has_theme (system, config.themes[i]))
+      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
+                   config.path, config.themes[i]);
   dirs = link_dirs (system);
   writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, error);
   if (writer == NULL)
@@ -952,7 +822,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, GError **error)
         kic_warning ("%s", local->message);
     }
   if (options->json)
-    print_json_report (system, plan, n_desktop_files, &stats);
+    kic_report_rebuild_json (system->current_theme, plan, n_desktop_files, &stats, stdout);
   print_summary (plan, n_desktop_files, &stats, wopts.dry_run);
   return TRUE;
 }

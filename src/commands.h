@@ -18,6 +18,10 @@ typedef struct {
   int wait_seconds;
 } KicCommandOptions;
 
+/* Print the warnings and notes the run recorded so far (kic.h) on
+ * standard error, each once, unless --quiet. */
+void kic_print_diagnostics (void);
+
 /* Each returns FALSE with ERROR set on a runtime failure. */
 gboolean kic_command_resolve (const KicCommandOptions *options, GError **error);
 gboolean kic_command_list (const KicCommandOptions *options, GError **error);

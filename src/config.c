@@ -40,6 +40,62 @@ kic_config_parse_size (const char *text, GArray *targets, GError **error)
   return TRUE;
 }
 
+/* The keys of the file (config.h); anything else is most likely a typo
+ * ("Sizez=16"), which would silently leave the default in force. */
+static const char *const known_keys[] = { "Sizes", "Themes", "ExtraNames", "PerSizeSets", "UnthemedLinks", NULL };
+
+static void
+warn_unknown (GKeyFile *kf, const char *host)
+{
+  g_auto (GStrv) groups = g_key_file_get_groups (kf, NULL);
+
+  for (guint g = 0; groups[g] != NULL; g++)
+    {
+      g_auto (GStrv) keys = NULL;
+
+      if (strcmp (groups[g], KIC_CONFIG_GROUP) != 0)
+        {
+          kic_warning ("%s: unknown group '[%s]' ignored (the settings go in [%s])", host, groups[g],
+                       KIC_CONFIG_GROUP);
+          continue;
+        }
+      keys = g_key_file_get_keys (kf, groups[g], NULL, NULL);
+      for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
+        if (!g_strv_contains (known_keys, keys[k]))
+          kic_warning ("%s: unknown key '%s' ignored (known: Sizes, Themes, ExtraNames, PerSizeSets, UnthemedLinks)", host,
+                       keys[k]);
+    }
+}
+
+/* A boolean as KConfig writes one (true/false, on/off, yes/no, 1/0); any
+ * other value is an error: KConfig would read it as false, and a
+ * "PerSizeSets=maybe" should not quietly mean no. */
+static gboolean
+get_bool (GKeyFile *kf, const char *host, const char *key, gboolean *value, GError **error)
+{
+  static const char *const yes[] = { "true", "on", "yes", "1", NULL };
+  static const char *const no[] = { "false", "off", "no", "0", NULL };
+  g_autofree char *text = g_key_file_get_string (kf, KIC_CONFIG_GROUP, key, NULL);
+
+  if (text == NULL)
+    return TRUE;
+  g_strstrip (text);
+  for (guint i = 0; yes[i] != NULL; i++)
+    if (g_ascii_strcasecmp (text, yes[i]) == 0)
+      {
+        *value = TRUE;
+        return TRUE;
+      }
+  for (guint i = 0; no[i] != NULL; i++)
+    if (g_ascii_strcasecmp (text, no[i]) == 0)
+      {
+        *value = FALSE;
+        return TRUE;
+      }
+  g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key '%s': give true or false", host, key);
+  return FALSE;
+}
+
 gboolean
 kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
 {
@@ -49,6 +105,7 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   g_auto (GStrv) sizes = NULL;
   gsize length;
 
+  config->path = g_strdup (host);
   config->targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
   config->themes = NULL;
   config->extra_names = g_new0 (char *, 1);
@@ -81,8 +138,11 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   config->extra_names = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "ExtraNames", NULL);
   for (guint i = 0; config->extra_names[i] != NULL; i++)
     g_strstrip (config->extra_names[i]);
-  config->per_size_sets = kic_keyfile_get_bool (kf, KIC_CONFIG_GROUP, "PerSizeSets", FALSE);
-  config->unthemed_links = kic_keyfile_get_bool (kf, KIC_CONFIG_GROUP, "UnthemedLinks", FALSE);
+  if (!get_bool (kf, host, "PerSizeSets", &config->per_size_sets, error))
+    return FALSE;
+  if (!get_bool (kf, host, "UnthemedLinks", &config->unthemed_links, error))
+    return FALSE;
+  warn_unknown (kf, host);
   return TRUE;
 }
 
@@ -93,6 +153,8 @@ kic_config_clear (KicConfig *config)
     g_array_unref (config->targets);
   g_strfreev (config->themes);
   g_strfreev (config->extra_names);
+  g_free (config->path);
+  config->path = NULL;
   config->targets = NULL;
   config->themes = NULL;
   config->extra_names = NULL;

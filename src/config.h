@@ -25,6 +25,7 @@ typedef struct {
 } KicTarget;
 
 typedef struct {
+  char *path;      /* the file, as messages name it (on the host) */
   GArray *targets; /* KicTarget; empty when the file sets none */
   char **themes;   /* NULL when the file sets none */
   char **extra_names; /* ExtraNames=, never NULL */
@@ -36,7 +37,8 @@ typedef struct {
 } KicConfig;
 
 /* Read the configuration file inside the root; a missing file is an empty
- * configuration, a bad one an error naming the file and key. */
+ * configuration, a bad value an error naming the file and key
+ * (KIC_ERROR_CONFIG), a key or group it does not know a warning. */
 gboolean kic_config_load (KicFsIndex *index, KicConfig *config, GError **error);
 void kic_config_clear (KicConfig *config);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (KicConfig, kic_config_clear)

@@ -633,6 +633,19 @@ kic_system_new_resolver (KicSystem *system, const char *configured_theme, gboole
   return kic_resolver_new (&setup, system->index);
 }
 
+gboolean
+kic_system_has_theme (KicSystem *system, const char *name)
+{
+  ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
+                         system->app_name };
+  g_autoptr (KicTheme) theme = NULL;
+
+  if (name[0] == '\0' || strchr (name, '/') != NULL)
+    return FALSE;
+  theme = load_theme (&loader, name);
+  return theme != NULL;
+}
+
 KicSystem *
 kic_system_load (const KicSystemOptions *options, GError **error)
 {

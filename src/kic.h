@@ -24,14 +24,19 @@ GQuark kic_error_quark (void);
 /* "0.2": the top entry of debian/changelog (version.c). */
 extern const char kic_version[];
 
-/* Print a one-line warning "kde-icon-cache: warning: ..." unless quiet.
- * Warnings are for bad input that the run skips (a broken .desktop file, an
- * index.theme line KDE ignores too); they never stop the run. */
+/* Record a warning, "warning: ...": bad input that the run skips (a broken
+ * .desktop file, an index.theme line KDE ignores too), which never stops
+ * the run.  Each distinct text is recorded once per run, however often
+ * the input is met; the face prints them (kic_diagnostics_take()). */
 void kic_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
-/* Print "kde-icon-cache: note: ..." unless quiet: a guess the run made
- * that the admin may want to correct (nothing is wrong with the input). */
+/* Record a note, "note: ...": a guess the run made that the admin may
+ * want to correct (nothing is wrong with the input).  Once, as warnings. */
 void kic_note (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+/* The warnings and notes recorded since the last call, in the order first
+ * given, each "warning: ..." or "note: ...".  transfer full: char* */
+GPtrArray *kic_diagnostics_take (void);
 
 /* Verbose diagnostics, printed only with --verbose. */
 void kic_debug (const char *format, ...) G_GNUC_PRINTF (1, 2);

@@ -63,7 +63,9 @@ static const GOptionEntry option_entries[] = {
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, &kic_verbose, "Say more", NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &kic_quiet, "Print no warnings", NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and exit", NULL },
-  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_names, NULL, "NAME..." },
+  /* no argument description: GLib would put NAME... in the first usage
+   * line, which is every mode's (the second line of the usage has it) */
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_names, NULL, NULL },
   { NULL },
 };
 
@@ -203,7 +205,9 @@ main (int argc, char **argv)
   setlocale (LC_ALL, "");
   g_set_prgname ("kde-icon-cache");
   g_set_printerr_handler (print_handler);
-  context = g_option_context_new ("- make KDE find menu icons in a few file system calls");
+  context = g_option_context_new ("- make KDE find menu icons in a few file system calls\n"
+                                   "  kde-icon-cache --resolve [OPTION…] [NAME…]\n"
+                                   "  kde-icon-cache --explain [OPTION…] NAME…");
   g_option_context_set_summary (context,
                                 "Copies the icon file KDE loads for each application menu entry\n"
                                 "into a store and plants links where KDE's search ends early, changing\n"
@@ -245,6 +249,7 @@ main (int argc, char **argv)
     ok = kic_command_clean (&options, &error);
   else
     ok = kic_command_rebuild (&options, &error);
+  kic_print_diagnostics ();
   /* what went to standard output must have got there: a full disk or a
    * closed pipe is a runtime error too (as in coreutils' close_stdout) */
   if (!stdout_flushed (ok ? &error : NULL))

@@ -20,16 +20,55 @@ print_prefixed (const char *level, const char *format, va_list args)
   g_printerr ("%s: %s%s\n", g_get_prgname () ? g_get_prgname () : "kde-icon-cache", level, msg);
 }
 
+/* The run's diagnostics, in the order first given, each text once: the
+ * same bad file is met by every resolver that reads it (one per theme the
+ * proof takes), and the admin should hear of it once. */
+static GPtrArray *diagnostics;
+static GHashTable *diagnostics_seen;
+
+static void
+record (const char *level, const char *format, va_list args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  char *msg = g_strconcat (level, text, NULL);
+
+  if (diagnostics_seen == NULL)
+    diagnostics_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (diagnostics == NULL)
+    diagnostics = g_ptr_array_new_with_free_func (g_free);
+  if (!g_hash_table_add (diagnostics_seen, msg))
+    return; /* seen before (the set keeps MSG in place of its equal) */
+  g_ptr_array_add (diagnostics, g_strdup (msg));
+}
+
 void
 kic_warning (const char *format, ...)
 {
   va_list args;
 
-  if (kic_quiet)
-    return;
   va_start (args, format);
-  print_prefixed ("warning: ", format, args);
+  record ("warning: ", format, args);
   va_end (args);
+}
+
+void
+kic_note (const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  record ("note: ", format, args);
+  va_end (args);
+}
+
+GPtrArray *
+kic_diagnostics_take (void)
+{
+  GPtrArray *taken = diagnostics != NULL ? diagnostics : g_ptr_array_new_with_free_func (g_free);
+
+  /* what was taken stays in the seen set: a later repeat is still dropped */
+  diagnostics = NULL;
+  return taken;
 }
 
 void
@@ -41,18 +80,6 @@ kic_debug (const char *format, ...)
     return;
   va_start (args, format);
   print_prefixed ("", format, args);
-  va_end (args);
-}
-
-void
-kic_note (const char *format, ...)
-{
-  va_list args;
-
-  if (kic_quiet)
-    return;
-  va_start (args, format);
-  print_prefixed ("note: ", format, args);
   va_end (args);
 }
 

@@ -7,7 +7,7 @@
 # resolves every menu icon at 16, 22, 32 and 48 px through it, before and
 # after `kde-icon-cache --rebuild` (itself timed on the mount): wall time
 # and the operations the file system served.  Prints a table and writes
-# a chart (gnuplot) to tests/bench/nfs.png.
+# a chart (gnuplot) to build/nfs.png.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIC_BIN:-$TOP/kde-icon-cache}
@@ -15,7 +15,7 @@ ORACLE=$TOP/tests/oracle/kic-oracle
 SLOWFS=${KIC_SLOWFS:-$TOP/build/slowfs}
 DELAY=${KIC_NFS_DELAY_US:-2000}
 TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
-CHART=${KIC_NFS_CHART:-$TOP/tests/bench/nfs.png}
+CHART=${KIC_NFS_CHART:-$TOP/build/nfs.png}
 [ -c /dev/fuse ] || { echo "bench-nfs: skipped: /dev/fuse is missing"; exit 0; }
 [ "$(id -u)" = 0 ] || { echo "bench-nfs: skipped: needs root (mounts)"; exit 0; }
 [ -x "$SLOWFS" ] || { echo "bench-nfs: skipped: $SLOWFS not built (libfuse3-dev)"; exit 0; }
@@ -71,7 +71,7 @@ for s in 16 22 32 48; do
   echo "$s $bm $am" >> "$W/chart.dat"
 done
 echo "kde-icon-cache --rebuild on the mount: $rebuild_ms ms, $rebuild_ops operations"
-if command -v gnuplot > /dev/null; then
+if command -v gnuplot > /dev/null && mkdir -p "$(dirname "$CHART")"; then
   gnuplot <<GP
 set terminal pngcairo size 800,450 font ",11"
 set output "$CHART"

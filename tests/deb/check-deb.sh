@@ -40,9 +40,12 @@ MIRROR=${KIC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # the real breeze and hicolor themes (3 MB), so that KDE's search for an
 # icon only hicolor has is long and the trigger plants links, into breeze
 # for an SVG and into hicolor's directories for a PNG.  Debian 13 names
-# two of the libraries with t64.
-INCLUDE_bookworm=libglib2.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme
-INCLUDE_trixie=libglib2.0-0t64,libxdg-basedir1,libxpm4,libpng16-16t64,breeze-icon-theme,hicolor-icon-theme
+# two of the libraries with t64.  dpkg -i installs no dependency: every
+# name the built package's Depends lists must be in the root (checked
+# below, naming any that is not); a change of a list changes the root's
+# directory name (its digest), so the root is made again.
+INCLUDE_bookworm=libglib2.0-0,libjson-glib-1.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme
+INCLUDE_trixie=libglib2.0-0t64,libjson-glib-1.0-0,libxdg-basedir1,libxpm4,libpng16-16t64,breeze-icon-theme,hicolor-icon-theme
 STORE=/var/lib/kde-icon-cache
 TAB=$(printf '\t')
 
@@ -156,6 +159,10 @@ if [ $st -ne 0 ] || [ -z "$deb" ]; then
   bail "dpkg-buildpackage -us -uc builds kde-icon-cache_*.deb"
 fi
 ok 0 "dpkg-buildpackage -us -uc builds $(basename "$deb") ($(($(date +%s) - t0)) s, tests included)"
+# Depends: "libc6 (>= 2.34), libglib2.0-0 (>= 2.75.3), a | b" -> the
+# names, the first of each alternative
+DEPENDS=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/:any//; s/[[:space:]]//g' |
+  grep . | sort -u)
 grep -q '^Result: PASS' "$WORK/build.log"
 ok $? "the package's build-time tests ran and passed (dh_auto_test)"
 
@@ -238,6 +245,12 @@ else
 fi
 [ -x "$R/usr/bin/dpkg" ] && in_root dpkg-query -W libglib2.0-0 libxdg-basedir1 > /dev/null
 ok $? "a $SUITE minbase root with $INCLUDE ($how, $(($(date +%s) - t0)) s)"
+# each of the package's Depends installed, or provided by a package that
+# is (Debian 13's libglib2.0-0t64 provides libglib2.0-0)
+in_root dpkg-query -W -f '${Package}\n${Provides}\n' | tr ',' '\n' | sed 's/(.*)//; s/[[:space:]]//g' |
+  grep . | LC_ALL=C sort -u > "$WORK/$SUITE.has"
+is "$(echo "$DEPENDS" | LC_ALL=C sort | LC_ALL=C comm -23 - "$WORK/$SUITE.has" | LC_ALL=C sort | paste -sd' ' -)" "" \
+  "the root has every package kde-icon-cache depends on ($(echo "$DEPENDS" | paste -sd' ' -))"
 snapshot > "$WORK/before"
 
 # ---------------------------------------------------------------- test packages

@@ -37,8 +37,8 @@ FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_LIB_SRCS = $(or $(LIB_SRCS),$(filter-out src/main.c,$(wildcard src/*.c)))
 FUZZ_HEADERS = $(or $(HEADERS),$(wildcard src/*.h))
-FUZZ_PKG_CFLAGS = $(or $(PKG_CFLAGS),$(shell pkg-config --cflags glib-2.0 libxdg-basedir libzstd xpm libpng))
-FUZZ_PKG_LIBS = $(or $(PKG_LIBS),$(shell pkg-config --libs glib-2.0 libxdg-basedir libzstd xpm libpng))
+FUZZ_PKG_CFLAGS = $(or $(PKG_CFLAGS),$(shell pkg-config --cflags glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng))
+FUZZ_PKG_LIBS = $(or $(PKG_LIBS),$(shell pkg-config --libs glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng))
 
 FUZZ_SAN = -fsanitize=address,undefined
 # the project's warnings (-Wunused-parameter included: a parameter left

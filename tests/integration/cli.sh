@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 34
+plan 36
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -20,6 +20,9 @@ for opt in --rebuild --check --clean --resolve --list --explain --size --dry-run
   grep -q -- "^ *\(-[a-z], \)\?$opt[ =]" "$WORK/help" || missing="$missing $opt"
 done
 is "$missing" "" "--help names every option"
+# NAME goes only with --resolve (optional: standard input) and --explain
+is "$(sed -n '/^Usage:/,/^$/p' "$WORK/help" | grep -c NAME)/$(grep -c -e '--resolve.*\[NAME' -e '--explain.*] NAME' "$WORK/help")" \
+  "2/2" "--help's synopsis has NAME only on the --resolve and --explain lines"
 
 "$BIN" --root "$R" foo > /dev/null 2> "$WORK/err"; is $? 2 "a NAME without --resolve or --explain is a usage error (2)"
 grep -q "Try 'kde-icon-cache --help'" "$WORK/err"
@@ -97,6 +100,18 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(s["calls"
 ok $? "--list --json is valid JSON"
 is "$(cat "$WORK/json-sum")" "$(awk -F '\t' '{ s += $5 } END { print s }' "$WORK/list")" \
   "--json and the text listing report the same calls"
+# strings JSON must escape, and a byte that is not UTF-8 (written as U+FFFD)
+mkdir -p "$WORK/esc/usr/share/applications"
+printf '[Desktop Entry]\nName=x\nIcon=a"b\\\\c\t\n' > "$WORK/esc/usr/share/applications/$(printf 'q"\\\001\377').desktop"
+"$BIN" -q --root "$WORK/esc" --list --json > "$WORK/esc.json"
+python3 - "$WORK/esc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+e = d["desktop_files"][0]
+assert e["id"] == 'q"\\\x01\ufffd.desktop', e["id"]
+assert e["icon"] == 'a"b\\c', e["icon"]  # the key file's \\ is one backslash
+PY
+ok $? "--list --json escapes quotes, backslashes and control characters, and writes U+FFFD for a bad byte"
 
 # --explain: numbered calls, the last line gives the same count as --list
 line=$(grep -P '^hiall\.desktop\t' "$WORK/list" | awk -F '\t' '$3 == 48')

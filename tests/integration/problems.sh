@@ -2,7 +2,7 @@
 # problems.sh - --list --problems: what an admin should fix, and who ships it
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 10
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 A=/usr/share/applications
@@ -29,4 +29,11 @@ p = {x["id"]: x for x in d["problems"]}
 assert p["missing.desktop"]["problem"] == "not-found" and p["missing.desktop"]["package"] == "kic-test"
 assert "kate.desktop" not in p'
 ok $? "--list --json has the same problems in a section"
+"$BIN" -q --root "$R" --list --problems --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert sorted(d) == ["problems", "theme"], sorted(d)
+print("\n".join("%s\t%s\t%s\t%d\t%s" % (p["id"], p["icon"] or "", p["problem"], p["calls"], p["package"] or "-")
+                for p in d["problems"]))' > "$WORK/problems-json"
+is "$(cat "$WORK/problems-json")" "$(cat "$WORK/problems")" "--list --problems --json: the problems alone, the same as the text"
 finish

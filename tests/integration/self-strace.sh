@@ -28,9 +28,11 @@ dirs=$(grep -c "$opens" "$WORK/list.trace")
 dup=$(grep "$opens" "$WORK/list.trace" | sed 's/.*openat2\?([^,]*, "\([^"]*\)".*/\1/' | sort | uniq -d | wc -l)
 [ "$dirs" -gt 0 ] && [ "$dup" -eq 0 ]
 ok $? "--list opens no directory twice ($dirs directories for $lookups lookups)"
-access=$(grep -c '^[0-9]* *access(' "$WORK/list.trace")
-[ "$access" -le 1 ]
-ok $? "--list makes no access() calls of its own ($access: the dynamic loader's)"
+# the dynamic loader's /etc/ld.so.preload and libselinux's constructor
+# (linked through json-glib's GIO: /etc/selinux/config) are not ours
+access=$(grep '^[0-9]* *access(' "$WORK/list.trace" | grep -vc '"/etc/ld.so.preload"\|"/etc/selinux/config"')
+[ "$access" -eq 0 ]
+ok $? "--list makes no access() calls of its own ($access besides the loader's and libselinux's)"
 stats=$(grep -cE '^[0-9]* *(stat|lstat|newfstatat|statx)\(' "$WORK/list.trace")
 files=$(grep -c 'openat2\?(.*O_RDONLY' "$WORK/list.trace")
 [ "$stats" -le $((files + 20)) ]

@@ -130,11 +130,23 @@ test_load_unthemed (void)
 {
   KicConfig config = { 0 };
 
+  g_autoptr (GPtrArray) said = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_ptr_array_unref (kic_diagnostics_take ());
   g_assert_true (load ("[kde-icon-cache]\nUnthemedLinks=true\n", &config, NULL));
   g_assert_true (config.unthemed_links);
   kic_config_clear (&config);
   g_assert_true (load ("[kde-icon-cache]\nUnthemedLinks=false\n", &config, NULL));
   g_assert_false (config.unthemed_links);
+  kic_config_clear (&config);
+  /* a known key: no "unknown key" warning */
+  said = kic_diagnostics_take ();
+  g_assert_cmpuint (said->len, ==, 0);
+  /* a boolean as PerSizeSets= is: "maybe" is an error, not a quiet false */
+  g_assert_false (load ("[kde-icon-cache]\nUnthemedLinks=maybe\n", &config, &error));
+  g_assert_error (error, KIC_ERROR, KIC_ERROR_CONFIG);
+  g_assert_nonnull (strstr (error->message, "key 'UnthemedLinks'"));
   kic_config_clear (&config);
 }
 
@@ -156,6 +168,65 @@ test_load_bad (void)
   remove_root (root);
 }
 
+/* PerSizeSets takes KConfig's booleans; anything else is an error naming
+ * the file and key, not a quiet "false" */
+static void
+test_load_bool (void)
+{
+  static const struct { const char *text; gboolean ok, value; } cases[] = {
+    { "true", TRUE, TRUE }, { " Yes ", TRUE, TRUE }, { "on", TRUE, TRUE }, { "1", TRUE, TRUE },
+    { "false", TRUE, FALSE }, { "no", TRUE, FALSE }, { "OFF", TRUE, FALSE }, { "0", TRUE, FALSE },
+    { "maybe", FALSE, FALSE }, { "", FALSE, FALSE }, { "truely", FALSE, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("[kde-icon-cache]\nPerSizeSets=%s\n", cases[i].text);
+      g_autofree char *root = make_root (text);
+      g_autoptr (KicFsIndex) index = kic_fs_index_new (root);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *want = g_strdup_printf ("%s/etc/kde-icon-cache.conf: key 'PerSizeSets': ", root);
+      KicConfig config = { 0 };
+      gboolean ok = kic_config_load (index, &config, &error);
+
+      g_test_message ("PerSizeSets=%s", cases[i].text);
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (ok)
+        g_assert_cmpint (config.per_size_sets, ==, cases[i].value);
+      else
+        {
+          g_assert_error (error, KIC_ERROR, KIC_ERROR_CONFIG);
+          g_assert_true (g_str_has_prefix (error->message, want));
+        }
+      kic_config_clear (&config);
+      remove_root (root);
+    }
+}
+
+/* a key or group the file does not know is one warning naming the file
+ * and the key, and the rest of the file is read */
+static void
+test_load_unknown (void)
+{
+  g_autofree char *root = make_root ("[kde-icon-cache]\nSizez=16\nThemes=oxygen\n[Other]\nA=1\n");
+  g_autoptr (KicFsIndex) index = kic_fs_index_new (root);
+  g_autoptr (GPtrArray) said = NULL;
+  g_autofree char *key = g_strdup_printf ("warning: %s/etc/kde-icon-cache.conf: unknown key 'Sizez'", root);
+  g_autofree char *group = g_strdup_printf ("warning: %s/etc/kde-icon-cache.conf: unknown group '[Other]'", root);
+  KicConfig config = { 0 };
+
+  g_ptr_array_unref (kic_diagnostics_take ());
+  g_assert_true (kic_config_load (index, &config, NULL));
+  g_assert_cmpstr (config.themes[0], ==, "oxygen");
+  g_assert_cmpuint (config.targets->len, ==, 0);
+  said = kic_diagnostics_take ();
+  g_assert_cmpuint (said->len, ==, 2);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (said, 0), key));
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (said, 1), group));
+  kic_config_clear (&config);
+  remove_root (root);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -165,6 +236,8 @@ main (int argc, char **argv)
   g_test_add_func ("/config/load-missing", test_load_missing);
   g_test_add_func ("/config/load", test_load);
   g_test_add_func ("/config/load-bad", test_load_bad);
+  g_test_add_func ("/config/load-bool", test_load_bool);
+  g_test_add_func ("/config/load-unknown", test_load_unknown);
   g_test_add_func ("/config/load-unthemed", test_load_unthemed);
   return g_test_run ();
 }

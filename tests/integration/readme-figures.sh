@@ -1,0 +1,58 @@
+#!/bin/sh
+# readme-figures.sh - README.md says what the programs print
+#
+# The table of figures equals what tests/readme-figures.py reads out of the
+# benchmarks' saved output (tests/bench/results/), and a README whose
+# figure was changed by hand, or a saved output that lost a line the table
+# needs, fails the check.  The `make demo` excerpt is what make demo
+# prints today.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 > /dev/null || skip_all "needs python3"
+plan 7
+FIG=$TOP/tests/readme-figures.py
+
+python3 "$FIG" --check > "$WORK/out" 2>&1
+ok $? "README.md's table equals the saved bench output"
+[ $? -eq 0 ] || sed 's/^/# /' "$WORK/out"
+
+# a figure edited by hand: one digit of the table changed
+cp "$TOP/README.md" "$WORK/README.md"
+awk -v b="$(sed -n 's/^BEGIN = "\(.*\)"$/\1/p' "$FIG")" '
+  $0 == b { inside = 1 } inside && !done && /\| `make / { sub(/[0-9]/, "0"); done = 1 } { print }' \
+  "$TOP/README.md" > "$WORK/README.md"
+! cmp -s "$TOP/README.md" "$WORK/README.md"
+ok $? "(the mutant README differs from README.md)"
+KIC_README=$WORK/README.md python3 "$FIG" --check > /dev/null 2>&1
+is $? 1 "a figure changed by hand in README.md fails the check"
+
+# a saved output without the line a row is read from
+mkdir -p "$WORK/results"; cp "$TOP"/tests/bench/results/*.txt "$WORK/results/"
+grep -v '^prediction:' "$TOP/tests/bench/results/bench.txt" > "$WORK/results/bench.txt"
+KIC_BENCH_RESULTS=$WORK/results python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 1 "a bench output that lost a line the table reads fails the check"
+grep -q "no line for" "$WORK/err"
+ok $? "... naming what it missed"
+
+# the demo excerpt: each of its lines is one make demo prints (the same
+# commands on a fresh copy of demo/)
+cp -R "$TOP/demo" "$WORK/demo"
+{ "$BIN" --root "$WORK/demo" --list > "$WORK/before" 2>&1
+  "$BIN" --root "$WORK/demo" --dry-run
+  "$BIN" --root "$WORK/demo" --verbose
+  "$BIN" --root "$WORK/demo" --list; } > "$WORK/demo.out" 2>&1
+awk '/^\$ make demo/ { inside = 1; next } inside && /^```/ { exit } inside { print }' "$TOP/README.md" > "$WORK/excerpt"
+missing=0; n=0
+while IFS= read -r line; do
+  n=$((n + 1))
+  case $line in
+    *...) grep -qF -- "${line%...}" "$WORK/demo.out" ;;
+    *) grep -qxF -- "$line" "$WORK/demo.out" ;;
+  esac || { missing=$((missing + 1)); diag "not printed by make demo: $line"; }
+done < "$WORK/excerpt"
+[ "$n" -gt 0 ] && [ "$missing" -eq 0 ]
+ok $? "README's make demo excerpt ($n lines) is what make demo prints"
+cost=$(sed -n 's/^(`org.example.Viewer-beta` cost KDE \([0-9]*\) calls at every size before.)$/\1/p' "$TOP/README.md")
+awk -F '\t' -v c="$cost" '$2 == "org.example.Viewer-beta" && $5 != c { bad = 1 } $2 == "org.example.Viewer-beta" { n++ }
+  END { exit (n == 0 || bad || c == "") }' "$WORK/before"
+ok $? "... and org.example.Viewer-beta cost KDE ${cost:-?} calls at every size before"

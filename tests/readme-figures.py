@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""readme-figures.py - README.md's table of figures, made from the saved bench output
+
+    python3 tests/readme-figures.py --check    # exit 1 when README.md differs from what the files say
+    python3 tests/readme-figures.py --update   # rewrite README.md's table from them
+
+Each row of the table is read out of tests/bench/results/<target>.txt, the
+output of the last `make <target>` run (tests/bench/save.sh keeps it), by a
+pattern that must match: a row whose pattern finds nothing is an error, not
+an empty cell, so a bench that changes what it prints cannot leave a stale
+figure in the README.  The table sits between the two marker lines below.
+"""
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(TOP, "tests", "bench", "results")
+README = os.environ.get("KIC_README", os.path.join(TOP, "README.md"))
+RESULTS = os.environ.get("KIC_BENCH_RESULTS", RESULTS)
+BEGIN = "<!-- figures: made by tests/readme-figures.py from tests/bench/results/; do not edit by hand -->"
+END = "<!-- end of figures -->"
+
+
+class Missing(Exception):
+    pass
+
+
+def results(target):
+    path = os.path.join(RESULTS, target + ".txt")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise Missing(f"{os.path.relpath(path, TOP)}: {e.strerror} (run make {target})")
+
+
+def find(target, pattern, what):
+    """The first match of PATTERN (multi-line) in TARGET's saved output."""
+    m = re.search(pattern, results(target), re.M)
+    if m is None:
+        raise Missing(f"tests/bench/results/{target}.txt: no line for {what} (pattern {pattern!r})")
+    return m
+
+
+def num(text):
+    """57129 -> 57 129, as the README writes large numbers."""
+    text = str(text)
+    if re.fullmatch(r"\d{5,}", text):
+        return f"{int(text):,}".replace(",", "\u202f")
+    return text
+
+
+def ratio(text):
+    return text.replace("x", "\u00d7")
+
+
+# ---- the rows ------------------------------------------------------------
+# Each returns (what, figure, command): one row of the table.
+
+def kf5_menu():
+    rows = []
+    for size in ("16", "48"):
+        m = find("bench", rf"^{size}\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+x)\s+([\d.]+%)$",
+                 f"the floor at {size} px")
+        rows.append(f"{size} px: {num(m[1])} \u2192 {num(m[2])} ({ratio(m[4])}), {m[5]} above the floor")
+    return ("KDE's calls for the menu's icons, KF5 (Debian 12), 161 names, breeze",
+            "; ".join(rows), "make bench")
+
+
+def kf5_unthemed():
+    m16 = find("bench", r"^16\s+\d+\s+\d+\s+\d+\s+[\d.]+x\s+[\d.]+%\s+(\d+)\s+\d+\s+([\d.]+x)", "UnthemedLinks at 16 px")
+    m48 = find("bench", r"^48\s+\d+\s+\d+\s+\d+\s+[\d.]+x\s+[\d.]+%\s+(\d+)\s+\d+\s+([\d.]+x)", "UnthemedLinks at 48 px")
+    return ("... with `UnthemedLinks=true` (pixmaps-only names planted too)",
+            f"16 px: {ratio(m16[2])} fewer; 48 px: {ratio(m48[2])} fewer", "make bench")
+
+
+def kf5_prediction():
+    m = find("bench", r"^prediction: (.*)$", "the model's prediction")
+    c = find("bench", r"^file system calls \(strace\)\s+(\d+)\s+(\d+)\s+([\d.]+x)", "KDE's and our calls")
+    return ("The tool's prediction of KDE's calls, against KDE's own (strace)",
+            f"{m[1]} ({num(c[1])} calls)", "make bench")
+
+
+ROWS = [kf5_menu, kf5_unthemed, kf5_prediction]
+
+
+def table():
+    lines = ["| what | figure | printed by |", "|---|---|---|"]
+    errors = []
+    for row in ROWS:
+        try:
+            what, figure, command = row()
+        except Missing as e:
+            errors.append(str(e))
+            continue
+        lines.append(f"| {what} | {figure} | `{command}` |")
+    stamps = []
+    for name in sorted(os.listdir(RESULTS)) if os.path.isdir(RESULTS) else []:
+        if name.endswith(".txt"):
+            with open(os.path.join(RESULTS, name), encoding="utf-8") as f:
+                first = f.readline().strip()
+            stamps.append(f"`{first.lstrip('# ')}`")
+    if errors:
+        raise Missing("\n".join(errors))
+    if len(lines) == 2:
+        raise Missing("no row at all: nothing to check")
+    lines.append("")
+    lines.append("Runs: " + "; ".join(stamps) + ".")
+    return "\n".join(lines)
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in ("--check", "--update"):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    try:
+        want = table()
+    except Missing as e:
+        print(f"readme-figures: {e}", file=sys.stderr)
+        return 1
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        print(f"readme-figures: README.md: expected one pair of lines {BEGIN!r} ... {END!r}", file=sys.stderr)
+        return 1
+    head, rest = text.split(BEGIN, 1)
+    have, tail = rest.split(END, 1)
+    new = head + BEGIN + "\n" + want + "\n" + END + tail
+    if sys.argv[1] == "--update":
+        if new != text:
+            with open(README + ".tmp", "w", encoding="utf-8") as f:
+                f.write(new)
+            os.replace(README + ".tmp", README)
+        return 0
+    if new != text:
+        import difflib
+        sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
+                                                   "README.md", "README.md from tests/bench/results"))
+        print("readme-figures: README.md's figures are not those of tests/bench/results/: "
+              "python3 tests/readme-figures.py --update", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
