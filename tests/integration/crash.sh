@@ -42,7 +42,7 @@ for call in renameat symlinkat unlinkat fsync syncfs; do
   done
 done
 points=$(echo "$points" | tr ' ' '\n' | sort -u | grep .)
-plan $((3 * $(echo "$points" | wc -l) + 6))
+plan $((3 * $(echo "$points" | wc -l) + 7))
 
 # the copies are made durable at once (one syncfs of the store's file
 # system) after the last of them is renamed into place and before the
@@ -52,6 +52,18 @@ awk '/ syncfs\(/ { if (!s) s = NR } / renameat\(/ && !/"(manifest|fingerprint|st
      / symlinkat\(/ { if (!l) l = NR }
      END { exit !(s && r && l && r < s && s < l) }' "$WORK/count"
 ok $? "one syncfs after the last store copy and before the first link"
+
+# a rebuild that changes no link and no copy (a .desktop file whose icon
+# KDE finds nowhere: only the manifest's inputs digest changes) writes the
+# manifest once, with no journal before it: killed, it leaves the old
+# manifest, which is whole
+printf '[Desktop Entry]\nType=Application\nName=Nowhere\nExec=true\nIcon=kic-nowhere\n' \
+  > "$WORK/c/basic/usr/share/applications/kic-nowhere.desktop"
+cp "$WORK/c/basic$S/manifest" "$WORK/manifest-before"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=renameat -o "$WORK/again" "$BIN" -q --root "$WORK/c/basic" > /dev/null
+[ "$(grep -c '"manifest")' "$WORK/again")" -eq 1 ] && ! cmp -s "$WORK/manifest-before" "$WORK/c/basic$S/manifest" &&
+  [ "$(grep -v '^# inputs' "$WORK/manifest-before")" = "$(grep -v '^# inputs' "$WORK/c/basic$S/manifest")" ]
+ok $? "a rebuild that changes only the manifest's inputs line writes it once, with no journal"
 
 for point in $points; do
   call=${point%:*} k=${point#*:}

@@ -35,7 +35,8 @@ compared () {
   esac
   _kok=$?
   cmp -s "$WORK/inc.txt" "$WORK/full.txt" && cmp -s "$WORK/inc.json" "$WORK/full.json" &&
-    grep -q '"names" *: *\[' "$WORK/full.json" && [ "$_kok" -eq 0 ]
+    python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["names"])' "$WORK/full.json" &&
+    [ "$_kok" -eq 0 ]
   _rc=$?
   if [ "$_rc" -ne 0 ]; then
     diag "$_what: kept ${_k:-none} (wanted $_kept)"
@@ -50,7 +51,8 @@ rebuilt () {
   _r=$1; shift
   "$BIN" -q --root "$_r" "$@" || return 1
   "$BIN" -q --root "$_r" --dry-run --json --full "$@" > "$WORK/after.json" 2> /dev/null || return 1
-  python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["links"]; sys.exit(not (l["added"] == l["replaced"] == l["removed"] == 0))' "$WORK/after.json"
+  python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["links"]
+sys.exit(l["added"] + l["replaced"] + l["removed"] != 0)' "$WORK/after.json"
 }
 
 # step ROOT DESCRIPTION KEPT [OPTION...]: one change checked, then applied

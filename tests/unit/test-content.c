@@ -155,6 +155,7 @@ test_copyable_is_kic_source_open (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   int fd;
 
   write_at (f, "/secret/s.png", "\x89PNG\r\n\x1a\nS", 9, 0644);
+  write_at (f, "/secret/t.png", "\x89PNG\r\n\x1a\nT", 9, 0644);
   g_assert_cmpint (chmod (secret, 0750), ==, 0);
   write_at (f, "/icons/sparse.png", "\x89PNG\r\n\x1a\nH", 9, 0644);
   fd = open (sparse, O_WRONLY);
@@ -168,6 +169,11 @@ test_copyable_is_kic_source_open (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_nonnull (strstr (error->message, "searchable by every user"));
   g_clear_error (&error);
   g_assert_nonnull (kic_content_sha256 (hidden));
+  /* a second file there is refused too: a directory that fails the check
+   * is not kept as checked (source.h, KicSourceDirs) */
+  g_assert_null (kic_content_bytes (kic_content_of_path (f->table, "/secret/t.png"), NULL, &error));
+  g_assert_nonnull (strstr (error->message, "searchable by every user"));
+  g_clear_error (&error);
   fd = open (sparse, O_RDONLY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);
   /* (a file system that knows no holes says the file has none) */
