@@ -14,47 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* The kernel gives up after 40 links in one lookup (ELOOP); so do we. */
-#define KIC_MAX_LINKS 40
-
-typedef struct {
-  guint8 d_type;     /* DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN... from readdir */
-  gboolean resolved; /* type below is known */
-  KicFsType type;    /* what the entry is after following links */
-  char *target;      /* a link that was followed: its target, joined to its directory */
-  char *real;        /* ... and the real path it led to (NULL: nowhere) */
-  GBytes *contents;  /* a virtual file's bytes (kic_fs_index_add_contents()), or NULL */
-} KicFsEntry;
-
-/* One name of a listing in the form kic_fs_index_dir_stat_hashed() searches. */
-typedef struct {
-  guint hash;
-  const char *name;   /* the key in entries */
-  KicFsEntry *entry;
-} KicFsSlot;
-
-struct _KicFsDir {
-  GHashTable *entries; /* name -> KicFsEntry* */
-  char *real;          /* its real path */
-  gboolean from_disk;  /* read by read_dir() (not made by kic_fs_index_add()) */
-  GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
-                        * NULL again whenever entries change */
-};
-
-struct _KicFsIndex {
-  char *root;             /* host prefix, "" for "/" and for virtual */
-  int rootfd;             /* every open is relative to it (safeopen.h) */
-  gboolean is_virtual;
-  GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
-  GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
-  GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
-  guint n_dirs_read;
-  guint generation;       /* kic_fs_index_add() calls so far */
-  GError *incomplete;     /* the first reason the picture is not the disk's:
-                           * the root could not be opened, a listing failed
-                           * part way (kic_fs_index_complete()) */
-};
+#include "fsindex-private.h"
 
 static void
 fs_entry_free (gpointer data)
@@ -82,7 +42,7 @@ fs_dir_free (gpointer data)
   g_free (dir);
 }
 
-static KicFsDir *
+KicFsDir *
 fs_dir_new (const char *real)
 {
   KicFsDir *dir = g_new0 (KicFsDir, 1);
@@ -92,7 +52,7 @@ fs_dir_new (const char *real)
   return dir;
 }
 
-static KicFsIndex *
+KicFsIndex *
 index_new (const char *root, gboolean is_virtual)
 {
   KicFsIndex *index = g_new0 (KicFsIndex, 1);
@@ -117,12 +77,6 @@ kic_fs_index_new (const char *root)
   clean = kic_path_clean (root);
   /* "/" becomes the empty prefix so host paths do not start with "//" */
   return index_new (strcmp (clean, "/") == 0 ? "" : clean, FALSE);
-}
-
-KicFsIndex *
-kic_fs_index_new_virtual (void)
-{
-  return index_new ("", TRUE);
 }
 
 void
@@ -191,57 +145,6 @@ char *
 kic_fs_index_host_path (const KicFsIndex *index, const char *path)
 {
   return g_strconcat (index->root, path, NULL);
-}
-
-void
-kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
-{
-  memset (stamp, 0, sizeof *stamp);
-  stamp->type = type;
-  if (st == NULL || (type == KIC_FS_DIR ? !S_ISDIR (st->st_mode) : !S_ISREG (st->st_mode)))
-    return;
-  stamp->exists = TRUE;
-  stamp->dev = st->st_dev;
-  stamp->ino = st->st_ino;
-  stamp->size = st->st_size;
-  stamp->mtime_ns = (gint64) st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-  stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
-  stamp->uid = st->st_uid;
-  stamp->mode = st->st_mode;
-}
-
-/* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
-static void
-keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
-{
-  KicFsStamp *stamp;
-  struct stat st;
-  struct timespec now;
-  int errsv = errno;
-
-  if (index->stamps == NULL)
-    return;
-  stamp = g_new0 (KicFsStamp, 1);
-  /* before the fstat: a change after it gets a time no earlier than this
-   * (fingerprint.c, the racy rule) */
-  clock_gettime (CLOCK_REALTIME_COARSE, &now);
-  kic_fs_stamp_of_stat (stamp, type, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL);
-  stamp->read_ns = (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
-  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
-  errno = errsv;
-}
-
-void
-kic_fs_index_keep_stamps (KicFsIndex *index)
-{
-  if (index->stamps == NULL)
-    index->stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-}
-
-GHashTable *
-kic_fs_index_stamps (KicFsIndex *index)
-{
-  return index->stamps;
 }
 
 /* Read directory REAL (a path with no links in it) from disk, once. */
@@ -313,7 +216,7 @@ read_dir (KicFsIndex *index, const char *real)
 
 /* The listing of REAL, a link-free directory path; NULL when it is not a
  * directory. */
-static KicFsDir *
+KicFsDir *
 get_dir (KicFsIndex *index, const char *real)
 {
   gpointer value;
@@ -414,7 +317,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
 }
 
 /* The real path of PATH, cached: every theme directory is resolved once. */
-static const char *
+const char *
 real_path_cached (KicFsIndex *index, const char *path)
 {
   gpointer value;
@@ -447,7 +350,7 @@ type_of_real (KicFsIndex *index, const char *real)
   return entry->type;
 }
 
-static KicFsType
+KicFsType
 entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntry *entry)
 {
   if (!entry->resolved)
@@ -617,251 +520,6 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
   return names;
 }
 
-/* Make sure directory REAL exists in the index (virtual parents too). */
-static KicFsDir *
-ensure_dir (KicFsIndex *index, const char *real)
-{
-  KicFsDir *dir = get_dir (index, real);
-
-  if (dir != NULL)
-    return dir;
-  if (strcmp (real, "/") != 0)
-    {
-      g_autofree char *parent = g_path_get_dirname (real);
-      g_autofree char *base = g_path_get_basename (real);
-
-      kic_fs_index_add (index, parent, base, KIC_FS_DIR);
-    }
-  dir = fs_dir_new (real);
-  g_hash_table_replace (index->dirs, g_strdup (real), dir);
-  return dir;
-}
-
-static gboolean
-is_null_value (gpointer key, gpointer value, gpointer user_data)
-{
-  (void) key;
-  (void) user_data;
-  return value == NULL;
-}
-
-void
-kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsType type)
-{
-  g_autofree char *clean = kic_path_clean (dir);
-  /* a copy: the cache it comes from may be emptied below */
-  g_autofree char *real = g_strdup (real_path_cached (index, clean));
-  KicFsDir *listing;
-  KicFsEntry *entry;
-
-  index->generation++;
-  if (real == NULL)
-    {
-      /* a virtual directory: its path is its real path */
-      g_hash_table_replace (index->real_paths, g_strdup (clean), g_strdup (clean));
-      real = g_strdup (clean);
-    }
-  listing = ensure_dir (index, real);
-  /* a path that was missing may exist now; one below a removed or new
-   * directory may have gone */
-  if (type == KIC_FS_NONE || type == KIC_FS_DIR)
-    g_hash_table_remove_all (index->real_paths);
-  else
-    g_hash_table_foreach_remove (index->real_paths, is_null_value, NULL);
-  if (listing->by_hash != NULL)
-    g_clear_pointer (&listing->by_hash, g_array_unref);
-  entry = g_new0 (KicFsEntry, 1);
-  entry->d_type = type == KIC_FS_DIR ? DT_DIR : DT_REG;
-  entry->resolved = TRUE;
-  entry->type = type;
-  g_hash_table_replace (listing->entries, g_strdup (name), entry);
-  if (type == KIC_FS_NONE)
-    g_hash_table_remove (listing->entries, name);
-  /* a directory of a virtual index exists, empty, once it is added: it
-   * has a listing (the overlay's key, kic_fs_dir_real(), as on disk) */
-  if (type == KIC_FS_DIR && index->is_virtual)
-    {
-      g_autofree char *child = g_build_filename (real, name, NULL);
-
-      if (g_hash_table_lookup (index->dirs, child) == NULL)
-        g_hash_table_replace (index->dirs, g_strdup (child), fs_dir_new (child));
-    }
-}
-
-void
-kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name, const void *data,
-                           gsize length)
-{
-  g_autofree char *clean = kic_path_clean (dir);
-  KicFsEntry *entry;
-
-  g_return_if_fail (index->is_virtual);
-  kic_fs_index_add (index, clean, name, KIC_FS_FILE);
-  /* a virtual directory is its own real path */
-  entry = g_hash_table_lookup (get_dir (index, clean)->entries, name);
-  entry->contents = g_bytes_new (data, length);
-}
-
-/* kic_fs_index_read_file_max() of a virtual index: the bytes given to
- * kic_fs_index_add_contents(), under the same bound as a disk file. */
-static gboolean
-read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length,
-                   GError **error)
-{
-  g_autofree char *real = kic_fs_index_realpath (index, path);
-  g_autofree char *parent = NULL;
-  g_autofree char *base = NULL;
-  KicFsDir *dir;
-  KicFsEntry *entry = NULL;
-  gsize size;
-  const char *bytes;
-
-  if (real != NULL && strcmp (real, "/") != 0)
-    {
-      parent = g_path_get_dirname (real);
-      base = g_path_get_basename (real);
-      dir = get_dir (index, parent);
-      entry = dir != NULL ? g_hash_table_lookup (dir->entries, base) : NULL;
-    }
-  if (entry == NULL || entry->type != KIC_FS_FILE || entry->contents == NULL)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", path);
-      return FALSE;
-    }
-  bytes = g_bytes_get_data (entry->contents, &size);
-  if (size > max)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "'%s' is larger than %" G_GSIZE_FORMAT " MiB",
-                   path, max >> 20);
-      return FALSE;
-    }
-  /* NUL-terminated, as a disk file's contents are */
-  *contents = g_malloc (size + 1);
-  memcpy (*contents, bytes, size);
-  (*contents)[size] = '\0';
-  if (length != NULL)
-    *length = size;
-  return TRUE;
-}
-
-void
-kic_fs_listing_entry_free (gpointer data)
-{
-  KicFsListingEntry *e = data;
-
-  g_free (e->name);
-  g_free (e->target);
-  g_free (e->real);
-  g_free (e);
-}
-
-static int
-compare_listing_entries (gconstpointer a, gconstpointer b)
-{
-  return strcmp ((*(KicFsListingEntry *const *) a)->name, (*(KicFsListingEntry *const *) b)->name);
-}
-
-/* DIR's names as KicFsListingEntry*, sorted; with FOLLOW every link is
- * followed first.  transfer full */
-static GPtrArray *
-listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func (kic_fs_listing_entry_free);
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&iter, dir->entries);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      KicFsEntry *entry = value;
-      KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
-
-      if (follow && entry->d_type == DT_LNK)
-        entry_type (index, dir->real, key, entry);
-      e->name = g_strdup (key);
-      e->kind = entry->d_type == DT_REG ? 'f' : entry->d_type == DT_DIR ? 'd' : entry->d_type == DT_LNK ? 'l' : 'o';
-      e->target = g_strdup (entry->target);
-      e->real = g_strdup (entry->real);
-      g_ptr_array_add (list, e);
-    }
-  g_ptr_array_sort (list, compare_listing_entries);
-  return list;
-}
-
-static void
-listing_free (gpointer data)
-{
-  if (data != NULL)
-    g_ptr_array_unref (data);
-}
-
-GHashTable *
-kic_fs_index_listings (KicFsIndex *index)
-{
-  GHashTable *listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&iter, index->dirs);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      KicFsDir *dir = value;
-
-      if (index->is_virtual || (dir != NULL && !dir->from_disk))
-        continue;
-      g_hash_table_insert (listings, g_strdup (key), dir ? listing_of (index, dir, FALSE) : NULL);
-    }
-  return listings;
-}
-
-GPtrArray *
-kic_fs_index_listing (KicFsIndex *index, const char *real)
-{
-  KicFsDir *dir = get_dir (index, real);
-
-  return dir != NULL ? listing_of (index, dir, TRUE) : NULL;
-}
-
-void
-kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries)
-{
-  KicFsDir *dir = NULL;
-
-  if (index->is_virtual || g_hash_table_contains (index->dirs, real))
-    return;
-  if (entries != NULL)
-    {
-      dir = fs_dir_new (real);
-      dir->from_disk = TRUE;
-      for (guint i = 0; i < entries->len; i++)
-        {
-          const KicFsListingEntry *e = g_ptr_array_index (entries, i);
-          KicFsEntry *entry = g_new0 (KicFsEntry, 1);
-
-          entry->d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
-          if (entry->d_type != DT_LNK)
-            {
-              entry->resolved = TRUE;
-              entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR
-                                                                                           : KIC_FS_OTHER;
-            }
-          entry->target = g_strdup (e->target);
-          entry->real = g_strdup (e->real);
-          g_hash_table_insert (dir->entries, g_strdup (e->name), entry);
-        }
-    }
-  g_hash_table_insert (index->dirs, g_strdup (real), dir);
-  if (index->stamps != NULL && stamp != NULL)
-    g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
-}
-
-void
-kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *stamp)
-{
-  if (index->stamps != NULL && stamp->type == KIC_FS_FILE && !g_hash_table_contains (index->stamps, real))
-    g_hash_table_insert (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
-}
-
 int
 kic_fs_index_open_file (KicFsIndex *index, const char *real)
 {
@@ -875,18 +533,6 @@ kic_fs_index_open_file (KicFsIndex *index, const char *real)
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
   keep_stamp (index, KIC_FS_FILE, real, fd);
   return fd;
-}
-
-void
-kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st)
-{
-  KicFsStamp *stamp;
-
-  if (index->stamps == NULL)
-    return;
-  stamp = g_new0 (KicFsStamp, 1);
-  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, st);
-  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
 }
 
 int

@@ -136,4 +136,7 @@ void report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
 /* plan-memo.c */
 GHashTable *memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified);
 
-#endif /* KIC_PLAN_PRIVATE_H */
+/* plan-candidates.c */
+gboolean theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content);
+
+#endif

@@ -123,4 +123,11 @@ gboolean restore_dir_times (Writer *w, GError **error);
 /* writer.c */
 void say (const Writer *w, const char *action, const char *path, const char *detail);
 
-#endif /* KIC_WRITER_PRIVATE_H */
+/* writer-links.c */
+gboolean put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError **error);
+/* writer-links.c */
+gboolean remove_entry (Writer *w, const KicManifestEntry *entry, GError **error);
+/* writer.c */
+void before_link (const Writer *w, const char *link);
+
+#endif

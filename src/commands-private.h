@@ -1,0 +1,30 @@
+/* commands-private.h - what commands.c (the other modes) and
+ * commands-rebuild.c share; nothing else includes it
+ */
+#ifndef KIC_COMMANDS_PRIVATE_H
+#define KIC_COMMANDS_PRIVATE_H
+
+#include "commands.h"
+#include "iconloader.h"
+#include "writer.h"
+#include "writer-log.h"
+
+/* Where the writer's changes go: a dry run's list on standard output,
+ * ACTION<TAB>PATH[<TAB>DETAIL]; a real run's log (writer-log.h). */
+typedef struct {
+  gboolean print;
+  KicChangeLog *log; /* NULL: none (a dry run, --check) */
+} ChangeSink;
+
+/* commands-rebuild.c */
+KicOverlay * our_links_hidden (const KicCommandOptions *options, KicSystem *system);
+/* commands-rebuild.c */
+KicWriter * open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run, KicWriterOptions *wopts, ChangeSink *sink, GError **error);
+/* commands-rebuild.c */
+char ** link_dirs (const KicSystem *system);
+/* commands-rebuild.c */
+void finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error);
+/* commands.c */
+KicSystem * load_system (const KicCommandOptions *options, GError **error);
+
+#endif

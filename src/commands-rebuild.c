@@ -1,0 +1,619 @@
+/* commands-rebuild.c - --rebuild and --check: the fingerprint's look, the
+ * plan (incremental when the kept state allows), the links handed to the
+ * writer, and the summary
+ */
+#include "commands-private.h"
+
+#include "config.h"
+#include "desktop.h"
+#include "dpkg.h"
+#include "fingerprint.h"
+#include "menu.h"
+#include "paths.h"
+#include "plan.h"
+#include "report.h"
+#include "source.h"
+#include "trusted.h"
+#include "writer.h"
+#include "writer-log.h"
+#include "kic.h"
+#include "resolver.h"
+#include "safeopen.h"
+#include "state.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What the manifest records of the settings: a change of them is a change. */
+static char *
+settings_string (const KicSystem *system, const GArray *targets, char **themes)
+{
+  g_autofree char *profile = kic_profile_id (system->profile);
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "profile=%s themes=", profile);
+
+  if (themes == NULL)
+    g_string_append (s, system->configured_theme);
+  for (guint i = 0; themes != NULL && themes[i] != NULL; i++)
+    g_string_append_printf (s, "%s%s", i ? "," : "", themes[i]);
+  g_string_append (s, " sizes=");
+  for (guint i = 0; i < targets->len; i++)
+    {
+      const KicTarget *t = &g_array_index (targets, KicTarget, i);
+      char weight[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (weight, sizeof weight, "%g", t->weight);
+      g_string_append_printf (s, "%s%d:%s", i ? "," : "", t->size, weight);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+print_summary (const KicPlan *plan, const GArray *targets, guint n_desktop_files, const KicWriteStats *stats,
+               gboolean dry_run)
+{
+  guint count[KIC_NAME_ABSOLUTE + 1] = { 0 };
+  guint links = g_hash_table_size (plan->links);
+  guint helps = 0;
+  g_autofree char *calls = NULL;
+
+  for (guint i = 0; i < plan->names->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      count[np->status]++;
+      helps += np->size_set_helps;
+    }
+  /* the warnings before the summary and KDE's calls, the last line */
+  kic_print_diagnostics ();
+  if (kic_quiet)
+    return;
+  g_printerr ("kde-icon-cache: %u desktop files, %u names: %u planted (%u links), %u unchanged, "
+              "%u skipped, %u not found, %u absolute; links %s%u added, %u replaced, %u removed, "
+              "%u kept, %u refused\n",
+              n_desktop_files, plan->names->len, count[KIC_NAME_PLANTED], links,
+              count[KIC_NAME_UNCHANGED], count[KIC_NAME_SKIPPED], count[KIC_NAME_NOT_FOUND],
+              count[KIC_NAME_ABSOLUTE], dry_run ? "(dry run) " : "", stats->added, stats->replaced,
+              stats->removed, stats->unchanged, stats->refused);
+  for (guint i = 0; i < plan->names->len; i++)
+    {
+      const KicNamePlan *np = g_ptr_array_index (plan->names, i);
+
+      if (np->status == KIC_NAME_SKIPPED || np->status == KIC_NAME_NOT_FOUND)
+        kic_debug ("%s: %s: %s", np->name, kic_name_status_to_string (np->status), np->reason);
+    }
+  /* the hint only where it would help: names a per-size set would make
+   * faster (plan-sizeset.c tried it) */
+  if (helps > 0)
+    g_printerr ("kde-icon-cache: %u %s different files at different sizes, and a per-size set of links would "
+                "make %s faster: set PerSizeSets=true to plant %s (see kde-icon-cache(8))\n",
+                helps, helps == 1 ? "name loads" : "names load", helps == 1 ? "it" : "them",
+                helps == 1 ? "it" : "those");
+  calls = kic_report_calls (plan, targets);
+  g_printerr ("kde-icon-cache: %s\n", calls);
+}
+
+/* Everything but the files a rebuild's result depends on: the program,
+ * its options and the directories of the environment (fingerprint.h). */
+static char *
+fingerprint_settings (const KicCommandOptions *options)
+{
+  g_auto (GStrv) data_dirs = options->system.data_dirs ? g_strdupv (options->system.data_dirs) : kic_paths_data_dirs ();
+  g_auto (GStrv) config_dirs = options->system.config_dirs ? g_strdupv (options->system.config_dirs)
+                                                           : kic_paths_config_dirs ();
+  g_autofree char *data = g_strjoinv (":", data_dirs);
+  g_autofree char *config = g_strjoinv (":", config_dirs);
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "version=%s theme=%s kde=%s kde-version=%s app=%s store=%s data-dirs=%s "
+                             "config-dirs=%s sizes=",
+                          kic_version, options->system.theme ? options->system.theme : "",
+                          options->system.kde ? options->system.kde : "",
+                          options->system.kde_version ? options->system.kde_version : "",
+                          options->system.app_name ? options->system.app_name : "", options->store, data, config);
+  for (guint i = 0; i < options->sizes->len; i++)
+    {
+      const KicTarget *t = &g_array_index (options->sizes, KicTarget, i);
+      char weight[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (weight, sizeof weight, "%g", t->weight);
+      g_string_append_printf (s, "%s%d:%s", i ? "," : "", t->size, weight);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Where a run may have planted links: the theme bases, and the
+ * application's own icon directories, "<datadir>/<app>/icons" (the
+ * writer looks there when the manifest lost them).  transfer full */
+char **
+link_dirs (const KicSystem *system)
+{
+  const char *kde_data = system->profile->table->kde_data;
+  char *const data_dirs[] = { (char *) kde_data, NULL };
+  char *const *app_dirs = kde_data != NULL ? data_dirs : system->data_dirs;
+  GPtrArray *dirs = g_ptr_array_new ();
+
+  for (guint i = 0; system->icon_bases[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_strdup (system->icon_bases[i]));
+  for (guint i = 0; system->app_name != NULL && system->app_name[0] != '\0' && app_dirs[i] != NULL; i++)
+    g_ptr_array_add (dirs, g_build_filename (app_dirs[i], system->app_name, "icons", NULL));
+  g_ptr_array_add (dirs, NULL);
+  return (char **) g_ptr_array_free (dirs, FALSE);
+}
+
+/* The writer's checks, for the planner to ask first (KicPlanOptions). */
+typedef struct {
+  int rootfd;
+  const char *prefix; /* host prefix of the root, "" for "/" */
+  GHashTable *parents; /* directory -> GINT (1 + its trusted descriptor), 0: refused */
+} RootChecks;
+
+/* The planner asks of every candidate directory, and a theme's directories
+ * share their parents: a parent is walked once (kic_trusted_dir_open())
+ * and kept open, and each directory is one openat below it; at most 64
+ * parents are kept, the rest walked in full.  (The writer checks again
+ * when it plants: this only keeps the plan from counting on a refusal.) */
+static gboolean
+root_may_plant (const char *dir, gpointer data)
+{
+  RootChecks *rc = data;
+  g_autofree char *parent = g_path_get_dirname (dir);
+  g_autofree char *name = g_path_get_basename (dir);
+  g_autofree char *host = g_strconcat (rc->prefix, dir, NULL);
+  gpointer value;
+  int pfd, fd;
+
+  if (strcmp (dir, "/") == 0)
+    return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
+  if (g_hash_table_lookup_extended (rc->parents, parent, NULL, &value))
+    pfd = GPOINTER_TO_INT (value) - 1;
+  else
+    {
+      pfd = kic_trusted_dir_open (rc->rootfd, rc->prefix, parent, NULL);
+      if (g_hash_table_size (rc->parents) < 64 || pfd < 0)
+        g_hash_table_insert (rc->parents, g_strdup (parent), GINT_TO_POINTER (pfd + 1));
+      else
+        {
+          gboolean ok = pfd >= 0 && (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) >= 0;
+
+          if (ok)
+            close (fd);
+          if (pfd >= 0)
+            close (pfd);
+          return ok;
+        }
+    }
+  if (pfd < 0 || (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
+static void
+close_parent (gpointer data)
+{
+  int fd = GPOINTER_TO_INT (data) - 1;
+
+  if (fd >= 0)
+    close (fd);
+}
+
+/* The copyable check is content.c's: the file's one read goes through
+ * kic_source_open() (source.h), and the bytes the writer copies are the
+ * ones read then. */
+static gboolean
+root_may_copy (const KicContent *content, char **why, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  (void) data;
+  if (kic_content_copyable (content, &error))
+    return TRUE;
+  *why = g_strdup (error->message);
+  return FALSE;
+}
+
+static void
+on_change (const char *action, const char *path, const char *detail, gpointer data)
+{
+  ChangeSink *sink = data;
+
+  if (sink->print)
+    printf ("%s\t%s%s%s\n", action, path, detail ? "\t" : "", detail ? detail : "");
+  else
+    kic_debug ("%s %s%s%s", action, path, detail ? " -> " : "", detail ? detail : "");
+  if (sink->log != NULL)
+    kic_change_log_add (sink->log, action, path, detail);
+}
+
+/* The log's last line: what the run did (STATS), or why it stopped. */
+void
+finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error)
+{
+  g_autofree char *result = NULL;
+
+  if (log == NULL)
+    return;
+  if (stats == NULL)
+    result = g_strdup_printf ("failed: %s", error != NULL ? error->message : "unknown error");
+  else
+    result = g_strdup_printf ("links: %u added, %u replaced, %u removed; store copies: %u written, %u removed",
+                              stats->added, stats->replaced, stats->removed, stats->files_written,
+                              stats->files_removed);
+  kic_change_log_finish (log, result);
+}
+
+/* The links of PLAN, as the writer takes them.  transfer container: the
+ * strings are PLAN's */
+static GPtrArray *
+plan_links (const KicPlan *plan)
+{
+  GPtrArray *links = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, plan->links);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const KicPlant *plant = value;
+      KicWriteLink *want = g_new (KicWriteLink, 1);
+
+      want->link = plant->link;
+      want->store = plant->store;
+      want->source = plant->source;
+      want->content = plant->content;
+      g_ptr_array_add (links, want);
+    }
+  return links;
+}
+
+/* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS,
+ * LINK_DIRS and SINK must outlive it. */
+KicWriter *
+open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run,
+             KicWriterOptions *wopts, ChangeSink *sink, GError **error)
+{
+  wopts->index = system->index;
+  wopts->store = options->store;
+  wopts->link_dirs = link_dirs;
+  wopts->dry_run = dry_run;
+  sink->print = options->dry_run && !options->json;
+  wopts->on_change = on_change;
+  wopts->on_change_data = sink;
+  wopts->wait_seconds = options->wait_seconds;
+  return kic_writer_open (wopts, error);
+}
+
+/* The links of the store, hidden as the planner hides a previous run's
+ * (kic_plan_build(), KicPlanOptions.previous): KDE's lookups without
+ * them, for --list.  NULL when there are none (or no store).  transfer full */
+KicOverlay *
+our_links_hidden (const KicCommandOptions *options, KicSystem *system)
+{
+  g_auto (GStrv) dirs = link_dirs (system);
+  KicWriterOptions wopts = { 0 };
+  ChangeSink sink = { FALSE, NULL };
+  g_autoptr (GError) local = NULL;
+  g_autoptr (KicWriter) writer = open_writer (options, system, dirs, TRUE, &wopts, &sink, &local);
+  g_autoptr (GPtrArray) owned = NULL;
+  KicOverlay *overlay;
+
+  if (writer == NULL)
+    {
+      kic_warning ("%s: the calls without the links are shown as the calls with them", local->message);
+      return NULL;
+    }
+  owned = kic_writer_owned_links (writer);
+  if (owned->len == 0)
+    return NULL;
+  overlay = kic_overlay_new ();
+  for (guint i = 0; i < owned->len; i++)
+    {
+      g_autofree char *dir = g_path_get_dirname (g_ptr_array_index (owned, i));
+      g_autofree char *file = g_path_get_basename (g_ptr_array_index (owned, i));
+
+      kic_overlay_set (overlay, dir, file, FALSE);
+    }
+  return overlay;
+}
+
+/* Whether the fingerprint still matches with the store's lock held: a
+ * --clean or a rebuild that holds the lock may be changing the store
+ * after an unlocked look found no change.  The lock is only held for the
+ * look: a run that gets in after it changes the inputs, which the plan
+ * then reads. */
+static gboolean
+unchanged_when_locked (const KicCommandOptions *options, const char *root, const char *setup,
+                       gboolean *unchanged, GError **error)
+{
+  g_autoptr (KicFsIndex) bare_root = kic_fs_index_new (root);
+  g_autoptr (KicWriter) writer = NULL;
+  KicWriterOptions wopts = { 0 };
+
+  wopts.index = bare_root;
+  wopts.store = options->store;
+  wopts.wait_seconds = options->wait_seconds;
+  writer = kic_writer_open (&wopts, error);
+  if (writer == NULL)
+    return FALSE;
+  *unchanged = kic_fingerprint_unchanged (root, options->store, setup);
+  return TRUE;
+}
+
+/* What the last rebuild learned, for this one (state.h). */
+typedef struct {
+  KicState *state;
+  GHashTable *changed;  /* what changed since (kic_fingerprint_changes()) */
+  GHashTable *stamps;   /* ... and the stamps of what did not */
+  KicFsIndex *index;
+  const GPtrArray *owned;
+} MemoSource;
+
+/* The state the last rebuild left in STORE under ROOT, bound to INPUTS
+ * (the manifest's digest the fingerprint is bound to), or NULL. */
+static KicState *
+read_state (const char *root, const char *store, const char *inputs)
+{
+  g_autofree char *path = g_build_filename (store, KIC_STATE_FILE, NULL);
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  struct stat st;
+  int rootfd = kic_root_open (root);
+  int fd = rootfd >= 0 ? kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE) : -1;
+
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+                  || !kic_read_fd_max (fd, path, 256 << 20, &text, &length, NULL)))
+    g_clear_pointer (&text, g_free);
+  if (fd >= 0)
+    close (fd);
+  if (rootfd >= 0)
+    close (rootfd);
+  return text != NULL ? kic_state_read (text, length, inputs) : NULL;
+}
+
+/* The sources of the store copies the manifest OLD records, whose stamp
+ * did not change since (not in CHANGED; STAMPS has it): real path ->
+ * SHA-256, from the manifest (a copy's content is its source's; a PNG
+ * twin's is not, and is left out).  Each is an input of this run as it
+ * was of the last, stamped in INDEX without a read.  transfer full */
+static GHashTable *
+known_contents (const KicManifest *old, KicFsIndex *index, const char *store, GHashTable *changed,
+                GHashTable *stamps)
+{
+  GHashTable *known = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *files = g_strconcat (store, "/files", NULL);
+  GHashTableIter iter;
+  gpointer value;
+
+  if (old->damaged || old->journal || stamps == NULL)
+    return known;
+  g_hash_table_iter_init (&iter, old->entries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const KicManifestEntry *e = value;
+      const KicFsStamp *stamp;
+
+      if (e->kind != KIC_ENTRY_FILE || e->sha256 == NULL || e->target == NULL || !g_str_has_prefix (e->path, files)
+          || strcmp (e->path + strlen (files), e->target) != 0 || g_hash_table_contains (changed, e->target)
+          || (stamp = g_hash_table_lookup (stamps, e->target)) == NULL || stamp->type != KIC_FS_FILE)
+        continue;
+      kic_fs_index_seed_file (index, e->target, stamp);
+      g_hash_table_insert (known, e->target, e->sha256);
+    }
+  return known;
+}
+
+/* KicSystemOptions.seed: the directories that did not change, from the state. */
+static void
+seed_index (KicFsIndex *index, gpointer data)
+{
+  MemoSource *m = data;
+
+  kic_state_seed (m->state, index, m->changed, m->stamps);
+}
+
+/* KicPlanOptions.memo: the state's memo for a plan of KEY, or NULL. */
+static KicPlanMemo *
+load_memo (const char *key, gpointer data)
+{
+  MemoSource *m = data;
+
+  return kic_state_memo (m->state, key, m->index, m->changed, m->owned);
+}
+
+/* Plan and apply; with CHECK_ONLY count the changes and write nothing.
+ * When no input changed since the last rebuild (its fingerprint), the
+ * plan would be the same and the disk is as it left it: stop there.  A
+ * first look takes no lock, so that a no-op run or --check never waits;
+ * a run that would write looks again with the lock held.  When some input
+ * changed, the plan keeps what the last rebuild's state says of every name
+ * no change reaches (state.h, plan-memo.c). */
+static gboolean
+rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **log, GError **error)
+{
+  g_autofree char *fingerprint_setup = fingerprint_settings (options);
+  g_autofree char *root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
+  KicCommandOptions stamped = *options;
+  g_autoptr (KicSystem) system = NULL;
+  g_auto (GStrv) dirs = NULL;
+  g_autoptr (KicWriter) writer = NULL;
+  g_autoptr (KicPlan) plan = NULL;
+  g_autoptr (GPtrArray) icons = NULL;
+  g_autoptr (GPtrArray) wanted = NULL;
+  guint n_desktop_files = 0;
+  g_autoptr (GPtrArray) owned = NULL;
+  g_autofree char *settings = NULL;
+  g_auto (KicConfig) config = { 0 };
+  KicWriterOptions wopts = { 0 };
+  ChangeSink sink = { FALSE, NULL };
+  KicPlanOptions popts = { 0 };
+  g_autoptr (GHashTable) parents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_parent);
+  RootChecks checks = { -1, "", parents };
+  KicWriteStats stats;
+  const KicManifest *old;
+  g_autofree char *last_inputs = NULL;
+  g_autofree char *inputs = NULL;
+  g_autoptr (GHashTable) stamps = NULL;
+  g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, options->store, fingerprint_setup,
+                                                                 &last_inputs, &stamps);
+  g_autoptr (KicState) state = NULL;
+  g_autoptr (GHashTable) known = NULL;
+  /* --json reports every name: that needs the plan */
+  gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
+  MemoSource memo = { 0 };
+
+  if (unchanged && !(options->dry_run || check_only)
+      && !unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
+    return FALSE;
+  if (unchanged)
+    {
+      if (!kic_quiet)
+        g_printerr ("kde-icon-cache: no input changed since the last rebuild: nothing to do\n");
+      return TRUE;
+    }
+  /* the fingerprint needs what each input was as it was read */
+  stamped.system.keep_stamps = TRUE;
+  if (changed != NULL && !options->full)
+    state = read_state (root, options->store, last_inputs);
+  if (state != NULL)
+    {
+      memo.state = state;
+      memo.changed = changed;
+      memo.stamps = stamps;
+      stamped.system.seed = seed_index;
+      stamped.system.seed_data = &memo;
+    }
+  system = load_system (&stamped, error);
+  if (system == NULL || !kic_config_load (system->index, &config, error))
+    return FALSE;
+  for (guint i = 0; config.themes != NULL && config.themes[i] != NULL; i++)
+    if (!kic_system_has_theme (system, config.themes[i]))
+      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
+                   config.path, config.themes[i]);
+  dirs = link_dirs (system);
+  /* every change a real run makes is logged (opened at the first) */
+  if (!options->dry_run && !check_only)
+    sink.log = *log = kic_change_log_new (kic_fs_index_rootfd (system->index), strcmp (root, "/") == 0 ? "" : root,
+                                          "rebuild");
+  writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, &sink, error);
+  if (writer == NULL)
+    return FALSE;
+  old = kic_writer_manifest (writer);
+  owned = kic_writer_owned_links (writer);
+  if (options->sizes->len == 0 && config.targets->len == 0)
+    {
+      g_array_unref (config.targets);
+      config.targets = kic_plan_default_targets (system->profile->table);
+    }
+  popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
+  popts.themes = config.themes;
+  popts.per_size_sets = config.per_size_sets;
+  popts.unthemed_links = config.unthemed_links;
+  popts.store = options->store;
+  popts.previous = owned;
+  popts.floor = options->json; /* the floor costs a search per size: only for the report */
+  if (state != NULL)
+    {
+      memo.index = system->index;
+      memo.owned = owned;
+      popts.memo = load_memo;
+      popts.memo_data = &memo;
+      known = known_contents (old, system->index, options->store, changed, stamps);
+      popts.known_contents = known;
+    }
+  checks.rootfd = kic_fs_index_rootfd (system->index);
+  checks.prefix = strcmp (root, "/") == 0 ? "" : root;
+  if (checks.rootfd >= 0)
+    {
+      popts.may_plant = root_may_plant;
+      popts.may_copy = root_may_copy;
+      popts.may_data = &checks;
+    }
+  icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
+  plan = kic_plan_build (system, &popts, icons);
+  /* a plan made from a listing cut short (a readdir error) could plant
+   * where KDE finds a file: nothing is written */
+  if (!kic_fs_index_complete (system->index, error))
+    return FALSE;
+  if (plan->n_kept + plan->n_replanned > 0)
+    kic_debug ("plan: %u names kept from the last rebuild, %u planned again", plan->n_kept, plan->n_replanned);
+  settings = settings_string (system, popts.targets, config.themes);
+  inputs = kic_fingerprint_inputs (system->index, options->store);
+  kic_writer_set_inputs (writer, inputs);
+  wanted = plan_links (plan);
+  if (!kic_writer_apply (writer, wanted, settings, &stats, error))
+    return FALSE;
+  if (check_only)
+    {
+      /* a damaged manifest is rewritten by a rebuild: a change too */
+      if (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
+          || g_strcmp0 (old->settings, settings) != 0 || old->damaged)
+        {
+          /* no manifest (and no store copies, which would make it a
+           * damaged one): nothing was ever built here */
+          if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
+            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                         "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u links",
+                         strcmp (root, "/") == 0 ? "" : root, options->store, stats.added);
+          else
+            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                         "the cache is out of date: %u links to add, %u to replace, %u to remove",
+                         stats.added, stats.replaced, stats.removed);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (!wopts.dry_run)
+    {
+      g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
+      g_autoptr (GError) local = NULL;
+      /* a link left out (its copy or itself could not be made) is not
+       * what the plan said: the next run plans every name again */
+      g_autofree char *next = stats.left_out == 0 ? kic_state_make (plan, system->index, options->store, owned,
+                                                                    popts.floor, inputs)
+                                                  : NULL;
+
+      /* without the state the next run plans every name, without the
+       * fingerprint it plans in full: nothing worse.  The state first: a
+       * run killed between the two leaves no fingerprint, so the next
+       * run writes both again. */
+      if (next != NULL && !kic_writer_put_state (writer, next, &local))
+        {
+          kic_warning ("%s", local->message);
+          g_clear_error (&local);
+        }
+      if (!kic_writer_put_fingerprint (writer, fingerprint, &local))
+        kic_warning ("%s", local->message);
+    }
+  if (*log != NULL)
+    finish_log (*log, &stats, NULL);
+  if (options->json)
+    kic_report_rebuild_json (system->current_theme, plan, n_desktop_files, &stats, stdout);
+  print_summary (plan, popts.targets, n_desktop_files, &stats, wopts.dry_run);
+  return TRUE;
+}
+
+gboolean
+kic_command_rebuild (const KicCommandOptions *options, GError **error)
+{
+  g_autoptr (KicChangeLog) log = NULL;
+  gboolean ok = rebuild (options, FALSE, &log, error);
+
+  /* a run stopped by an error says so in the log, after its changes */
+  if (!ok)
+    finish_log (log, NULL, error != NULL ? *error : NULL);
+  return ok;
+}
+
+gboolean
+kic_command_check (const KicCommandOptions *options, GError **error)
+{
+  KicChangeLog *log = NULL; /* --check writes nothing */
+
+  return rebuild (options, TRUE, &log, error);
+}

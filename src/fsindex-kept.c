@@ -1,0 +1,197 @@
+/* fsindex-kept.c - what a run keeps of the index for the next: the stamp
+ * of each input as it was read (the fingerprint), and the listings the
+ * incremental state stores and seeds back (state.c)
+ */
+#include "fsindex-private.h"
+
+#include "kic.h"
+#include "safeopen.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void
+kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
+{
+  memset (stamp, 0, sizeof *stamp);
+  stamp->type = type;
+  if (st == NULL || (type == KIC_FS_DIR ? !S_ISDIR (st->st_mode) : !S_ISREG (st->st_mode)))
+    return;
+  stamp->exists = TRUE;
+  stamp->dev = st->st_dev;
+  stamp->ino = st->st_ino;
+  stamp->size = st->st_size;
+  stamp->mtime_ns = (gint64) st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+  stamp->uid = st->st_uid;
+  stamp->mode = st->st_mode;
+}
+
+/* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
+void
+keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
+{
+  KicFsStamp *stamp;
+  struct stat st;
+  struct timespec now;
+  int errsv = errno;
+
+  if (index->stamps == NULL)
+    return;
+  stamp = g_new0 (KicFsStamp, 1);
+  /* before the fstat: a change after it gets a time no earlier than this
+   * (fingerprint.c, the racy rule) */
+  clock_gettime (CLOCK_REALTIME_COARSE, &now);
+  kic_fs_stamp_of_stat (stamp, type, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL);
+  stamp->read_ns = (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
+  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
+  errno = errsv;
+}
+
+void
+kic_fs_index_keep_stamps (KicFsIndex *index)
+{
+  if (index->stamps == NULL)
+    index->stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+GHashTable *
+kic_fs_index_stamps (KicFsIndex *index)
+{
+  return index->stamps;
+}
+
+void
+kic_fs_listing_entry_free (gpointer data)
+{
+  KicFsListingEntry *e = data;
+
+  g_free (e->name);
+  g_free (e->target);
+  g_free (e->real);
+  g_free (e);
+}
+
+static int
+compare_listing_entries (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(KicFsListingEntry *const *) a)->name, (*(KicFsListingEntry *const *) b)->name);
+}
+
+/* DIR's names as KicFsListingEntry*, sorted; with FOLLOW every link is
+ * followed first.  transfer full */
+static GPtrArray *
+listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func (kic_fs_listing_entry_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, dir->entries);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      KicFsEntry *entry = value;
+      KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
+
+      if (follow && entry->d_type == DT_LNK)
+        entry_type (index, dir->real, key, entry);
+      e->name = g_strdup (key);
+      e->kind = entry->d_type == DT_REG ? 'f' : entry->d_type == DT_DIR ? 'd' : entry->d_type == DT_LNK ? 'l' : 'o';
+      e->target = g_strdup (entry->target);
+      e->real = g_strdup (entry->real);
+      g_ptr_array_add (list, e);
+    }
+  g_ptr_array_sort (list, compare_listing_entries);
+  return list;
+}
+
+static void
+listing_free (gpointer data)
+{
+  if (data != NULL)
+    g_ptr_array_unref (data);
+}
+
+GHashTable *
+kic_fs_index_listings (KicFsIndex *index)
+{
+  GHashTable *listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, index->dirs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      KicFsDir *dir = value;
+
+      if (index->is_virtual || (dir != NULL && !dir->from_disk))
+        continue;
+      g_hash_table_insert (listings, g_strdup (key), dir ? listing_of (index, dir, FALSE) : NULL);
+    }
+  return listings;
+}
+
+GPtrArray *
+kic_fs_index_listing (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = get_dir (index, real);
+
+  return dir != NULL ? listing_of (index, dir, TRUE) : NULL;
+}
+
+void
+kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries)
+{
+  KicFsDir *dir = NULL;
+
+  if (index->is_virtual || g_hash_table_contains (index->dirs, real))
+    return;
+  if (entries != NULL)
+    {
+      dir = fs_dir_new (real);
+      dir->from_disk = TRUE;
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const KicFsListingEntry *e = g_ptr_array_index (entries, i);
+          KicFsEntry *entry = g_new0 (KicFsEntry, 1);
+
+          entry->d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
+          if (entry->d_type != DT_LNK)
+            {
+              entry->resolved = TRUE;
+              entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR
+                                                                                           : KIC_FS_OTHER;
+            }
+          entry->target = g_strdup (e->target);
+          entry->real = g_strdup (e->real);
+          g_hash_table_insert (dir->entries, g_strdup (e->name), entry);
+        }
+    }
+  g_hash_table_insert (index->dirs, g_strdup (real), dir);
+  if (index->stamps != NULL && stamp != NULL)
+    g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
+void
+kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *stamp)
+{
+  if (index->stamps != NULL && stamp->type == KIC_FS_FILE && !g_hash_table_contains (index->stamps, real))
+    g_hash_table_insert (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
+void
+kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st)
+{
+  KicFsStamp *stamp;
+
+  if (index->stamps == NULL)
+    return;
+  stamp = g_new0 (KicFsStamp, 1);
+  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, st);
+  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
+}

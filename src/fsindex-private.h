@@ -1,0 +1,65 @@
+/* fsindex-private.h - what the files of the index share (fsindex.c,
+ * fsindex-kept.c, fsindex-virtual.c), nothing outside them includes it
+ */
+#ifndef KIC_FSINDEX_PRIVATE_H
+#define KIC_FSINDEX_PRIVATE_H
+
+#include "fsindex.h"
+
+/* The kernel gives up after 40 links in one lookup (ELOOP); so do we. */
+#define KIC_MAX_LINKS 40
+
+typedef struct {
+  guint8 d_type;     /* DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN... from readdir */
+  gboolean resolved; /* type below is known */
+  KicFsType type;    /* what the entry is after following links */
+  char *target;      /* a link that was followed: its target, joined to its directory */
+  char *real;        /* ... and the real path it led to (NULL: nowhere) */
+  GBytes *contents;  /* a virtual file's bytes (kic_fs_index_add_contents()), or NULL */
+} KicFsEntry;
+
+/* One name of a listing in the form kic_fs_index_dir_stat_hashed() searches. */
+typedef struct {
+  guint hash;
+  const char *name;   /* the key in entries */
+  KicFsEntry *entry;
+} KicFsSlot;
+
+struct _KicFsDir {
+  GHashTable *entries; /* name -> KicFsEntry* */
+  char *real;          /* its real path */
+  gboolean from_disk;  /* read by read_dir() (not made by kic_fs_index_add()) */
+  GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
+                        * NULL again whenever entries change */
+};
+
+struct _KicFsIndex {
+  char *root;             /* host prefix, "" for "/" and for virtual */
+  int rootfd;             /* every open is relative to it (safeopen.h) */
+  gboolean is_virtual;
+  GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
+  GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
+  GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
+  guint n_dirs_read;
+  guint generation;       /* kic_fs_index_add() calls so far */
+  GError *incomplete;     /* the first reason the picture is not the disk's:
+                           * the root could not be opened, a listing failed
+                           * part way (kic_fs_index_complete()) */
+};
+
+/* fsindex-kept.c */
+void keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd);
+/* fsindex-virtual.c */
+gboolean read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length, GError **error);
+/* fsindex.c */
+KicFsDir * fs_dir_new (const char *real);
+/* fsindex.c */
+KicFsDir * get_dir (KicFsIndex *index, const char *real);
+/* fsindex.c */
+KicFsIndex * index_new (const char *root, gboolean is_virtual);
+/* fsindex.c */
+KicFsType entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntry *entry);
+/* fsindex.c */
+const char * real_path_cached (KicFsIndex *index, const char *path);
+
+#endif

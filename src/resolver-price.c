@@ -1,0 +1,403 @@
+/* resolver-price.c - what a link would cost a lookup (priced lookups, one
+ * lookup for every candidate directory of a name), and one name looked up
+ * at every size of a range
+ *
+ * Citations are KDE/kiconthemes@v5.103.0:src/kiconloader.cpp unless
+ * kicontheme.cpp is named, as in resolver.c.
+ */
+#include "resolver-private.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a hit in DIR (its cache entry CACHE) costs: the access(2) and the
+ * l10n stats (probe_theme_dir()). */
+guint
+hit_cost (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache)
+{
+  if (cache->hit_cost == 0)
+    {
+      g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
+
+      if (dir->mirror != NULL || dir->resource_files != NULL)
+        cache->hit_cost = 1;
+      else if (!resolver->profile->table->l10n_stat)
+        cache->hit_cost = 2;
+      else
+        cache->hit_cost = kic_fs_index_stat (resolver->index, l10n) == KIC_FS_DIR ? 4 : 3;
+    }
+  return cache->hit_cost - 1;
+}
+
+static int
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  int x = *(const int *) a, y = *(const int *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The index of V in the sorted VALUES. */
+static guint
+value_index (const GArray *values, int v)
+{
+  guint lo = 0, hi = values->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (values, int, mid) < v)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The most distinct distances one theme's pricing follows at once. */
+#define MAX_PRICED_DELTAS 64
+
+/* The rest of the MatchBest scan of THEME for FILE (the overlay as it is)
+ * after a hit at each of LINKS (those of THEME asked by that scan), in one
+ * pass from the last directory to the first: after a hit at directory i
+ * the scan depends only on i and its distance (kicontheme.cpp:235, the
+ * pruning of prune_dir()), so A[v] -- the calls of the scan from
+ * directory j on, with the closest hit so far at distance v -- is carried
+ * for every distance v that a link or a hit of the file can set.  FALSE
+ * (nothing priced) when there are more than MAX_PRICED_DELTAS of them. */
+static gboolean
+price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int size, GArray *links)
+{
+  const GPtrArray *dirs = theme->dirs;
+  DirCache *caches = theme_dir_caches (resolver, theme);
+  KicPruneRule rule = resolver->profile->table->prune;
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree gboolean *hits = g_new0 (gboolean, dirs->len + 1);
+  g_autofree guint *cont = NULL;
+  g_autofree guint *at = NULL;
+  ThemeNames *tn = theme_names (resolver, theme);
+  const guint8 *kinds = tn->kinds;
+  const int *distances = theme_distances (resolver, theme, size);
+  g_autofree int *own = NULL;
+  ProbeFile probe;
+
+  if (distances == NULL)
+    {
+      own = g_new (int, dirs->len + 1);
+      for (guint i = 0; i < dirs->len; i++)
+        own[i] = kic_dir_spec_distance (((const KicThemeDir *) g_ptr_array_index (dirs, i))->spec, size);
+      distances = own;
+    }
+  probe_file_init (resolver, &probe, file);
+  /* the file's hits as things are, where it may be */
+  {
+    g_autoptr (GArray) at_file = candidate_positions (resolver, theme, &probe);
+
+    for (guint k = 0; k < at_file->len; k++)
+      {
+        guint i = g_array_index (at_file, guint, k);
+
+        if (kinds[i] == 0)
+          continue;
+        hits[i] = index_type (resolver, 0, g_ptr_array_index (dirs, i), &caches[i], &probe) != KIC_FS_NONE;
+        if (hits[i] && distances[i] != 0)
+          g_array_append_val (values, distances[i]);
+      }
+  }
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+      int dw;
+
+      if (link->theme != theme || !link->exact || link->position >= dirs->len)
+        continue;
+      dw = distances[link->position];
+      /* a directory the theme lists twice (or by two paths) would show the
+       * link again later in the scan: such links are not priced here */
+      if (g_hash_table_contains (tn->twice, link->listing))
+        {
+          link->exact = FALSE;
+          continue;
+        }
+      if (dw != 0)
+        g_array_append_val (values, dw);
+    }
+  g_array_sort (values, compare_ints);
+  {
+    guint w = 0;
+
+    for (guint v = 0; v < values->len; v++)
+      if (w == 0 || g_array_index (values, int, v) != g_array_index (values, int, w - 1))
+        g_array_index (values, int, w++) = g_array_index (values, int, v);
+    g_array_set_size (values, w);
+  }
+  if (values->len > MAX_PRICED_DELTAS)
+    return FALSE;
+  /* cont[v]: the calls from the directory after the current one on; AT:
+   * for each directory, 1 + the index of the link priced there (each
+   * directory has one listing, so one link at most), or 0 */
+  cont = g_new0 (guint, values->len + 1);
+  at = g_new0 (guint, dirs->len + 1);
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      if (link->theme == theme && link->exact && link->position < dirs->len)
+        at[link->position] = k + 1;
+    }
+  for (guint j = dirs->len; j-- > 0;)
+    {
+      int dw = distances[j];
+      guint miss, after_hit = 0;
+
+      if (kinds[j] == 0)
+        continue;
+      /* the link here: a hit now, then the scan from j + 1 at its distance */
+      if (at[j] != 0)
+        {
+          KicPricedLink *link = &g_array_index (links, KicPricedLink, at[j] - 1);
+
+          link->calls += hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j]) - 1
+                         + (dw == 0 ? 0 : cont[value_index (values, dw)]);
+        }
+      miss = kinds[j] == 1 ? 1 : 0;
+      if (hits[j])
+        after_hit = hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j])
+                    + (dw == 0 ? 0 : cont[value_index (values, dw)]);
+      for (guint v = 0; v < values->len; v++)
+        {
+          if (prune_dir (rule, dw, g_array_index (values, int, v)))
+            continue;
+          cont[v] = hits[j] ? after_hit : cont[v] + miss;
+        }
+    }
+  return TRUE;
+}
+
+GHashTable *
+kic_priced_watch_new (const GArray *links)
+{
+  GHashTable *watch = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint k = 0; k < links->len; k++)
+    {
+      const KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      if (link->listing != NULL)
+        g_hash_table_insert (watch, (gpointer) link->listing, GUINT_TO_POINTER (k + 1));
+    }
+  return watch;
+}
+
+KicResult *
+kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links,
+                    GHashTable *watch)
+{
+  g_autoptr (GPtrArray) themes = g_ptr_array_new ();
+  const KicProfile *profile = resolver->profile;
+  KicResult *result;
+
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      link->asked = link->exact = FALSE;
+      link->calls = 0;
+    }
+  resolver->watch_file = file;
+  resolver->watch = watch;
+  resolver->watch_links = links;
+  result = kic_resolve (resolver, name, size, FALSE);
+  resolver->watch = NULL;
+  resolver->watch_links = NULL;
+  resolver->watch_file = NULL;
+  /* the scan that asks about a link first ends the lookup with a hit
+   * there only with MatchBest passes alone (KF) and KF's pruning */
+  if (profile->table->passes != KIC_PASSES_BEST || profile->apps_first_pass
+      || profile->table->prune == KIC_PRUNE_KDE3)
+    {
+      for (guint k = 0; k < links->len; k++)
+        g_array_index (links, KicPricedLink, k).exact = FALSE;
+      return result;
+    }
+  for (guint k = 0; k < links->len; k++)
+    {
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+      if (link->exact && !g_ptr_array_find (themes, link->theme, NULL))
+        g_ptr_array_add (themes, (gpointer) link->theme);
+    }
+  for (guint t = 0; t < themes->len; t++)
+    if (!price_theme (resolver, g_ptr_array_index (themes, t), file, size, links))
+      for (guint k = 0; k < links->len; k++)
+        {
+          KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
+
+          if (link->theme == g_ptr_array_index (themes, t))
+            link->exact = FALSE;
+        }
+  return result;
+}
+
+/* One winning scan's directories, probed once for every size: which hold
+ * the file, and what probing each costs on a hit and on a miss (a hit is
+ * the access(2) plus the l10n stats; a Qt resource costs nothing). */
+typedef struct {
+  const KicThemeDir *dir;
+  gboolean hit;
+  guint cost;
+} SizeProbe;
+
+static GArray *
+probe_once (Lookup *lookup, const KicTheme *theme, const char *name, gboolean count)
+{
+  const GPtrArray *dirs = theme->dirs;
+  DirCache *caches = theme_dir_caches (lookup->resolver, theme);
+  GArray *probes = g_array_new (FALSE, FALSE, sizeof (SizeProbe));
+  ProbeFile file;
+
+  probe_file_init (lookup->resolver, &file, name);
+  if (!count && !file.has_slash)
+    {
+      /* without the calls, only where the file may be */
+      g_autoptr (GArray) at = candidate_positions (lookup->resolver, theme, &file);
+
+      for (guint k = 0; k < at->len; k++)
+        {
+          guint i = g_array_index (at, guint, k);
+          SizeProbe probe = { g_ptr_array_index (dirs, i), FALSE, 0 };
+
+          probe.hit = index_type (lookup->resolver, lookup->result->n_calls, probe.dir, &caches[i], &file) != KIC_FS_NONE;
+          if (probe.hit)
+            g_array_append_val (probes, probe);
+        }
+      return probes;
+    }
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (dirs, i);
+      SizeProbe probe = { dir, FALSE, 0 };
+
+      /* :191: only directories of the requested (integer) scale */
+      if (dir->spec->scale != 1)
+        continue;
+      if (count)
+        {
+          /* probe_theme_dir() counts exactly what this lookup costs */
+          guint before = lookup->result->n_calls;
+
+          probe.hit = probe_theme_dir (lookup, dir, &caches[i], &file);
+          probe.cost = lookup->result->n_calls - before;
+        }
+      else
+        probe.hit = index_type (lookup->resolver, lookup->result->n_calls, dir, &caches[i], &file) != KIC_FS_NONE;
+      /* without the calls, the misses cannot change the answer */
+      if (probe.hit || count)
+        g_array_append_val (probes, probe);
+    }
+  return probes;
+}
+
+/* scan_dirs() with MatchBest at SIZE over PROBES, without a probe: the
+ * same pruning (:235), on what probe_once() found.  *CALLS gets the
+ * calls of the scan. */
+static const KicThemeDir *
+scan_probes (const KicResolver *resolver, const GArray *probes, int size, guint *calls)
+{
+  KicPruneRule rule = resolver->profile->table->prune;
+  const KicThemeDir *best = NULL;
+  int delta = rule == KIC_PRUNE_KDE3 ? -1000 : -INT_MAX;
+
+  for (guint i = 0; i < probes->len; i++)
+    {
+      const SizeProbe *probe = &g_array_index (probes, SizeProbe, i);
+      int dw = kic_dir_spec_distance (probe->dir->spec, size);
+
+      if (prune_dir (rule, dw, delta))
+        continue;
+      *calls += probe->cost;
+      if (!probe->hit)
+        continue;
+      best = probe->dir;
+      delta = dw;
+      if (delta == 0)
+        break;
+    }
+  return best;
+}
+
+/* With MatchBest alone (KF), which theme, name and extension wins does not
+ * depend on the size: a scan takes the first file it meets whatever its
+ * size and only looks on for a closer one, and scans that find nothing
+ * probe every directory.  So every size costs the same calls up to the
+ * winning scan, and only that scan differs per size: its directories are
+ * probed once, and each size only replays the pruning on what was found
+ * (with COUNT over every directory, else over the hits alone).  MatchExact
+ * passes (KDE 3/4) probe a different set of directories at each size:
+ * there every size gets a full lookup. */
+static GPtrArray *
+resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboolean count)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+  Lookup first = { resolver, g_new0 (KicResult, 1), 0, NULL };
+  g_autoptr (GArray) probes = NULL;
+
+  if (resolver->profile->table->passes != KIC_PASSES_BEST || resolver->profile->apps_first_pass)
+    {
+      g_free (first.result);
+      for (int s = min; s <= max; s++)
+        g_ptr_array_add (results, kic_resolve (resolver, name, s, FALSE));
+      return results;
+    }
+  resolve_lookup (&first, name, min);
+  g_ptr_array_add (results, first.result);
+  if (first.scan_file != NULL)
+    {
+      Lookup scratch = { resolver, &(KicResult) { 0 }, 0, NULL };
+
+      probes = probe_once (&scratch, first.result->theme, first.scan_file, count);
+    }
+  for (int s = min + 1; s <= max; s++)
+    {
+      KicResult *r = g_new0 (KicResult, 1);
+
+      r->via = first.result->via;
+      if (first.scan_file == NULL)
+        {
+          r->path = g_strdup (first.result->path);
+          r->n_calls = first.result->n_calls;
+        }
+      else
+        {
+          r->n_calls = count ? first.scan_start : 0;
+          r->theme = first.result->theme;
+          r->dir = scan_probes (resolver, probes, s, &r->n_calls);
+          if (r->dir == NULL)
+            {
+              /* cannot happen with sane sizes (theme.c refuses others);
+               * the full lookup is always right */
+              kic_result_free (r);
+              r = kic_resolve (resolver, name, s, FALSE);
+            }
+          else
+            r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
+        }
+      g_ptr_array_add (results, r);
+    }
+  g_free (first.scan_file);
+  return results;
+}
+
+GPtrArray *
+kic_resolve_sizes (KicResolver *resolver, const char *name, int min, int max)
+{
+  return resolve_sizes (resolver, name, min, max, TRUE);
+}
+
+GPtrArray *
+kic_resolve_sizes_uncounted (KicResolver *resolver, const char *name, int min, int max)
+{
+  return resolve_sizes (resolver, name, min, max, FALSE);
+}

@@ -1,0 +1,198 @@
+/* state-changes.c - what a change can reach: the directories the kept
+ * state read, compared with the disk name by name, and the names whose
+ * lookups may try a stem that came, went or changed (its dash cuts,
+ * generic and -symbolic forms, and on through the names joined to them)
+ */
+#include "state-private.h"
+
+#include "kic.h"
+#include "manifest.h"
+#include "resolver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTable *stamps)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n = 0;
+
+  if (state == NULL || stamps == NULL)
+    return;
+  g_hash_table_iter_init (&iter, state->dirs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const KicFsStamp *stamp = g_hash_table_lookup (stamps, key);
+
+      /* only what the fingerprint says is as it was */
+      if (stamp == NULL || stamp->type != KIC_FS_DIR || g_hash_table_contains (changed, key))
+        continue;
+      kic_fs_index_seed (index, key, stamp, value);
+      n++;
+    }
+  kic_debug ("state: %u directories as they were read, %u changed (%u in the state, %u stamps)", n, g_hash_table_size (changed), g_hash_table_size (state->dirs), g_hash_table_size (stamps));
+}
+
+/* "DIR/NAME" in E. */
+static void
+add_entry (GHashTable *e, const char *dir, const char *name)
+{
+  g_hash_table_add (e, g_build_filename (dir, name, NULL));
+}
+
+/* Does any directory entry PATH walks through (each component in its
+ * parent) lie in E? */
+static gboolean
+walks_through (GHashTable *e, const char *path)
+{
+  g_autofree char *walk = g_strdup (path);
+  char *slash;
+
+  if (path == NULL)
+    return FALSE;
+  /* "/a/b/c": "/a/b/c", "/a/b", "/a" */
+  for (;;)
+    {
+      if (g_hash_table_contains (e, walk))
+        return TRUE;
+      slash = strrchr (walk, '/');
+      if (slash == NULL || slash == walk)
+        return FALSE;
+      *slash = '\0';
+    }
+}
+
+/* Compare the listing of DIR now (through INDEX, without OURS) with WAS
+ * (NULL: no directory then); the names that came, went or changed go to E. */
+static void
+compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTable *ours, GHashTable *e)
+{
+  g_autoptr (GPtrArray) now = kic_fs_index_listing (index, dir);
+  g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; was != NULL && i < was->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
+
+      g_hash_table_insert (before, entry->name, (gpointer) entry);
+    }
+  for (guint i = 0; now != NULL && i < now->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (now, i);
+      const KicFsListingEntry *old = g_hash_table_lookup (before, entry->name);
+      g_autofree char *path = g_build_filename (dir, entry->name, NULL);
+
+      if (g_hash_table_contains (ours, path))
+        continue;
+      g_hash_table_add (seen, entry->name);
+      /* new, of another kind, or a link that was followed and points
+       * elsewhere now */
+      if (old == NULL || old->kind != entry->kind
+          || (old->target != NULL
+              && (g_strcmp0 (old->target, entry->target) != 0 || g_strcmp0 (old->real, entry->real) != 0)))
+        add_entry (e, dir, entry->name);
+    }
+  for (guint i = 0; was != NULL && i < was->len; i++)
+    {
+      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
+
+      if (!g_hash_table_contains (seen, entry->name))
+        add_entry (e, dir, entry->name);
+    }
+}
+
+/* The stems of the icon names that came, went or changed since the state
+ * was made (state.h); NULL when an X.xpm.png came or went. */
+static GHashTable *
+changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
+{
+  g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) e = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *stems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  gboolean more;
+
+  for (guint i = 0; owned != NULL && i < owned->len; i++)
+    g_hash_table_add (ours, g_ptr_array_index (owned, i));
+  g_hash_table_iter_init (&iter, changed);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      gpointer was;
+
+      if (g_hash_table_lookup_extended (state->dirs, key, NULL, &was))
+        compare_dir (index, key, was, ours, e);
+      else
+        g_hash_table_add (e, g_strdup (key)); /* a file read: its content */
+    }
+  /* a link that led through a name that changed changed with it (and is
+   * followed again, so that the next state says where it leads now) */
+  do
+    {
+      more = FALSE;
+      g_hash_table_iter_init (&iter, state->dirs);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          const GPtrArray *entries = value;
+
+          for (guint i = 0; entries != NULL && i < entries->len; i++)
+            {
+              const KicFsListingEntry *l = g_ptr_array_index (entries, i);
+              g_autofree char *path = NULL;
+
+              if (l->target == NULL || (!walks_through (e, l->target) && !walks_through (e, l->real)))
+                continue;
+              path = g_build_filename (key, l->name, NULL);
+              if (g_hash_table_contains (e, path))
+                continue;
+              kic_fs_index_stat_at (index, key, l->name);
+              g_hash_table_add (e, g_steal_pointer (&path));
+              more = TRUE;
+            }
+        }
+    }
+  while (more);
+  g_hash_table_iter_init (&iter, e);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const char *base = strrchr (key, '/') + 1;
+
+      if (g_str_has_suffix (base, ".xpm.png"))
+        {
+          /* as kic_state_make(): no plan of names joined by a store path
+           * is kept */
+          g_hash_table_unref (stems);
+          return NULL;
+        }
+      if (kic_icon_name_extension (base) != NULL)
+        g_hash_table_add (stems, kic_icon_name_strip_extension (base));
+    }
+  kic_debug ("state: %u inputs changed, %u names in them, %u icon stems", g_hash_table_size (changed),
+             g_hash_table_size (e), g_hash_table_size (stems));
+  return stems;
+}
+
+KicPlanMemo *
+kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
+{
+  KicPlanMemo *memo;
+
+  if (state == NULL || state->memo == NULL || changed == NULL)
+    return NULL;
+  if (key == NULL || strcmp (state->key, key) != 0)
+    {
+      kic_debug ("state: ignored (made with other settings, themes or directories): planning every name");
+      return NULL;
+    }
+  memo = g_steal_pointer (&state->memo);
+  memo->changed_stems = changed_stems (state, index, changed, owned);
+  if (memo->changed_stems == NULL)
+    {
+      kic_debug ("state: ignored (an X.xpm.png came or went): planning every name");
+      g_clear_pointer (&memo, kic_plan_memo_free);
+    }
+  return memo;
+}

@@ -1,0 +1,16 @@
+/* state-private.h - what state.c (the text of the state) and
+ * state-changes.c (what a change can reach) share; nothing else includes it
+ */
+#ifndef KIC_STATE_PRIVATE_H
+#define KIC_STATE_PRIVATE_H
+
+#include "state.h"
+
+struct _KicState {
+  char *key;
+  gboolean floor;
+  GHashTable *dirs;   /* real path -> GPtrArray of KicFsListingEntry* sorted by name (NULL: none) */
+  KicPlanMemo *memo;  /* the records (changed_stems still NULL) */
+};
+
+#endif

@@ -1,0 +1,339 @@
+/* writer-links.c - one entry of the manifest made true on disk or undone:
+ * a link planted, replaced (exchanged in, what came out checked) or
+ * removed, and a store copy removed, each only while it is still ours
+ * (the manifest lists it and it still points where we put it)
+ */
+#include "writer-private.h"
+
+#include "fingerprint.h"
+#include "kic.h"
+#include "raster.h"
+#include "safeopen.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Is HAVE, at the path of the old entry WAS, a link of ours? */
+static gboolean
+was_ours (const Writer *w, const KicManifestEntry *was, const char *have)
+{
+  g_autofree char *copy = NULL;
+
+  if (was == NULL || was->kind != KIC_ENTRY_LINK || have == NULL || strcmp (have, was->target) != 0)
+    return FALSE;
+  copy = store_copy_of_link (w, was->path, have);
+  return copy != NULL;
+}
+
+/* Replace our link NAME (target OLD_TARGET) by one to TARGET: the new link
+ * is made under this run's temporary name and exchanged with whatever is
+ * at NAME now, which must then be our old link; if a package put
+ * something there meanwhile, it is exchanged back.  FALSE with *REFUSED
+ * (and a warning) when something not ours was there or the name cannot
+ * be planted; FALSE with ERROR when the run must stop. */
+static gboolean
+replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, const char *old_target,
+              const char *what, gboolean *refused, GError **error)
+{
+  g_autofree char *tmp = temp_name (w, name);
+  g_autofree char *host = host_path (w, what);
+  g_autofree char *got = NULL;
+
+  /* (a unique name: nothing of anyone else's is there, and none removed) */
+  if (symlinkat (target, dir->fd, tmp) < 0)
+    {
+      if (errno_is_global (errno))
+        return set_errno_error (error, errno, "create link", host);
+      kic_warning ("cannot create a link beside '%s': %s: left as it is", host, g_strerror (errno));
+      *refused = TRUE;
+      return FALSE;
+    }
+  dir->changed = TRUE;
+  if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE) < 0)
+    {
+      int errsv = errno;
+
+      /* gone meanwhile: a new link, which replaces nothing */
+      if (errsv == ENOENT && renameat2 (dir->fd, tmp, dir->fd, name, RENAME_NOREPLACE) == 0)
+        return TRUE;
+      /* a file system without exchange (NFS before 4.2): a plain rename,
+       * with the window between the check and it (SECURITY.md) */
+      if ((errsv == EINVAL || errsv == ENOSYS) && renameat (dir->fd, tmp, dir->fd, name) == 0)
+        return TRUE;
+      errsv = errno;
+      unlinkat (dir->fd, tmp, 0); /* our own new link */
+      if (errno_is_global (errsv))
+        return set_errno_error (error, errsv, "rename link into place", host);
+      if (errsv != EEXIST)
+        kic_warning ("cannot replace '%s': %s: left as it is", host, g_strerror (errsv));
+      *refused = TRUE;
+      return FALSE;
+    }
+  got = read_link (dir->fd, tmp);
+  if (got != NULL && strcmp (got, old_target) == 0)
+    {
+      if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
+        {
+          g_autofree char *tmp_host = host_path (w, tmp);
+
+          return set_errno_error (error, errno, "remove the old link, now", tmp_host);
+        }
+      return TRUE;
+    }
+  /* not our old link: give it its name back */
+  if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE) < 0)
+    {
+      g_autofree char *dir_host = host_path (w, dir->path);
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   "'%s' appeared while kde-icon-cache ran and cannot be given its name back: it is '%s/%s' "
+                   "now, and our link is at its name: %s",
+                   host, dir_host, tmp, g_strerror (errno));
+      return FALSE;
+    }
+  g_free (got);
+  got = read_link (dir->fd, tmp);
+  if (got != NULL && strcmp (got, target) == 0)
+    unlinkat (dir->fd, tmp, 0);
+  else
+    kic_warning ("'%s' changed twice while kde-icon-cache ran: '%s' is left beside it", host, tmp);
+  *refused = TRUE;
+  return FALSE;
+}
+
+static void
+refuse_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, const char *why)
+{
+  if (why != NULL)
+    kic_warning ("'%s%s' %s: left alone", w->prefix, entry->path, why);
+  kic_manifest_add (refused, KIC_ENTRY_LINK, entry->path, entry->target, NULL);
+  w->stats->refused++;
+}
+
+/* Step 3: a link, unless something not ours is in the way, its copy could
+ * not be written, or its directory is no longer one root may plant in
+ * (checked again now, on the descriptor the link is made in): then that
+ * link is left out with a warning and the run goes on.  FALSE only when
+ * the run must stop (a full or read-only file system). */
+gboolean
+put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (entry->path);
+  g_autofree char *name = g_path_get_basename (entry->path);
+  g_autofree char *have = NULL;
+  g_autofree char *copy = store_copy_of_link (w, entry->path, entry->target);
+  g_autoptr (GError) local = NULL;
+  const KicManifestEntry *was = g_hash_table_lookup (w->old->entries, entry->path);
+  DirHandle *handle;
+  gboolean lost = FALSE;
+
+  if (copy != NULL && g_hash_table_contains (w->lost, copy))
+    {
+      refuse_link (w, entry, refused, NULL); /* its copy's warning said why */
+      return TRUE;
+    }
+  handle = open_dir (w, dir, OPEN_TRUSTED, &local);
+  if (handle == NULL)
+    {
+      g_autofree char *why = g_strdup_printf ("is not planted: %s", local->message);
+
+      refuse_link (w, entry, refused, why);
+      return TRUE;
+    }
+  have = read_link (handle->fd, name);
+  if (have != NULL && strcmp (have, entry->target) == 0)
+    {
+      w->stats->unchanged++;
+      return TRUE;
+    }
+  if (have != NULL && !was_ours (w, was, have))
+    {
+      refuse_link (w, entry, refused, "exists and is not a link of ours");
+      return TRUE;
+    }
+  if (w->options.dry_run)
+    {
+      say (w, have ? "replace" : "link", entry->path, entry->target);
+      if (have)
+        w->stats->replaced++;
+      else
+        w->stats->added++;
+      return TRUE;
+    }
+  before_link (w, entry->path);
+  if (have == NULL)
+    {
+      /* symlinkat never replaces: a file a package put there since the
+       * check stays */
+      if (symlinkat (entry->target, handle->fd, name) == 0)
+        {
+          handle->changed = TRUE;
+          w->stats->added++;
+          say (w, "link", entry->path, entry->target);
+          return TRUE;
+        }
+      if (errno_is_global (errno))
+        {
+          g_autofree char *host = host_path (w, entry->path);
+
+          return set_errno_error (error, errno, "create link", host);
+        }
+      if (errno != EEXIST)
+        {
+          g_autofree char *why = g_strdup_printf ("cannot be planted: %s", g_strerror (errno));
+
+          refuse_link (w, entry, refused, why);
+          return TRUE;
+        }
+      lost = TRUE;
+    }
+  else if (replace_link (w, handle, name, entry->target, have, entry->path, &lost, error))
+    {
+      w->stats->replaced++;
+      say (w, "replace", entry->path, entry->target);
+      return TRUE;
+    }
+  if (!lost)
+    return FALSE;
+  refuse_link (w, entry, refused, "appeared while kde-icon-cache ran");
+  return TRUE;
+}
+
+/* Remove our link NAME (target TARGET): moved aside to this run's
+ * temporary name, checked there, then removed; whatever else was moved
+ * goes back. */
+static gboolean
+remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, const char *what,
+             GError **error)
+{
+  g_autofree char *tmp = temp_name (w, name);
+  g_autofree char *host = host_path (w, what);
+  g_autofree char *got = NULL;
+  struct stat st;
+
+  before_link (w, what);
+  if (renameat2 (dir->fd, name, dir->fd, tmp, RENAME_NOREPLACE) < 0)
+    {
+      if (errno == ENOENT)
+        return TRUE;
+      if (errno_is_global (errno))
+        return set_errno_error (error, errno, "remove", host);
+      if (errno != EINVAL && errno != ENOSYS)
+        {
+          kic_warning ("cannot remove '%s': %s: left as it is", host, g_strerror (errno));
+          return TRUE;
+        }
+      /* no RENAME_NOREPLACE (NFS before 4.2): the temporary name is new
+       * for this run, and the lock keeps other runs away */
+      if (fstatat (dir->fd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        {
+          kic_warning ("cannot remove '%s': '%s' is in the way: left as it is", host, tmp);
+          return TRUE;
+        }
+      if (renameat (dir->fd, name, dir->fd, tmp) < 0)
+        return errno == ENOENT ? TRUE : set_errno_error (error, errno, "remove", host);
+    }
+  dir->changed = TRUE;
+  got = read_link (dir->fd, tmp);
+  if (got == NULL || strcmp (got, target) != 0)
+    {
+      if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_NOREPLACE) < 0)
+        kic_warning ("'%s' appeared while kde-icon-cache ran; it is now '%s': %s", host, tmp,
+                     g_strerror (errno));
+      else
+        kic_warning ("'%s' appeared while kde-icon-cache ran: left alone", host);
+      return TRUE;
+    }
+  if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
+    return set_errno_error (error, errno, "remove", host);
+  w->stats->removed++;
+  say (w, "remove", what, NULL);
+  return TRUE;
+}
+
+/* Step 4: an entry of the old manifest that is no longer wanted: a link
+ * that still points where we put it, into the store; a store copy that
+ * still has the content we gave it.  Nothing else, whatever the manifest
+ * says. */
+gboolean
+remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (entry->path);
+  g_autofree char *name = g_path_get_basename (entry->path);
+  DirHandle *handle;
+
+  if (entry->kind == KIC_ENTRY_LINK)
+    {
+      g_autofree char *copy = store_copy_of_link (w, entry->path, entry->target);
+      g_autofree char *have = NULL;
+
+      if (copy == NULL)
+        {
+          kic_warning ("'%s%s' does not point into the store: not a link of ours, left alone", w->prefix,
+                       entry->path);
+          return TRUE;
+        }
+      handle = open_dir (w, dir, 0, NULL);
+      if (handle == NULL || (have = read_link (handle->fd, name)) == NULL)
+        return TRUE; /* already gone */
+      if (strcmp (have, entry->target) != 0)
+        {
+          kic_warning ("'%s%s' is no longer a link of ours: left alone", w->prefix, entry->path);
+          return TRUE;
+        }
+      if (w->options.dry_run)
+        {
+          say (w, "remove", entry->path, NULL);
+          w->stats->removed++;
+          return TRUE;
+        }
+      return remove_link (w, handle, name, entry->target, entry->path, error);
+    }
+  else
+    {
+      g_autofree char *have = NULL;
+      struct stat st;
+
+      if (!in_store (w, entry->path))
+        {
+          kic_warning ("'%s%s' is not in the store: not a copy of ours, left alone", w->prefix, entry->path);
+          return TRUE;
+        }
+      handle = open_dir (w, dir, 0, NULL);
+      if (handle == NULL || fstatat (handle->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return TRUE; /* already gone */
+      have = sha256_at (handle->fd, name);
+      if (have == NULL || entry->sha256 == NULL || strcmp (have, entry->sha256) != 0)
+        {
+          kic_warning ("'%s%s' is no longer the copy we made: left alone", w->prefix, entry->path);
+          return TRUE;
+        }
+      w->stats->files_removed++;
+    }
+  if (w->options.dry_run)
+    {
+      say (w, "remove", entry->path, NULL);
+      return TRUE;
+    }
+  if (unlinkat (handle->fd, name, 0) < 0 && errno != ENOENT)
+    {
+      g_autofree char *host = host_path (w, entry->path);
+
+      if (errno_is_global (errno))
+        return set_errno_error (error, errno, "remove", host);
+      kic_warning ("cannot remove '%s': %s: left as it is", host, g_strerror (errno));
+      return TRUE;
+    }
+  handle->changed = TRUE;
+  say (w, "remove", entry->path, NULL);
+  return TRUE;
+}
