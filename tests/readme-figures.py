@@ -100,6 +100,15 @@ def kf6_prediction():
             "make bench-kf6")
 
 
+def hostile():
+    d = find("bench-hostile", r"^dirs: 100000 empty dirs of 48 px\s+([\d.]+) s\s+(\d+) KiB", "the 100 000-directory tree")
+    m = find("bench-hostile", r"^mixed: 100000 dirs, 16/22/32/48 px\s+([\d.]+) s\s+(\d+) KiB", "the mixed tree")
+    i = find("bench-hostile", r"^icons: 100000 in 10000 dirs, 200\s+([\d.]+) s\s+(\d+) KiB", "the 100 000-icon tree")
+    return ("A rebuild over trees made to be costly (target: under 10 s each)",
+            f"100 000 theme directories {d[1]} s; the same over four sizes {m[1]} s; 100 000 icons in 10 000 directories {i[1]} s",
+            "make bench-hostile")
+
+
 PHASES = r"(plasmashell start-up|open the launcher \(favourites, categories\)|show All Applications|scroll All Applications to the end)"
 
 
@@ -123,7 +132,7 @@ def plasma6_prediction():
             "make bench-plasma PLASMA=6")
 
 
-ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, kf6_menu, kf6_prediction, plasma6_calls, plasma6_prediction]
+ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, kf6_menu, kf6_prediction, plasma6_calls, plasma6_prediction, hostile]
 
 
 def table():
