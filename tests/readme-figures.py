@@ -64,15 +64,18 @@ def kf5_menu():
         m = find("bench", rf"^{size}\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+x)\s+([\d.]+%)$",
                  f"the floor at {size} px")
         rows.append(f"{size} px: {num(m[1])} \u2192 {num(m[2])} ({ratio(m[4])}), {m[5]} above the floor")
-    return ("KDE's calls for the menu's icons, KF5 (Debian 12), 161 names, breeze",
+    n = find("bench", r"^kde-icon-cache bench: realistic tree \((\d+) menu icon names", "the number of menu names")
+    return (f"KDE's calls for the menu's icons, KF5 (Debian 12), {n[1]} names, breeze",
             "; ".join(rows), "make bench")
 
 
 def kf5_unthemed():
-    m16 = find("bench", r"^16\s+\d+\s+\d+\s+\d+\s+[\d.]+x\s+[\d.]+%\s+(\d+)\s+\d+\s+([\d.]+x)", "UnthemedLinks at 16 px")
-    m48 = find("bench", r"^48\s+\d+\s+\d+\s+\d+\s+[\d.]+x\s+[\d.]+%\s+(\d+)\s+\d+\s+([\d.]+x)", "UnthemedLinks at 48 px")
-    return ("... with `UnthemedLinks=true` (pixmaps-only names planted too)",
-            f"16 px: {ratio(m16[2])} fewer; 48 px: {ratio(m48[2])} fewer", "make bench")
+    gains = []
+    for size in ("16", "48"):
+        m = find("bench", rf"^{size}\s+\d+\s+\d+\s+\d+\s+[\d.]+x\s+[\d.]+%\s+\d+\s+\d+\s+([\d.]+x)",
+                 f"UnthemedLinks at {size} px")
+        gains.append(f"{size} px: {ratio(m[1])} fewer")
+    return ("... with `UnthemedLinks=true` (pixmaps-only names planted too)", "; ".join(gains), "make bench")
 
 
 def kf5_prediction():
