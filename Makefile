@@ -51,13 +51,15 @@ ALL_CPPFLAGS = -D_GNU_SOURCE -Isrc $(CPPFLAGS)
 DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
-LIB_SRCS = src/commands.c src/commands-rebuild.c src/config.c src/content.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/fsindex-kept.c src/fsindex-virtual.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/paths.c src/plan.c src/plan-candidates.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-memo.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
+LIB_SRCS = src/commands.c src/commands-rebuild.c src/config.c src/content.c src/desktop.c src/detect.c src/dpkg.c src/fingerprint.c src/fsindex.c src/fsindex-kept.c src/fsindex-virtual.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/mime-icons.c src/paths.c src/plan.c src/plan-candidates.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-memo.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
            src/report.c src/resolver.c src/resolver-overlay.c src/resolver-price.c src/resolver-scan.c src/safeopen.c src/source.c src/state.c src/state-changes.c src/theme.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-links.c src/writer-lock.c src/writer-log.c src/writer-recovery.c src/writer-store.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
-# The slowest first, so that prove -j runs the others beside them.
-SLOW_TESTS = tests/integration/xpm-png.sh tests/integration/oracle-rebuild.sh tests/integration/crash.sh \
-             tests/integration/oracle-realistic.sh tests/integration/oracle-wide.sh tests/integration/oracle-kf6.sh
+# The slowest first (longest first: prove --timer, loaded machine), so
+# that prove -j runs the others beside them and no long one starts last.
+SLOW_TESTS = $(addprefix tests/integration/,oracle-wide.sh oracle-rebuild.sh xpm-png.sh incremental.sh \
+             oracle-kf6.sh hostile.sh hardening.sh hardening-writer.sh hardening-3.sh oracle-kf6-wrong.sh \
+             crash.sh oracle-fixtures.sh probe-model.sh oracle-realistic.sh platform-theme.sh platform-theme-forky.sh)
 INTEGRATION_TESTS = $(SLOW_TESTS) \
                     $(filter-out tests/integration/lib.sh $(SLOW_TESTS),$(wildcard tests/integration/*.sh))
 # Tests run side by side: each works in its own directory, and what they
@@ -103,7 +105,7 @@ check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
 	rm -rf $(B)/oracle-memo
 	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures KIC_ORACLE_MEMO=$(abspath $(B))/oracle-memo \
-	  prove -f -j$(CHECK_JOBS) $(INTEGRATION_TESTS) $(UNIT_TESTS)
+	  prove -f --timer -j$(CHECK_JOBS) $(INTEGRATION_TESTS) $(UNIT_TESTS)
 	@if command -v $(CLANG) > /dev/null; then $(MAKE) -j$(CHECK_JOBS) --no-print-directory fuzz-regress; \
 	 else echo "fuzz-regress: skipped: no clang (apt-get install clang libclang-rt-14-dev)"; fi
 

@@ -17,14 +17,14 @@ typedef struct {
 } ChangeSink;
 
 /* commands-rebuild.c */
-KicOverlay * our_links_hidden (const KicCommandOptions *options, KicSystem *system);
+KicOverlay * commands_our_links_hidden (const KicCommandOptions *options, KicSystem *system);
 /* commands-rebuild.c */
-KicWriter * open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run, KicWriterOptions *wopts, ChangeSink *sink, GError **error);
+KicWriter * commands_open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run, KicWriterOptions *wopts, ChangeSink *sink, GError **error);
 /* commands-rebuild.c */
-char ** link_dirs (const KicSystem *system);
+char ** commands_link_dirs (const KicSystem *system);
 /* commands-rebuild.c */
-void finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error);
+void commands_finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error);
 /* commands.c */
-KicSystem * load_system (const KicCommandOptions *options, GError **error);
+KicSystem * commands_load_system (const KicCommandOptions *options, GError **error);
 
 #endif

@@ -131,7 +131,7 @@ fingerprint_settings (const KicCommandOptions *options)
  * application's own icon directories, "<datadir>/<app>/icons" (the
  * writer looks there when the manifest lost them).  transfer full */
 char **
-link_dirs (const KicSystem *system)
+commands_link_dirs (const KicSystem *system)
 {
   const char *kde_data = system->profile->table->kde_data;
   char *const data_dirs[] = { (char *) kde_data, NULL };
@@ -155,7 +155,7 @@ typedef struct {
 
 /* The planner asks of every candidate directory, and a theme's directories
  * share their parents: a parent is walked once (kic_trusted_dir_open())
- * and kept open, and each directory is one openat below it; at most 64
+ * and kept open, and each directory is one fstatat below it; at most 64
  * parents are kept, the rest walked in full.  (The writer checks again
  * when it plants: this only keeps the plan from counting on a refusal.) */
 static gboolean
@@ -166,7 +166,7 @@ root_may_plant (const char *dir, gpointer data)
   g_autofree char *name = g_path_get_basename (dir);
   g_autofree char *host = g_strconcat (rc->prefix, dir, NULL);
   gpointer value;
-  int pfd, fd;
+  int pfd;
 
   if (strcmp (dir, "/") == 0)
     return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
@@ -179,19 +179,14 @@ root_may_plant (const char *dir, gpointer data)
         g_hash_table_insert (rc->parents, g_strdup (parent), GINT_TO_POINTER (pfd + 1));
       else
         {
-          gboolean ok = pfd >= 0 && (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) >= 0;
+          gboolean ok = pfd >= 0 && kic_trusted_dir_check_at (pfd, host, name, NULL);
 
-          if (ok)
-            close (fd);
           if (pfd >= 0)
             close (pfd);
           return ok;
         }
     }
-  if (pfd < 0 || (fd = kic_trusted_dir_open_at (pfd, host, name, NULL)) < 0)
-    return FALSE;
-  close (fd);
-  return TRUE;
+  return pfd >= 0 && kic_trusted_dir_check_at (pfd, host, name, NULL);
 }
 
 static void
@@ -233,7 +228,7 @@ on_change (const char *action, const char *path, const char *detail, gpointer da
 
 /* The log's last line: what the run did (STATS), or why it stopped. */
 void
-finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error)
+commands_finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error)
 {
   g_autofree char *result = NULL;
 
@@ -275,7 +270,7 @@ plan_links (const KicPlan *plan)
 /* The writer of the store for OPTIONS: a dry run takes no lock.  WOPTS,
  * LINK_DIRS and SINK must outlive it. */
 KicWriter *
-open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run,
+commands_open_writer (const KicCommandOptions *options, KicSystem *system, char **link_dirs, gboolean dry_run,
              KicWriterOptions *wopts, ChangeSink *sink, GError **error)
 {
   wopts->index = system->index;
@@ -293,13 +288,13 @@ open_writer (const KicCommandOptions *options, KicSystem *system, char **link_di
  * (kic_plan_build(), KicPlanOptions.previous): KDE's lookups without
  * them, for --list.  NULL when there are none (or no store).  transfer full */
 KicOverlay *
-our_links_hidden (const KicCommandOptions *options, KicSystem *system)
+commands_our_links_hidden (const KicCommandOptions *options, KicSystem *system)
 {
-  g_auto (GStrv) dirs = link_dirs (system);
+  g_auto (GStrv) dirs = commands_link_dirs (system);
   KicWriterOptions wopts = { 0 };
   ChangeSink sink = { FALSE, NULL };
   g_autoptr (GError) local = NULL;
-  g_autoptr (KicWriter) writer = open_writer (options, system, dirs, TRUE, &wopts, &sink, &local);
+  g_autoptr (KicWriter) writer = commands_open_writer (options, system, dirs, TRUE, &wopts, &sink, &local);
   g_autoptr (GPtrArray) owned = NULL;
   KicOverlay *overlay;
 
@@ -353,6 +348,17 @@ typedef struct {
   KicFsIndex *index;
   const GPtrArray *owned;
 } MemoSource;
+
+/* KicWriterOptions.settled: DIR is as the fingerprint found it, which was
+ * as the last rebuild left it (SETTLED_DATA: the MemoSource). */
+static gboolean
+dir_settled (const char *dir, gpointer data)
+{
+  const MemoSource *m = data;
+  const KicFsStamp *stamp = m->stamps != NULL ? g_hash_table_lookup (m->stamps, dir) : NULL;
+
+  return stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (m->changed, dir);
+}
 
 /* The state the last rebuild left in STORE under ROOT, bound to INPUTS
  * (the manifest's digest the fingerprint is bound to), or NULL. */
@@ -463,6 +469,9 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
                                                                  &last_inputs, &stamps);
   g_autoptr (KicState) state = NULL;
   g_autoptr (GHashTable) known = NULL;
+  g_autoptr (GHashTable) desktop_known = NULL;
+  g_autoptr (GHashTable) desktop_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, kic_desktop_read_free);
+  KicDesktopMemo desktop = { NULL, desktop_read };
   /* --json reports every name: that needs the plan */
   gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
   MemoSource memo = { 0 };
@@ -488,19 +497,31 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
       stamped.system.seed = seed_index;
       stamped.system.seed_data = &memo;
     }
-  system = load_system (&stamped, error);
+  system = commands_load_system (&stamped, error);
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
   for (guint i = 0; config.themes != NULL && config.themes[i] != NULL; i++)
     if (!kic_system_has_theme (system, config.themes[i]))
       kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
                    config.path, config.themes[i]);
-  dirs = link_dirs (system);
+  dirs = commands_link_dirs (system);
   /* every change a real run makes is logged (opened at the first) */
   if (!options->dry_run && !check_only)
     sink.log = *log = kic_change_log_new (kic_fs_index_rootfd (system->index), strcmp (root, "/") == 0 ? "" : root,
                                           "rebuild");
-  writer = open_writer (options, system, dirs, options->dry_run || check_only, &wopts, &sink, error);
+  /* the store copies as the last rebuild left them (writer.h) */
+  if (state != NULL && !options->full)
+    wopts.store_stamps = kic_state_store_stamps (state);
+  /* links in the directories no change reached are as the last rebuild
+   * left them (writer.h): not read again */
+  if (changed != NULL && stamps != NULL && !options->full)
+    {
+      memo.changed = changed;
+      memo.stamps = stamps;
+      wopts.settled = dir_settled;
+      wopts.settled_data = &memo;
+    }
+  writer = commands_open_writer (options, system, dirs, options->dry_run || check_only, &wopts, &sink, error);
   if (writer == NULL)
     return FALSE;
   old = kic_writer_manifest (writer);
@@ -525,6 +546,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
       popts.memo_data = &memo;
       known = known_contents (old, system->index, options->store, changed, stamps);
       popts.known_contents = known;
+      /* the menu's files the fingerprint found as they were */
+      desktop.known = desktop_known = kic_state_desktop_known (state, changed, stamps);
     }
   checks.rootfd = kic_fs_index_rootfd (system->index);
   checks.prefix = strcmp (root, "/") == 0 ? "" : root;
@@ -534,7 +557,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
       popts.may_copy = root_may_copy;
       popts.may_data = &checks;
     }
-  icons = kic_menu_icons (system, config.extra_names, &n_desktop_files);
+  icons = kic_menu_icons (system, config.extra_names, &desktop, &n_desktop_files);
   plan = kic_plan_build (system, &popts, icons);
   /* a plan made from a listing cut short (a readdir error) could plant
    * where KDE finds a file: nothing is written */
@@ -574,8 +597,9 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
       g_autoptr (GError) local = NULL;
       /* a link left out (its copy or itself could not be made) is not
        * what the plan said: the next run plans every name again */
+      g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (writer);
       g_autofree char *next = stats.left_out == 0 ? kic_state_make (plan, system->index, options->store, owned,
-                                                                    popts.floor, inputs)
+                                                                    desktop_read, store_stamps, popts.floor, inputs)
                                                   : NULL;
 
       /* without the state the next run plans every name, without the
@@ -591,7 +615,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
         kic_warning ("%s", local->message);
     }
   if (*log != NULL)
-    finish_log (*log, &stats, NULL);
+    commands_finish_log (*log, &stats, NULL);
   if (options->json)
     kic_report_rebuild_json (system->current_theme, plan, n_desktop_files, &stats, stdout);
   print_summary (plan, popts.targets, n_desktop_files, &stats, wopts.dry_run);
@@ -606,7 +630,7 @@ kic_command_rebuild (const KicCommandOptions *options, GError **error)
 
   /* a run stopped by an error says so in the log, after its changes */
   if (!ok)
-    finish_log (log, NULL, error != NULL ? *error : NULL);
+    commands_finish_log (log, NULL, error != NULL ? *error : NULL);
   return ok;
 }
 

@@ -41,7 +41,7 @@ kic_print_diagnostics (void)
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */
 KicSystem *
-load_system (const KicCommandOptions *options, GError **error)
+commands_load_system (const KicCommandOptions *options, GError **error)
 {
   KicSystem *system = kic_system_load (&options->system, error);
   g_autofree char *profile = NULL;
@@ -111,7 +111,7 @@ read_names (const KicCommandOptions *options)
 gboolean
 kic_command_resolve (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = load_system (options, error);
+  g_autoptr (KicSystem) system = commands_load_system (options, error);
   g_autoptr (GPtrArray) names = NULL;
   int size;
 
@@ -165,7 +165,7 @@ theme_list_string (const KicSystem *system)
 gboolean
 kic_command_explain (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = load_system (options, error);
+  g_autoptr (KicSystem) system = commands_load_system (options, error);
   g_autoptr (GPtrArray) names = NULL;
   g_autofree char *themes = NULL;
   int size;
@@ -174,11 +174,20 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
     return FALSE;
   size = single_size (options, system);
   names = read_names (options);
-  themes = theme_list_string (system);
+  if (options->icon_item)
+    {
+      const GPtrArray *list = kic_resolver_themes (system->resolver);
+
+      themes = g_strdup_printf ("%s (.svg, then .svgz: Plasma 5's IconItem)",
+                                list->len > 0 ? ((const KicTheme *) g_ptr_array_index (list, 0))->desc->name : "none");
+    }
+  else
+    themes = theme_list_string (system);
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
-      g_autoptr (KicResult) result = kic_resolve (system->resolver, name, size, TRUE);
+      g_autoptr (KicResult) result = options->icon_item ? kic_resolve_icon_item (system->resolver, name, size, TRUE)
+                                                        : kic_resolve (system->resolver, name, size, TRUE);
 
       printf ("%s at %d px; themes searched: %s\n", name, size, themes);
       guint number = 0;
@@ -284,7 +293,7 @@ print_problems (KicSystem *system, GPtrArray *entries, KicJson *json)
 gboolean
 kic_command_list (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = load_system (options, error);
+  g_autoptr (KicSystem) system = commands_load_system (options, error);
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GArray) sizes = NULL;
   g_autoptr (KicJson) json = NULL;
@@ -293,7 +302,7 @@ kic_command_list (const KicCommandOptions *options, GError **error)
   if (system == NULL)
     return FALSE;
   sizes = list_sizes (options, system);
-  entries = kic_desktop_scan (system->index, system->data_dirs);
+  entries = kic_desktop_scan (system->index, system->data_dirs, NULL);
   if (options->json)
     {
       json = kic_json_new ();
@@ -311,7 +320,7 @@ kic_command_list (const KicCommandOptions *options, GError **error)
         kic_json_print (json, stdout);
       return TRUE;
     }
-  hidden = our_links_hidden (options, system);
+  hidden = commands_our_links_hidden (options, system);
   if (json != NULL)
     kic_json_begin_array (json, "desktop_files");
   for (guint i = 0; i < entries->len; i++)
@@ -363,7 +372,7 @@ kic_command_list (const KicCommandOptions *options, GError **error)
 gboolean
 kic_command_clean (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = load_system (options, error);
+  g_autoptr (KicSystem) system = commands_load_system (options, error);
   g_auto (GStrv) dirs = NULL;
   g_autoptr (KicChangeLog) log = NULL;
   g_autoptr (KicWriter) writer = NULL;
@@ -373,7 +382,7 @@ kic_command_clean (const KicCommandOptions *options, GError **error)
 
   if (system == NULL)
     return FALSE;
-  dirs = link_dirs (system);
+  dirs = commands_link_dirs (system);
   if (!options->dry_run)
     {
       const char *root = kic_fs_index_root (system->index);
@@ -381,13 +390,13 @@ kic_command_clean (const KicCommandOptions *options, GError **error)
       sink.log = log = kic_change_log_new (kic_fs_index_rootfd (system->index), strcmp (root, "/") == 0 ? "" : root,
                                            "clean");
     }
-  writer = open_writer (options, system, dirs, options->dry_run, &wopts, &sink, error);
+  writer = commands_open_writer (options, system, dirs, options->dry_run, &wopts, &sink, error);
   if (writer == NULL || !kic_writer_clean (writer, &stats, error))
     {
-      finish_log (log, NULL, error != NULL ? *error : NULL);
+      commands_finish_log (log, NULL, error != NULL ? *error : NULL);
       return FALSE;
     }
-  finish_log (log, &stats, NULL);
+  commands_finish_log (log, &stats, NULL);
   if (!kic_quiet)
     g_printerr ("kde-icon-cache: removed %u links and %u copies%s\n", stats.removed, stats.files_removed,
                 wopts.dry_run ? " (dry run)" : "");

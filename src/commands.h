@@ -12,6 +12,7 @@ typedef struct {
   gboolean json;
   gboolean problems;  /* --list: only the entries an admin should look at */
   char **names;       /* --resolve/--explain: NULL means standard input */
+  gboolean icon_item; /* --explain: Plasma 5's IconItem search, not KIconLoader's */
   const char *store;  /* --output, inside the root */
   gboolean dry_run;
   gboolean full;      /* --full: plan every name, keeping nothing of the last rebuild's */

@@ -138,11 +138,68 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
   return TRUE;
 }
 
+void
+kic_desktop_read_free (gpointer data)
+{
+  KicDesktopRead *read = data;
+
+  if (read == NULL)
+    return;
+  g_free (read->icon);
+  g_free (read);
+}
+
+/* The file PATH (a regular file, as the listing says) as KDE's menu reads
+ * it: *ICON (transfer full) and *HIDDEN; FALSE after a warning when it
+ * cannot be read or parsed.  A read MEMO kept is taken instead. */
+static gboolean
+read_entry (KicFsIndex *index, const char *path, KicDesktopMemo *memo, char **icon, gboolean *hidden)
+{
+  g_autofree char *real = memo != NULL ? kic_fs_index_realpath (index, path) : NULL;
+  const KicDesktopRead *known = real != NULL && memo->known != NULL ? g_hash_table_lookup (memo->known, real) : NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr (GError) error = NULL;
+  guint serial = kic_diagnostics_serial ();
+  gsize length;
+
+  if (known != NULL && known->stamp != NULL)
+    {
+      /* an input of this run as it was of the last (fingerprint.h) */
+      kic_fs_index_seed_file (index, real, known->stamp);
+      *icon = g_strdup (known->icon);
+      *hidden = known->hidden;
+    }
+  else if (!kic_fs_index_read_file (index, path, &data, &length, &error))
+    {
+      kic_warning ("%s", error->message);
+      return FALSE;
+    }
+  else
+    {
+      host = kic_fs_index_host_path (index, path);
+      if (!kic_desktop_parse (host, data, length, icon, hidden, &error))
+        {
+          kic_warning ("%s: %s", host, error->message);
+          return FALSE;
+        }
+    }
+  if (real != NULL && memo->read != NULL && kic_diagnostics_serial () == serial)
+    {
+      KicDesktopRead *read = g_new0 (KicDesktopRead, 1);
+
+      read->hidden = *hidden;
+      read->icon = g_strdup (*icon);
+      g_hash_table_replace (memo->read, g_steal_pointer (&real), read);
+    }
+  return TRUE;
+}
+
 /* The files ending in SUFFIX under DIR, their IDs being PREFIX plus the
  * path below DIR with SEPARATOR between the components. */
 static void
 scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *suffix, const char *separator,
-          GHashTable *seen, GHashTable *visited, GPtrArray *entries, guint depth)
+          GHashTable *seen, GHashTable *visited, GPtrArray *entries, KicDesktopMemo *memo, guint depth)
 {
   g_autoptr (GPtrArray) names = NULL;
   char *real = kic_fs_index_realpath (index, dir);
@@ -172,35 +229,25 @@ scan_dir (KicFsIndex *index, const char *dir, const char *prefix, const char *su
         {
           g_autofree char *sub = g_strconcat (prefix, name, separator, NULL);
 
-          scan_dir (index, path, sub, suffix, separator, seen, visited, entries, depth + 1);
+          scan_dir (index, path, sub, suffix, separator, seen, visited, entries, memo, depth + 1);
         }
       else if (type == KIC_FS_FILE && g_str_has_suffix (name, suffix))
         {
           g_autofree char *id = g_strconcat (prefix, name, NULL);
-          g_autofree char *host = NULL;
-          g_autofree char *data = NULL;
-          g_autoptr (GError) error = NULL;
           gboolean hidden;
           KicDesktopEntry *entry;
-          gsize length;
           char *icon;
 
           if (g_hash_table_contains (seen, id))
             continue;
           g_hash_table_add (seen, g_strdup (id));
-          if (!kic_fs_index_read_file (index, path, &data, &length, &error))
-            {
-              kic_warning ("%s", error->message);
-              continue;
-            }
-          host = kic_fs_index_host_path (index, path);
-          if (!kic_desktop_parse (host, data, length, &icon, &hidden, &error))
-            {
-              kic_warning ("%s: %s", host, error->message);
-              continue;
-            }
-          if (hidden)
+          if (!read_entry (index, path, memo, &icon, &hidden))
             continue;
+          if (hidden)
+            {
+              g_free (icon);
+              continue;
+            }
           entry = g_new0 (KicDesktopEntry, 1);
           entry->id = g_steal_pointer (&id);
           entry->path = g_steal_pointer (&path);
@@ -220,7 +267,7 @@ compare_entries (gconstpointer a, gconstpointer b)
 }
 
 GPtrArray *
-kic_desktop_scan (KicFsIndex *index, char **data_dirs)
+kic_desktop_scan (KicFsIndex *index, char **data_dirs, KicDesktopMemo *memo)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -230,7 +277,7 @@ kic_desktop_scan (KicFsIndex *index, char **data_dirs)
     {
       g_autofree char *apps = g_build_filename (data_dirs[i], "applications", NULL);
 
-      scan_dir (index, apps, "", ".desktop", "-", seen, visited, entries, 0);
+      scan_dir (index, apps, "", ".desktop", "-", seen, visited, entries, memo, 0);
     }
   g_ptr_array_sort (entries, compare_entries);
   return entries;
@@ -324,7 +371,7 @@ menu_directory_dirs (KicFsIndex *index, const char *menus, GPtrArray *dirs)
 }
 
 GPtrArray *
-kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config_dirs)
+kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config_dirs, KicDesktopMemo *memo)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -349,7 +396,7 @@ kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config
       g_autoptr (GHashTable) dir_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
       scan_dir (index, g_ptr_array_index (dirs, i), "", ".directory", "/", i < n_default ? seen : dir_seen, visited,
-                entries, 0);
+                entries, memo, 0);
     }
   g_ptr_array_sort (entries, compare_entries);
   return entries;

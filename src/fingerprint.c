@@ -102,6 +102,19 @@ stamp_state (const KicFsStamp *stamp)
                           stamp->dev, stamp->ino, stamp->size, stamp->mtime_ns, stamp->ctime_ns);
 }
 
+gboolean
+kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now)
+{
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  if (!was->exists || !now->exists || was->type != now->type || stamp_is_racy (was))
+    return FALSE;
+  a = stamp_state (was);
+  b = stamp_state (now);
+  return strcmp (a, b) == 0;
+}
+
 /* The state of PATH, an object of TYPE, as it is now, and *STAMP. */
 static char *
 state_now_stamp (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)

@@ -34,7 +34,7 @@ kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
 
 /* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
 void
-keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
+fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
 {
   KicFsStamp *stamp;
   struct stat st;
@@ -84,11 +84,13 @@ compare_listing_entries (gconstpointer a, gconstpointer b)
 }
 
 /* DIR's names as KicFsListingEntry*, sorted; with FOLLOW every link is
- * followed first.  transfer full */
+ * followed first; with BORROW the strings are the index's (each entry
+ * freed with g_free()).  transfer full */
 static GPtrArray *
-listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow)
+listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow, gboolean borrow)
 {
-  GPtrArray *list = g_ptr_array_new_with_free_func (kic_fs_listing_entry_free);
+  GPtrArray *list = g_ptr_array_new_full (g_hash_table_size (dir->entries),
+                                          borrow ? g_free : kic_fs_listing_entry_free);
   GHashTableIter iter;
   gpointer key, value;
 
@@ -99,11 +101,11 @@ listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow)
       KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
 
       if (follow && entry->d_type == DT_LNK)
-        entry_type (index, dir->real, key, entry);
-      e->name = g_strdup (key);
+        fsindex_entry_type (index, dir->real, key, entry);
       e->kind = entry->d_type == DT_REG ? 'f' : entry->d_type == DT_DIR ? 'd' : entry->d_type == DT_LNK ? 'l' : 'o';
-      e->target = g_strdup (entry->target);
-      e->real = g_strdup (entry->real);
+      e->name = borrow ? key : g_strdup (key);
+      e->target = borrow ? entry->target : g_strdup (entry->target);
+      e->real = borrow ? entry->real : g_strdup (entry->real);
       g_ptr_array_add (list, e);
     }
   g_ptr_array_sort (list, compare_listing_entries);
@@ -120,7 +122,7 @@ listing_free (gpointer data)
 GHashTable *
 kic_fs_index_listings (KicFsIndex *index)
 {
-  GHashTable *listings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
+  GHashTable *listings = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, listing_free);
   GHashTableIter iter;
   gpointer key, value;
 
@@ -131,7 +133,7 @@ kic_fs_index_listings (KicFsIndex *index)
 
       if (index->is_virtual || (dir != NULL && !dir->from_disk))
         continue;
-      g_hash_table_insert (listings, g_strdup (key), dir ? listing_of (index, dir, FALSE) : NULL);
+      g_hash_table_insert (listings, (gpointer) key, dir ? listing_of (index, dir, FALSE, TRUE) : NULL);
     }
   return listings;
 }
@@ -139,9 +141,9 @@ kic_fs_index_listings (KicFsIndex *index)
 GPtrArray *
 kic_fs_index_listing (KicFsIndex *index, const char *real)
 {
-  KicFsDir *dir = get_dir (index, real);
+  KicFsDir *dir = fsindex_get_dir (index, real);
 
-  return dir != NULL ? listing_of (index, dir, TRUE) : NULL;
+  return dir != NULL ? listing_of (index, dir, TRUE, FALSE) : NULL;
 }
 
 void
@@ -153,7 +155,7 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
     return;
   if (entries != NULL)
     {
-      dir = fs_dir_new (real);
+      dir = fsindex_fs_dir_new (real);
       dir->from_disk = TRUE;
       for (guint i = 0; i < entries->len; i++)
         {

@@ -40,6 +40,9 @@ struct _KicFsIndex {
   GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
   GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */
   GHashTable *stamps;     /* real path -> KicFsStamp*: what was read, when asked */
+  GHashTable *no_entries; /* the entries of every empty directory read_dir()
+                           * made (shared: made a table of its own before
+                           * anything is added, kic_fs_dir_own_entries()) */
   guint n_dirs_read;
   guint generation;       /* kic_fs_index_add() calls so far */
   GError *incomplete;     /* the first reason the picture is not the disk's:
@@ -47,19 +50,21 @@ struct _KicFsIndex {
                            * part way (kic_fs_index_complete()) */
 };
 
+/* fsindex.c */
+void kic_fs_dir_own_entries (KicFsIndex *index, KicFsDir *dir);
 /* fsindex-kept.c */
-void keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd);
+void fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd);
 /* fsindex-virtual.c */
-gboolean read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length, GError **error);
+gboolean fsindex_read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length, GError **error);
 /* fsindex.c */
-KicFsDir * fs_dir_new (const char *real);
+KicFsDir * fsindex_fs_dir_new (const char *real);
 /* fsindex.c */
-KicFsDir * get_dir (KicFsIndex *index, const char *real);
+KicFsDir * fsindex_get_dir (KicFsIndex *index, const char *real);
 /* fsindex.c */
-KicFsIndex * index_new (const char *root, gboolean is_virtual);
+KicFsIndex * fsindex_index_new (const char *root, gboolean is_virtual);
 /* fsindex.c */
-KicFsType entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntry *entry);
+KicFsType fsindex_entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntry *entry);
 /* fsindex.c */
-const char * real_path_cached (KicFsIndex *index, const char *path);
+const char * fsindex_real_path_cached (KicFsIndex *index, const char *path);
 
 #endif

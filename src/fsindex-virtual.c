@@ -18,14 +18,14 @@
 KicFsIndex *
 kic_fs_index_new_virtual (void)
 {
-  return index_new ("", TRUE);
+  return fsindex_index_new ("", TRUE);
 }
 
 /* Make sure directory REAL exists in the index (virtual parents too). */
 static KicFsDir *
 ensure_dir (KicFsIndex *index, const char *real)
 {
-  KicFsDir *dir = get_dir (index, real);
+  KicFsDir *dir = fsindex_get_dir (index, real);
 
   if (dir != NULL)
     return dir;
@@ -36,7 +36,7 @@ ensure_dir (KicFsIndex *index, const char *real)
 
       kic_fs_index_add (index, parent, base, KIC_FS_DIR);
     }
-  dir = fs_dir_new (real);
+  dir = fsindex_fs_dir_new (real);
   g_hash_table_replace (index->dirs, g_strdup (real), dir);
   return dir;
 }
@@ -54,7 +54,7 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
 {
   g_autofree char *clean = kic_path_clean (dir);
   /* a copy: the cache it comes from may be emptied below */
-  g_autofree char *real = g_strdup (real_path_cached (index, clean));
+  g_autofree char *real = g_strdup (fsindex_real_path_cached (index, clean));
   KicFsDir *listing;
   KicFsEntry *entry;
 
@@ -78,6 +78,7 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
   entry->d_type = type == KIC_FS_DIR ? DT_DIR : DT_REG;
   entry->resolved = TRUE;
   entry->type = type;
+  kic_fs_dir_own_entries (index, listing);
   g_hash_table_replace (listing->entries, g_strdup (name), entry);
   if (type == KIC_FS_NONE)
     g_hash_table_remove (listing->entries, name);
@@ -88,7 +89,7 @@ kic_fs_index_add (KicFsIndex *index, const char *dir, const char *name, KicFsTyp
       g_autofree char *child = g_build_filename (real, name, NULL);
 
       if (g_hash_table_lookup (index->dirs, child) == NULL)
-        g_hash_table_replace (index->dirs, g_strdup (child), fs_dir_new (child));
+        g_hash_table_replace (index->dirs, g_strdup (child), fsindex_fs_dir_new (child));
     }
 }
 
@@ -102,14 +103,14 @@ kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name,
   g_return_if_fail (index->is_virtual);
   kic_fs_index_add (index, clean, name, KIC_FS_FILE);
   /* a virtual directory is its own real path */
-  entry = g_hash_table_lookup (get_dir (index, clean)->entries, name);
+  entry = g_hash_table_lookup (fsindex_get_dir (index, clean)->entries, name);
   entry->contents = g_bytes_new (data, length);
 }
 
 /* kic_fs_index_read_file_max() of a virtual index: the bytes given to
  * kic_fs_index_add_contents(), under the same bound as a disk file. */
 gboolean
-read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length,
+fsindex_read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length,
                    GError **error)
 {
   g_autofree char *real = kic_fs_index_realpath (index, path);
@@ -124,7 +125,7 @@ read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **conten
     {
       parent = g_path_get_dirname (real);
       base = g_path_get_basename (real);
-      dir = get_dir (index, parent);
+      dir = fsindex_get_dir (index, parent);
       entry = dir != NULL ? g_hash_table_lookup (dir->entries, base) : NULL;
     }
   if (entry == NULL || entry->type != KIC_FS_FILE || entry->contents == NULL)

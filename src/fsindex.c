@@ -28,6 +28,12 @@ fs_entry_free (gpointer data)
   g_free (entry);
 }
 
+static GHashTable *
+entries_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_entry_free);
+}
+
 static void
 fs_dir_free (gpointer data)
 {
@@ -43,17 +49,28 @@ fs_dir_free (gpointer data)
 }
 
 KicFsDir *
-fs_dir_new (const char *real)
+fsindex_fs_dir_new (const char *real)
 {
   KicFsDir *dir = g_new0 (KicFsDir, 1);
 
   dir->real = g_strdup (real);
-  dir->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_entry_free);
+  dir->entries = entries_new ();
   return dir;
 }
 
+/* DIR's entries a table of its own, to be changed: an empty directory
+ * read from disk shares one (an index.theme can list 100 000 of them). */
+void
+kic_fs_dir_own_entries (KicFsIndex *index, KicFsDir *dir)
+{
+  if (dir->entries != index->no_entries)
+    return;
+  g_hash_table_unref (dir->entries);
+  dir->entries = entries_new ();
+}
+
 KicFsIndex *
-index_new (const char *root, gboolean is_virtual)
+fsindex_index_new (const char *root, gboolean is_virtual)
 {
   KicFsIndex *index = g_new0 (KicFsIndex, 1);
 
@@ -64,6 +81,7 @@ index_new (const char *root, gboolean is_virtual)
                                      root[0] ? root : "/", g_strerror (errno));
   index->is_virtual = is_virtual;
   index->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_dir_free);
+  index->no_entries = entries_new ();
   index->real_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return index;
 }
@@ -76,7 +94,7 @@ kic_fs_index_new (const char *root)
   g_return_val_if_fail (root != NULL && g_path_is_absolute (root), NULL);
   clean = kic_path_clean (root);
   /* "/" becomes the empty prefix so host paths do not start with "//" */
-  return index_new (strcmp (clean, "/") == 0 ? "" : clean, FALSE);
+  return fsindex_index_new (strcmp (clean, "/") == 0 ? "" : clean, FALSE);
 }
 
 void
@@ -85,6 +103,7 @@ kic_fs_index_free (KicFsIndex *index)
   if (index == NULL)
     return;
   g_hash_table_unref (index->dirs);
+  g_hash_table_unref (index->no_entries);
   g_hash_table_unref (index->real_paths);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
@@ -160,7 +179,7 @@ read_dir (KicFsIndex *index, const char *real)
   index->n_dirs_read++;
   /* REAL has no links in it: refuse any that appeared since */
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_DIRECTORY, TRUE);
-  keep_stamp (index, KIC_FS_DIR, real[1] ? real : "/", fd);
+  fsindex_keep_stamp (index, KIC_FS_DIR, real[1] ? real : "/", fd);
   if (fd < 0)
     {
       if (errno != ENOENT && errno != ENOTDIR)
@@ -174,7 +193,8 @@ read_dir (KicFsIndex *index, const char *real)
       close (fd);
       return NULL;
     }
-  dir = fs_dir_new (real[1] ? real : "/");
+  dir = g_new0 (KicFsDir, 1);
+  dir->real = g_strdup (real[1] ? real : "/");
   dir->from_disk = TRUE;
   /* readdir() returns NULL at the end and on an error, which only errno
    * tells apart: a listing cut short is not the directory */
@@ -202,8 +222,12 @@ read_dir (KicFsIndex *index, const char *real)
           entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR
                                                                                        : KIC_FS_OTHER;
         }
+      if (dir->entries == NULL)
+        dir->entries = entries_new ();
       g_hash_table_insert (dir->entries, g_strdup (de->d_name), entry);
     }
+  if (dir->entries == NULL)
+    dir->entries = g_hash_table_ref (index->no_entries);
   if (errno != 0)
     {
       set_incomplete (index, host, errno);
@@ -217,7 +241,7 @@ read_dir (KicFsIndex *index, const char *real)
 /* The listing of REAL, a link-free directory path; NULL when it is not a
  * directory. */
 KicFsDir *
-get_dir (KicFsIndex *index, const char *real)
+fsindex_get_dir (KicFsIndex *index, const char *real)
 {
   gpointer value;
 
@@ -294,7 +318,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
           cur = next;
           continue;
         }
-      dir = get_dir (index, cur);
+      dir = fsindex_get_dir (index, cur);
       if (dir == NULL)
         return NULL;
       entry = g_hash_table_lookup (dir->entries, c);
@@ -318,7 +342,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
 
 /* The real path of PATH, cached: every theme directory is resolved once. */
 const char *
-real_path_cached (KicFsIndex *index, const char *path)
+fsindex_real_path_cached (KicFsIndex *index, const char *path)
 {
   gpointer value;
   int links = 0;
@@ -340,10 +364,10 @@ type_of_real (KicFsIndex *index, const char *real)
   KicFsDir *dir;
 
   if (strcmp (real, "/") == 0)
-    return get_dir (index, "/") ? KIC_FS_DIR : KIC_FS_NONE;
+    return fsindex_get_dir (index, "/") ? KIC_FS_DIR : KIC_FS_NONE;
   parent = g_path_get_dirname (real);
   base = g_path_get_basename (real);
-  dir = get_dir (index, parent);
+  dir = fsindex_get_dir (index, parent);
   entry = dir ? g_hash_table_lookup (dir->entries, base) : NULL;
   if (entry == NULL || entry->d_type == DT_LNK)
     return KIC_FS_NONE; /* resolve() never returns a link */
@@ -351,7 +375,7 @@ type_of_real (KicFsIndex *index, const char *real)
 }
 
 KicFsType
-entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntry *entry)
+fsindex_entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntry *entry)
 {
   if (!entry->resolved)
     {
@@ -369,27 +393,27 @@ entry_type (KicFsIndex *index, const char *dir_real, const char *name, KicFsEntr
 KicFsType
 kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
 {
-  const char *real = real_path_cached (index, dir);
+  const char *real = fsindex_real_path_cached (index, dir);
   KicFsDir *listing;
   KicFsEntry *entry;
 
   if (real == NULL)
     return KIC_FS_NONE;
-  listing = get_dir (index, real);
+  listing = fsindex_get_dir (index, real);
   if (listing == NULL)
     return KIC_FS_NONE;
   entry = g_hash_table_lookup (listing->entries, name);
   if (entry == NULL)
     return KIC_FS_NONE;
-  return entry_type (index, real, name, entry);
+  return fsindex_entry_type (index, real, name, entry);
 }
 
 const KicFsDir *
 kic_fs_index_dir (KicFsIndex *index, const char *path)
 {
-  const char *real = real_path_cached (index, path);
+  const char *real = fsindex_real_path_cached (index, path);
 
-  return real ? get_dir (index, real) : NULL;
+  return real ? fsindex_get_dir (index, real) : NULL;
 }
 
 KicFsType
@@ -399,7 +423,7 @@ kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
 
   if (entry == NULL)
     return KIC_FS_NONE;
-  return entry_type (index, dir->real, name, entry);
+  return fsindex_entry_type (index, dir->real, name, entry);
 }
 
 GPtrArray *
@@ -445,6 +469,9 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
   guint lo = 0;
   guint hi;
 
+  /* (an empty directory needs no slots) */
+  if (g_hash_table_size (dir->entries) == 0)
+    return KIC_FS_NONE;
   if (dir->by_hash == NULL)
     {
       GHashTableIter iter;
@@ -475,14 +502,14 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
     }
   for (; lo < dir->by_hash->len && slots[lo].hash == hash; lo++)
     if (strcmp (slots[lo].name, name) == 0)
-      return entry_type (index, dir->real, name, slots[lo].entry);
+      return fsindex_entry_type (index, dir->real, name, slots[lo].entry);
   return KIC_FS_NONE;
 }
 
 KicFsType
 kic_fs_index_stat (KicFsIndex *index, const char *path)
 {
-  const char *real = real_path_cached (index, path);
+  const char *real = fsindex_real_path_cached (index, path);
 
   if (real == NULL)
     return KIC_FS_NONE;
@@ -492,7 +519,7 @@ kic_fs_index_stat (KicFsIndex *index, const char *path)
 char *
 kic_fs_index_realpath (KicFsIndex *index, const char *path)
 {
-  return g_strdup (real_path_cached (index, path));
+  return g_strdup (fsindex_real_path_cached (index, path));
 }
 
 static int
@@ -504,8 +531,8 @@ compare_names (gconstpointer a, gconstpointer b)
 GPtrArray *
 kic_fs_index_list (KicFsIndex *index, const char *path)
 {
-  const char *real = real_path_cached (index, path);
-  KicFsDir *listing = real ? get_dir (index, real) : NULL;
+  const char *real = fsindex_real_path_cached (index, path);
+  KicFsDir *listing = real ? fsindex_get_dir (index, real) : NULL;
   GPtrArray *names;
   GHashTableIter iter;
   gpointer key;
@@ -531,7 +558,7 @@ kic_fs_index_open_file (KicFsIndex *index, const char *real)
       return -1;
     }
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
-  keep_stamp (index, KIC_FS_FILE, real, fd);
+  fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
   return fd;
 }
 
@@ -558,7 +585,7 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   gboolean ok;
 
   if (index->is_virtual)
-    return read_virtual_file (index, path, max, contents, length, error);
+    return fsindex_read_virtual_file (index, path, max, contents, length, error);
   if (kic_fs_index_stat (index, path) != KIC_FS_FILE)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", host);
@@ -567,7 +594,7 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   real = kic_fs_index_realpath (index, path);
   /* O_NONBLOCK: a FIFO put there since the listing cannot hang the run */
   fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
-  keep_stamp (index, KIC_FS_FILE, real, fd);
+  fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
   if (fd < 0)
     {
       int errsv = errno;

@@ -159,7 +159,9 @@ void kic_fs_listing_entry_free (gpointer entry);
 
 /* Every directory the index read from disk: real path -> its names
  * (GPtrArray of KicFsListingEntry*, sorted by name), or NULL when there
- * was no directory there.  transfer full */
+ * was no directory there.  transfer container: the paths and the
+ * entries' strings are the index's, valid while it lives and is not
+ * asked anything more (the state is written from them at once) */
 GHashTable *kic_fs_index_listings (KicFsIndex *index);
 
 /* The names of directory REAL (a real path), read if they were not, each

@@ -9,6 +9,7 @@
 
 #include "keyfile.h"
 #include "kic.h"
+#include "mime-icons.h"
 #include "paths.h"
 #include "util.h"
 
@@ -24,6 +25,8 @@ kic_system_free (KicSystem *system)
   if (system == NULL)
     return;
   kic_resolver_free (system->resolver);
+  if (system->themes != NULL)
+    g_hash_table_unref (system->themes);
   kic_profile_free (system->profile);
   g_strfreev (system->data_dirs);
   g_strfreev (system->config_dirs);
@@ -178,6 +181,7 @@ typedef struct {
   char **icon_bases;
   const char *app_name;
   gboolean platform_theme; /* the process loads the KDE platform theme (profile.h) */
+  GHashTable *themes;      /* KicSystem.themes, or NULL */
 } ThemeLoader;
 
 /* kicontheme.cpp:305-339: index.theme (else theme.desktop; KDE 3/4:
@@ -308,6 +312,23 @@ load_theme (ThemeLoader *loader, const char *name)
   return kic_theme_new (desc, bases, &resource, profile->dedup_theme_dirs, loader->index);
 }
 
+/* load_theme (LOADER, NAME), made once for all the theme lists of a
+ * system (kic_theme_cache_find()): an index.theme of 100 000 directories
+ * is parsed and laid over the bases once, not per list.  transfer full */
+static KicTheme *
+load_theme_once (ThemeLoader *loader, const char *name, GPtrArray *taken)
+{
+  guint generation = kic_fs_index_generation (loader->index);
+  KicTheme *theme = loader->themes ? kic_theme_cache_find (loader->themes, name, generation, taken) : NULL;
+
+  if (theme != NULL)
+    return theme;
+  theme = load_theme (loader, name);
+  if (theme != NULL && loader->themes != NULL)
+    kic_theme_cache_keep (loader->themes, name, generation, theme);
+  return theme;
+}
+
 /* The theme list being built (KIconLoaderPrivate's "links"; here "links"
  * are only ever symbolic links), with KDE's de-duplication key. */
 typedef struct {
@@ -336,7 +357,7 @@ add_theme_by_name (Chain *chain, const char *name)
   if (g_ptr_array_find_with_equal_func (chain->in_tree, key, g_str_equal, NULL)
       && !(profile->inherits_keep_hicolor && strcmp (name, "hicolor") == 0))
     return;
-  theme = load_theme (chain->loader, name);
+  theme = load_theme_once (chain->loader, name, chain->themes);
   if (theme == NULL || !kic_theme_is_valid (theme))
     {
       kic_theme_free (theme);
@@ -392,14 +413,14 @@ chain_from_root (ThemeLoader *loader, KicTheme *root)
 static GPtrArray *
 build_theme_list (ThemeLoader *loader, const char *current, char **used_theme)
 {
-  KicTheme *root = load_theme (loader, current);
+  KicTheme *root = load_theme_once (loader, current, NULL);
 
   /* :433-442: an invalid current theme is replaced by
    * KIconTheme::defaultThemeName() */
   if (root == NULL || !kic_theme_is_valid (root))
     {
       kic_theme_free (root);
-      root = load_theme (loader, loader->profile->table->default_theme);
+      root = load_theme_once (loader, loader->profile->table->default_theme, NULL);
       if (root != NULL && !kic_theme_is_valid (root))
         g_clear_pointer (&root, kic_theme_free);
     }
@@ -407,128 +428,6 @@ build_theme_list (ThemeLoader *loader, const char *current, char **used_theme)
     return g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free);
   *used_theme = g_strdup (root->desc->name);
   return chain_from_root (loader, root);
-}
-
-/* The text of the shared-mime-info file PATH, or NULL when there is none;
- * one that is there but cannot be read is warned about: the generic icon
- * fallback KDE makes from it may then differ from ours. */
-static char *
-read_mime_file (KicFsIndex *index, const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  char *data = NULL;
-
-  if (kic_fs_index_stat (index, path) != KIC_FS_FILE)
-    return NULL;
-  if (!kic_fs_index_read_file (index, path, &data, NULL, &error))
-    kic_warning ("%s; generic icons for media types may be modelled wrongly", error->message);
-  return data;
-}
-
-/* The "type/subtype:value" lines of "<datadir>/mime/FILE" for every data
- * directory, a later file winning, into MAP (type -> value). */
-static void
-read_mime_table (KicFsIndex *index, char **data_dirs, const char *file, GHashTable *map)
-{
-  for (guint i = 0; data_dirs[i] != NULL; i++)
-    {
-      g_autofree char *path = g_build_filename (data_dirs[i], "mime", file, NULL);
-      g_autofree char *data = read_mime_file (index, path);
-      g_auto (GStrv) lines = NULL;
-
-      if (data == NULL)
-        continue;
-      lines = g_strsplit (data, "\n", -1);
-      for (guint l = 0; lines[l] != NULL; l++)
-        {
-          char *colon = strchr (lines[l], ':');
-
-          if (lines[l][0] == '\0' || lines[l][0] == '#' || colon == NULL)
-            continue;
-          *colon = '\0';
-          g_hash_table_replace (map, g_strdup (lines[l]), g_strdup (colon + 1));
-        }
-    }
-}
-
-/* "type/subtype" as an icon name: "type-subtype". */
-static char *
-mime_icon_name (const char *type)
-{
-  char *name = g_strdup (type);
-  char *slash = strchr (name, '/');
-
-  if (slash != NULL)
-    *slash = '-';
-  return name;
-}
-
-/* The mime icon name -> generic icon name table.  KF5 (KIconLoaderGlobalData,
- * :155-227): the lines of "<datadir>/mime/generic-icons", a later file
- * winning.  KF6 (@v6.13.0 kiconloader.cpp:229-240): QMimeDatabase's every
- * type, its icon name (mime/icons, else the type with '-' for '/') to its
- * generic icon name (mime/generic-icons, else "<media>-x-generic"); the
- * types are those of mime/types, which update-mime-database writes beside
- * the mime.cache Qt reads, so only directories with a mime.cache count
- * (measured against KF6: tests/oracle/kf6/FINDINGS.md). */
-static GHashTable *
-load_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char **data_dirs)
-{
-  GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GHashTable) generic = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GHashTable) icons = NULL;
-  g_autoptr (GHashTable) types = NULL;
-  GHashTableIter iter;
-  gpointer key, value;
-
-  if (profile->generation != KIC_KDE_KF6)
-    {
-      read_mime_table (index, data_dirs, "generic-icons", generic);
-      g_hash_table_iter_init (&iter, generic);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        g_hash_table_replace (map, mime_icon_name (key), g_strdup (value));
-      return map;
-    }
-  icons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  /* Qt reads a mime directory's compiled mime.cache; the text files
-   * update-mime-database writes beside it say the same */
-  for (guint i = 0; data_dirs[i] != NULL; i++)
-    {
-      g_autofree char *cache = g_build_filename (data_dirs[i], "mime", "mime.cache", NULL);
-      char *one[] = { data_dirs[i], NULL };
-
-      if (kic_fs_index_stat (index, cache) != KIC_FS_FILE)
-        continue;
-      read_mime_table (index, one, "generic-icons", generic);
-      read_mime_table (index, one, "icons", icons);
-    }
-  for (guint i = 0; data_dirs[i] != NULL; i++)
-    {
-      g_autofree char *cache = g_build_filename (data_dirs[i], "mime", "mime.cache", NULL);
-      g_autofree char *path = g_build_filename (data_dirs[i], "mime", "types", NULL);
-      g_autofree char *data = NULL;
-      g_auto (GStrv) lines = NULL;
-
-      if (kic_fs_index_stat (index, cache) != KIC_FS_FILE || (data = read_mime_file (index, path)) == NULL)
-        continue;
-      lines = g_strsplit (data, "\n", -1);
-      for (guint l = 0; lines[l] != NULL; l++)
-        if (strchr (lines[l], '/') != NULL)
-          g_hash_table_replace (types, g_strdup (lines[l]), NULL);
-    }
-  g_hash_table_iter_init (&iter, types);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      const char *type = key;
-      const char *icon = g_hash_table_lookup (icons, type);
-      const char *explicit_generic = g_hash_table_lookup (generic, type);
-      char *generic_name = explicit_generic ? g_strdup (explicit_generic)
-                                            : g_strdup_printf ("%.*s-x-generic", (int) strcspn (type, "/"), type);
-
-      g_hash_table_replace (map, icon ? g_strdup (icon) : mime_icon_name (type), generic_name);
-    }
-  return map;
 }
 
 /* :404-422: kdeglobals [<Group>Icons] Size=, else the first theme's
@@ -624,7 +523,7 @@ kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gb
   char *no_paths[] = { NULL };
   KicResolverSetup setup = { 0 };
   ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
-                         system->app_name, platform_theme };
+                         system->app_name, platform_theme, system->themes };
   char *used = NULL;
 
   if (other_theme)
@@ -643,7 +542,7 @@ kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gb
    * found: without even hicolor initIconThemes() returns first (:436-441)
    * and the User group has nowhere to look */
   setup.user_search_paths = setup.themes->len > 0 ? user_paths : no_paths;
-  setup.generic_icons = profile->generic_icons ? load_generic_icons (system->index, profile, system->data_dirs) : NULL;
+  setup.generic_icons = profile->generic_icons ? kic_mime_generic_icons (system->index, profile, system->data_dirs) : NULL;
   if (used_theme != NULL)
     *used_theme = used ? used : g_strdup ("");
   else
@@ -654,13 +553,15 @@ kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gb
 gboolean
 kic_system_has_theme (KicSystem *system, const char *name)
 {
+  /* (through the system's theme cache: the resolver's lists take the
+   * same parse, not a second one of a large index.theme) */
   ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
-                         system->app_name, system->profile->platform_theme };
+                         system->app_name, system->profile->platform_theme, system->themes };
   g_autoptr (KicTheme) theme = NULL;
 
   if (name[0] == '\0' || strchr (name, '/') != NULL)
     return FALSE;
-  theme = load_theme (&loader, name);
+  theme = load_theme_once (&loader, name, NULL);
   return theme != NULL;
 }
 
@@ -684,6 +585,7 @@ kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GErro
   g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
 
   system->index = index;
+  system->themes = kic_theme_cache_new ();
   /* a root that cannot be opened is an error, not an empty system */
   if (!kic_fs_index_complete (system->index, error))
     return NULL;

@@ -41,6 +41,7 @@ typedef struct {
   char *app_name;
   GPtrArray *kdeglobals; /* GKeyFile*, highest priority first */
   KicResolver *resolver; /* for the configured theme */
+  GHashTable *themes;    /* the themes loaded (kic_theme_cache_new()) */
 } KicSystem;
 
 /* transfer full */

@@ -38,6 +38,10 @@ void kic_note (const char *format, ...) G_GNUC_PRINTF (1, 2);
  * given, each "warning: ..." or "note: ...".  transfer full: char* */
 GPtrArray *kic_diagnostics_take (void);
 
+/* How many warnings and notes were given so far, repeats included: a step
+ * that gave none leaves it as it was (desktop.c keeps only such reads). */
+guint kic_diagnostics_serial (void);
+
 /* Verbose diagnostics, printed only with --verbose. */
 void kic_debug (const char *format, ...) G_GNUC_PRINTF (1, 2);
 

@@ -33,7 +33,7 @@ enum {
 #define KIC_DEFAULT_STORE "/var/lib/kde-icon-cache"
 
 static gboolean opt_rebuild, opt_check, opt_clean, opt_resolve, opt_list, opt_explain;
-static gboolean opt_json, opt_version, opt_dry_run, opt_problems, opt_full;
+static gboolean opt_json, opt_version, opt_dry_run, opt_problems, opt_full, opt_icon_item;
 static char *opt_root, *opt_theme, *opt_output, *opt_kde, *opt_kde_version;
 static char **opt_sizes, **opt_names;
 static int opt_wait;
@@ -56,6 +56,7 @@ static const GOptionEntry option_entries[] = {
   { "full", 0, 0, G_OPTION_ARG_NONE, &opt_full, "With --rebuild or --check: plan every name again, keeping nothing the last rebuild learned", NULL },
   { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Machine-readable output (--list, --rebuild)", NULL },
   { "problems", 0, 0, G_OPTION_ARG_NONE, &opt_problems, "With --list: only the menu entries an admin should fix", NULL },
+  { "icon-item", 0, 0, G_OPTION_ARG_NONE, &opt_icon_item, "With --explain: the search Plasma 5's icon item makes first (NAME.svg, NAME.svgz, the current theme alone)", NULL },
   { "root", 'r', 0, G_OPTION_ARG_FILENAME, &opt_root, "Work on the system under DIR (a chroot)", "DIR" },
   { "theme", 't', 0, G_OPTION_ARG_STRING, &opt_theme, "Current icon theme (default: kdeglobals, else the generation's)", "NAME" },
   { "kde", 'k', 0, G_OPTION_ARG_STRING, &opt_kde, "KDE generation to model: auto (default), kf6, kf5, kde4, kde3", "GEN" },
@@ -129,6 +130,11 @@ check_modes (GError **error)
     }
   if (!kic_profile_check_options (opt_kde, opt_kde_version, error))
     return FALSE;
+  if (opt_icon_item && !opt_explain)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--icon-item goes with --explain");
+      return FALSE;
+    }
   if (opt_problems && !opt_list)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--problems goes with --list");
@@ -234,6 +240,7 @@ main (int argc, char **argv)
   options.json = opt_json;
   options.problems = opt_problems;
   options.names = opt_names;
+  options.icon_item = opt_icon_item;
   store = kic_path_clean (opt_output ? opt_output : KIC_DEFAULT_STORE);
   options.store = store;
   options.dry_run = opt_dry_run;

@@ -9,11 +9,11 @@
  * tests/oracle/FINDINGS.md) and EXTRA_NAMES.  Duplicates are the
  * planner's to fold (it knows the lookup name of an Icon= value). */
 GPtrArray *
-kic_menu_icons (KicSystem *system, char **extra_names, guint *n_files)
+kic_menu_icons (KicSystem *system, char **extra_names, KicDesktopMemo *memo, guint *n_files)
 {
-  g_autoptr (GPtrArray) entries = kic_desktop_scan (system->index, system->data_dirs);
+  g_autoptr (GPtrArray) entries = kic_desktop_scan (system->index, system->data_dirs, memo);
   g_autoptr (GPtrArray) directories = kic_desktop_scan_directories (system->index, system->data_dirs,
-                                                                    system->config_dirs);
+                                                                    system->config_dirs, memo);
   GPtrArray *icons = g_ptr_array_new_with_free_func (g_free);
 
   *n_files = entries->len + directories->len;

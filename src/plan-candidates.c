@@ -41,14 +41,14 @@ dir_key_of (Planner *p, const KicThemeDir *dir)
 }
 
 const char *
-dir_key (Planner *p, const KicThemeDir *dir)
+plan_dir_key (Planner *p, const KicThemeDir *dir)
 {
   return dir_key_of (p, dir)->key;
 }
 
 /* May a link be planted in DIR (the writer's check, asked once)? */
 gboolean
-may_plant_dir (Planner *p, const KicThemeDir *dir)
+plan_may_plant_dir (Planner *p, const KicThemeDir *dir)
 {
   DirKey *dk = (DirKey *) dir_key_of (p, dir);
 
@@ -62,7 +62,7 @@ may_plant_dir (Planner *p, const KicThemeDir *dir)
 /* May SOURCE be copied into the store (the writer's check, asked once;
  * a refusal is one warning)?  *WHY (borrowed) says why not. */
 gboolean
-may_copy (Planner *p, const char *source, const char **why)
+plan_may_copy (Planner *p, const char *source, const char **why)
 {
   const char *known = g_hash_table_lookup (p->copyable, source);
 
@@ -71,7 +71,7 @@ may_copy (Planner *p, const char *source, const char **why)
       char *reason = NULL;
 
       if (p->options->may_copy != NULL
-          && !p->options->may_copy (content_of_path (p, source), &reason, p->options->may_data))
+          && !p->options->may_copy (plan_content_of_path (p, source), &reason, p->options->may_data))
         {
           if (!p->with_memo)
             kic_warning ("%s", reason);
@@ -90,7 +90,7 @@ may_copy (Planner *p, const char *source, const char **why)
 }
 
 GHashTable *
-dir_keys_new (void)
+plan_dir_keys_new (void)
 {
   return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, dir_key_free);
 }
@@ -98,7 +98,7 @@ dir_keys_new (void)
 /* PATH (a file as a lookup names it) as the overlay and the plan name it:
  * the real path of its directory and its name.  transfer full */
 char *
-real_file_key (Planner *p, const char *path)
+plan_real_file_key (Planner *p, const char *path)
 {
   g_autofree char *clean = kic_path_clean (path);
   g_autofree char *parent = g_path_get_dirname (clean);
@@ -115,7 +115,7 @@ real_file_key (Planner *p, const char *path)
  * then can links there never make KDE pick another of them: a link changes
  * which directories the MatchBest scan skips (kde-lookup.md §1.2). */
 gboolean
-theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content)
+plan_theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content)
 {
   for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
     {
@@ -145,10 +145,10 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
               || kic_fs_index_dir_stat_hashed (p->system->index, dir_key_of (p, dir)->listing, file, hash)
                    == KIC_FS_NONE)
             continue;
-          if (kic_overlay_lookup (p->base, dir_key (p, dir), file, &add) && !add)
+          if (kic_overlay_lookup (p->base, plan_dir_key (p, dir), file, &add) && !add)
             continue; /* a link of the previous run */
           path = g_strconcat (dir->path, "/", file, NULL);
-          if (!kic_content_equal (content_of_path (p, path), content))
+          if (!kic_content_equal (plan_content_of_path (p, path), content))
             return FALSE;
         }
     }
@@ -157,12 +157,12 @@ theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const ch
 
 /* A directory of a theme where links may go, whatever the name: of scale
  * 1, a real directory of the theme that the writer will take
- * (may_plant_dir()), listed there first under its real path; EXACT when it
+ * (plan_may_plant_dir()), listed there first under its real path; EXACT when it
  * fits a target size exactly. */
 typedef struct {
   const KicThemeDir *dir;
   guint position;          /* its index in the theme's directories */
-  const char *key;         /* dir_key () */
+  const char *key;         /* plan_dir_key () */
   const KicFsDir *listing;
   gboolean exact;
 } ThemeCandidate;
@@ -184,8 +184,8 @@ theme_candidates (Planner *p, const KicTheme *theme)
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
       ThemeCandidate tc = { dir, d, NULL, NULL, FALSE };
 
-      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (tc.key = dir_key (p, dir)) == NULL
-          || g_hash_table_contains (seen, tc.key) || !may_plant_dir (p, dir))
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (tc.key = plan_dir_key (p, dir)) == NULL
+          || g_hash_table_contains (seen, tc.key) || !plan_may_plant_dir (p, dir))
         continue;
       g_hash_table_add (seen, (gpointer) tc.key);
       tc.listing = dir_key_of (p, dir)->listing;
@@ -198,7 +198,7 @@ theme_candidates (Planner *p, const KicTheme *theme)
 }
 
 void
-digest_candidates (Planner *p, GChecksum *checksum)
+plan_digest_candidates (Planner *p, GChecksum *checksum)
 {
   for (guint r = 0; r + 1 < p->resolvers->len; r++)
     {
@@ -301,14 +301,14 @@ shared_keys (Planner *p, KicResolver *resolver)
  * configured theme's and a user's of any other theme.  transfer full:
  * KDE's lookup of NAME without our links, one per resolver. */
 GPtrArray *
-name_ends (Planner *p, const char *name)
+plan_name_ends (Planner *p, const char *name)
 {
   GPtrArray *ends = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
 
   /* which theme answers does not depend on the size: MatchBest takes a
    * file of any size (kicontheme.cpp:173-259) */
   for (guint r = 0; r < p->resolvers->len; r++)
-    g_ptr_array_add (ends, resolve_with (g_ptr_array_index (p->resolvers, r), p->base, name, 48));
+    g_ptr_array_add (ends, plan_resolve_with (g_ptr_array_index (p->resolvers, r), p->base, name, 48));
   return ends;
 }
 
@@ -323,9 +323,9 @@ theme_position (const GPtrArray *themes, const char *name)
 
 /* Why a link for NAME in THEME could change the lookup of a name no file
  * carries, for any user the planner models (name_ends: cases 1 and 2), or
- * NULL.  ENDS: name_ends (P, NAME). */
+ * NULL.  ENDS: plan_name_ends (P, NAME). */
 const char *
-theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme)
+plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme)
 {
   const KicProfileTable *table = p->system->profile->table;
   gboolean generic = kic_resolver_cuts_to_generic (g_ptr_array_index (p->resolvers, 0), name);
@@ -362,16 +362,18 @@ theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicThe
  * where no file of that name exists that the previous run did not
  * plant. */
 GPtrArray *
-plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
+plan_plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
                   const KicContent *content, gboolean for_floor)
 {
   const char *name = np->name;
   const GPtrArray *themes = kic_resolver_themes (resolver);
-  GPtrArray *candidates = g_ptr_array_new_with_free_func (candidate_free);
+  GPtrArray *candidates = g_ptr_array_new_with_free_func (plan_candidate_free);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTable *shared = shared_keys (p, resolver);
   g_autofree char *file = g_strconcat (name, ext, NULL);
   guint hash = kic_fs_name_hash (file);
+  /* one string for every candidate: a theme can offer 100 000 */
+  char *shared_file = NULL;
   gboolean in_base, in_after;
   g_autoptr (GPtrArray) ends = NULL;
 
@@ -380,7 +382,7 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
   /* (almost no name is in the overlays: then no directory is asked) */
   in_base = kic_overlay_has_name (p->base, file);
   in_after = kic_overlay_has_name (p->after, file);
-  ends = name_ends (p, name);
+  ends = plan_name_ends (p, name);
   for (guint t = 0; t < themes->len; t++)
     {
       const KicTheme *theme = g_ptr_array_index (themes, t);
@@ -400,9 +402,9 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           /* a name of the closure must stop its own lookup in the theme
            * whose links its dash cut would otherwise reach */
           || (np->closure_theme != NULL && strcmp (np->closure_theme, theme->desc->name) != 0)
-          || !theme_agrees (p, resolver, theme, name, content)
+          || !plan_theme_agrees (p, resolver, theme, name, content)
           /* links that could change names no file carries */
-          || theme_forbids (p, ends, name, theme) != NULL)
+          || plan_theme_forbids (p, ends, name, theme) != NULL)
         continue;
       may_hold = kic_resolver_theme_may_hold (resolver, theme, file);
       list = theme_candidates (p, theme);
@@ -427,9 +429,13 @@ plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, cons
           c->dir = tc->dir;
           c->key = tc->key;
           c->listing = tc->listing;
-          c->file = g_strdup (file);
+          if (shared_file == NULL)
+            shared_file = g_ref_string_new (file);
+          c->file = g_ref_string_acquire (shared_file);
           g_ptr_array_add (candidates, c);
         }
     }
+  if (shared_file != NULL)
+    g_ref_string_release (shared_file);
   return candidates;
 }

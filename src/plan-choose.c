@@ -14,7 +14,7 @@
 /* The planned link result R ends at, by whichever path KDE reached it, or
  * NULL. */
 KicPlant *
-plant_of_result (Planner *p, const KicResult *r)
+plan_plant_of_result (Planner *p, const KicResult *r)
 {
   KicPlant *plant;
   g_autofree char *key = NULL;
@@ -26,11 +26,11 @@ plant_of_result (Planner *p, const KicResult *r)
   if (plant != NULL || g_hash_table_size (p->plants) == 0)
     return plant;
   /* (the common case, a real directory named as it is, costs no more) */
-  if (r->dir != NULL && dir_key (p, r->dir) != NULL
-      && strcmp (dir_key (p, r->dir), r->dir->path) == 0 && r->path[strlen (r->dir->path)] == '/'
+  if (r->dir != NULL && plan_dir_key (p, r->dir) != NULL
+      && strcmp (plan_dir_key (p, r->dir), r->dir->path) == 0 && r->path[strlen (r->dir->path)] == '/'
       && strchr (r->path + strlen (r->dir->path) + 1, '/') == NULL)
     return NULL;
-  key = real_file_key (p, r->path);
+  key = plan_real_file_key (p, r->path);
   return g_hash_table_lookup (p->plants, key);
 }
 
@@ -39,7 +39,7 @@ plant_of_result (Planner *p, const KicResult *r)
  * "X.xpm.png" and a file "X.xpm.png" would otherwise share a copy, and
  * one of them show the other's pixels). */
 gboolean
-claim_store (Planner *p, const char *store, const char *source)
+plan_claim_store (Planner *p, const char *store, const char *source)
 {
   const char *had = g_hash_table_lookup (p->store_of, store);
 
@@ -58,7 +58,7 @@ claim_store (Planner *p, const char *store, const char *source)
 
 /* Put DIR/NAME back to what the base overlay says of it. */
 void
-overlay_restore (Planner *p, const char *dir, const char *name)
+plan_overlay_restore (Planner *p, const char *dir, const char *name)
 {
   gboolean add;
 
@@ -69,7 +69,7 @@ overlay_restore (Planner *p, const char *dir, const char *name)
 }
 
 KicResult *
-resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size)
+plan_resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size)
 {
   kic_resolver_set_overlay (resolver, overlay);
   return kic_resolve (resolver, name, size, FALSE);
@@ -87,9 +87,9 @@ weighted_cost (Planner *p, KicResolver *resolver, const char *name, const KicCon
   for (guint t = 0; t < p->options->targets->len; t++)
     {
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-      g_autoptr (KicResult) r = resolve_with (resolver, p->after, name, target->size);
+      g_autoptr (KicResult) r = plan_resolve_with (resolver, p->after, name, target->size);
 
-      if (!kic_content_equal (content_of_result (p, r, source), content))
+      if (!kic_content_equal (plan_content_of_result (p, r, source), content))
         return G_MAXDOUBLE;
       cost += target->weight * r->n_calls;
     }
@@ -97,11 +97,11 @@ weighted_cost (Planner *p, KicResolver *resolver, const char *name, const KicCon
 }
 
 void
-candidate_free (gpointer data)
+plan_candidate_free (gpointer data)
 {
   Candidate *c = data;
 
-  g_free (c->file);
+  g_ref_string_release (c->file);
   g_free (c);
 }
 
@@ -142,12 +142,13 @@ compare_priced (gconstpointer a, gconstpointer b)
  * candidate makes (past KIC_MAX_PRICED of them, the cheapest so far). */
 static gboolean
 add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
-              GPtrArray *candidates, GPtrArray *chosen, double bar, double *cost, double *today_out)
+              GPtrArray *candidates, GArray *links, KicPricedWatch *watch, GPtrArray *chosen, double bar,
+              double *cost, double *today_out)
 {
   const GArray *targets = p->options->targets;
-  g_autoptr (GArray) links = g_array_sized_new (FALSE, TRUE, sizeof (KicPricedLink), candidates->len);
   g_autoptr (GArray) priced = g_array_new (FALSE, FALSE, sizeof (Priced));
-  g_autoptr (GHashTable) watch = NULL;
+  g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (Priced));
+  const Priced *star = NULL;
   Candidate *best = NULL;
   double best_cost = bar;
   double today = 0;
@@ -156,22 +157,15 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
 
   if (candidates->len == 0)
     return FALSE;
-  g_array_set_size (links, candidates->len);
   g_array_set_size (priced, candidates->len);
   for (guint i = 0; i < candidates->len; i++)
     {
-      Candidate *c = g_ptr_array_index (candidates, i);
-      KicPricedLink *link = &g_array_index (links, KicPricedLink, i);
       Priced *pc = &g_array_index (priced, Priced, i);
 
-      link->theme = c->theme;
-      link->dir = c->dir;
-      link->listing = c->listing;
       pc->index = i;
       pc->bound = 0;
       pc->exact = TRUE;
     }
-  watch = kic_priced_watch_new (links);
   for (guint t = 0; t < targets->len; t++)
     {
       const KicTarget *target = &g_array_index (targets, KicTarget, t);
@@ -181,7 +175,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
       /* (every candidate is for the same file: the name with one extension) */
       r = kic_resolve_priced (resolver, name, target->size, ((Candidate *) g_ptr_array_index (candidates, 0))->file,
                               links, watch);
-      if (today != G_MAXDOUBLE && !kic_content_equal (content_of_result (p, r, source), content))
+      if (today != G_MAXDOUBLE && !kic_content_equal (plan_content_of_result (p, r, source), content))
         today = G_MAXDOUBLE;
       else if (today != G_MAXDOUBLE)
         today += target->weight * r->n_calls;
@@ -192,7 +186,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
 
           /* a candidate the lookup never asks about leaves it as it is;
            * one priced exactly ends it in its own theme's scan, at a file
-           * of the name's content (theme_agrees()) */
+           * of the name's content (plan_theme_agrees()) */
           pc->exact = pc->exact && (!link->asked || link->exact);
           pc->bound += target->weight * (link->asked ? link->calls : r->n_calls);
         }
@@ -206,10 +200,29 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
    * where a candidate leaves the lookup as it is: those are priced in full */
   for (guint i = 0; today == G_MAXDOUBLE && i < candidates->len; i++)
     g_array_index (priced, Priced, i).exact = FALSE;
-  g_array_sort (priced, compare_priced);
-  for (guint k = 0; k < priced->len; k++)
+  /* Taken in the order of their bounds, the candidates past the first one
+   * priced exactly (STAR) cannot change the choice: it is as cheap as they
+   * are, and earlier; nor can those dearer than the bar.  So only those
+   * before it are sorted (with KF none, or a few: not 100 000). */
+  for (guint i = 0; i < priced->len; i++)
     {
-      const Priced *pc = &g_array_index (priced, Priced, k);
+      const Priced *pc = &g_array_index (priced, Priced, i);
+
+      if (pc->exact && pc->bound <= best_cost && (star == NULL || compare_priced (pc, star) < 0)
+          && !g_ptr_array_find (chosen, g_ptr_array_index (candidates, i), NULL))
+        star = pc;
+    }
+  for (guint i = 0; i < priced->len; i++)
+    {
+      const Priced *pc = &g_array_index (priced, Priced, i);
+
+      if (pc->bound <= best_cost && (pc == star || (!pc->exact && (star == NULL || compare_priced (pc, star) < 0))))
+        g_array_append_val (order, *pc);
+    }
+  g_array_sort (order, compare_priced);
+  for (guint k = 0; k < order->len; k++)
+    {
+      const Priced *pc = &g_array_index (order, Priced, k);
       Candidate *c = g_ptr_array_index (candidates, pc->index);
       double trial = pc->bound;
 
@@ -230,7 +243,7 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
             break;
           kic_overlay_set (p->after, c->key, c->file, TRUE);
           trial = weighted_cost (p, resolver, name, content, source);
-          overlay_restore (p, c->key, c->file);
+          plan_overlay_restore (p, c->key, c->file);
         }
       if (trial < best_cost || (trial == best_cost && best != NULL && pc->index < best_index))
         {
@@ -257,15 +270,32 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const KicCont
               const char *source, GPtrArray *candidates, GPtrArray *chosen, gboolean keep_one)
 {
   double cost = G_MAXDOUBLE;
+  g_autoptr (GArray) links = g_array_sized_new (FALSE, TRUE, sizeof (KicPricedLink), candidates->len);
+  g_autoptr (KicPricedWatch) watch = NULL;
 
-  if (keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, G_MAXDOUBLE, &cost, NULL))
+  /* the links priced, and where they are, the same for every choice */
+  g_array_set_size (links, candidates->len);
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = g_ptr_array_index (candidates, i);
+      KicPricedLink *link = &g_array_index (links, KicPricedLink, i);
+
+      link->theme = c->theme;
+      link->dir = c->dir;
+      link->listing = c->listing;
+    }
+  watch = kic_priced_watch_new (links);
+  if (keep_one
+      && !add_cheapest (p, resolver, name, content, source, candidates, links, watch, chosen, G_MAXDOUBLE, &cost,
+                        NULL))
     return G_MAXDOUBLE;
   /* the first choice's bar is the cost of today's lookups, which it makes
    * anyway (with no candidate at all, nothing is chosen: the cost does not
    * matter) */
-  if (!keep_one && !add_cheapest (p, resolver, name, content, source, candidates, chosen, -1, &cost, &cost))
+  if (!keep_one
+      && !add_cheapest (p, resolver, name, content, source, candidates, links, watch, chosen, -1, &cost, &cost))
     return cost;
-  while (add_cheapest (p, resolver, name, content, source, candidates, chosen, cost, &cost, NULL))
+  while (add_cheapest (p, resolver, name, content, source, candidates, links, watch, chosen, cost, &cost, NULL))
     ;
   for (guint i = chosen->len; i-- > 0;)
     {
@@ -274,7 +304,7 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const KicCont
 
       if (keep_one && chosen->len == 1)
         break;
-      overlay_restore (p, c->key, c->file);
+      plan_overlay_restore (p, c->key, c->file);
       trial = weighted_cost (p, resolver, name, content, source);
       if (trial <= cost)
         {
@@ -289,7 +319,7 @@ choose_links (Planner *p, KicResolver *resolver, const char *name, const KicCont
 
 /* A name planted for one theme stays planted whatever another says. */
 void
-set_status (KicNamePlan *np, KicNameStatus status, const char *reason)
+plan_set_status (KicNamePlan *np, KicNameStatus status, const char *reason)
 {
   if (np->plants->len > 0 && status != KIC_NAME_PLANTED)
     return;
@@ -324,11 +354,11 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
 
       if (r->path == NULL)
         {
-          set_status (np, content ? KIC_NAME_SKIPPED : KIC_NAME_NOT_FOUND,
+          plan_set_status (np, content ? KIC_NAME_SKIPPED : KIC_NAME_NOT_FOUND,
                       content ? "KDE finds it at some sizes only" : "KDE finds no file for it");
           return;
         }
-      c = content_of_result (p, r, NULL);
+      c = plan_content_of_result (p, r, NULL);
       if (content == NULL)
         {
           content = c;
@@ -342,14 +372,14 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   if (((const KicResult *) g_ptr_array_index (all, 0))->via != KIC_VIA_THEME
       && p->system->profile->table->name_variants && !p->options->unthemed_links)
     {
-      set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
+      plan_set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
       return;
     }
   /* KDE's cost today at the target sizes */
   for (guint t = 0; t < p->options->targets->len; t++)
     {
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-      g_autoptr (KicResult) r = resolve_with (resolver, p->base, np->name, target->size);
+      g_autoptr (KicResult) r = plan_resolve_with (resolver, p->base, np->name, target->size);
 
       before += target->weight * r->n_calls;
     }
@@ -366,24 +396,24 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   if (content->kind == KIC_CONTENT_RESOURCE)
     {
       /* nothing on disk to copy, and KDE finds it without a call */
-      set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
+      plan_set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
       return;
     }
-  ext = source ? link_extension (p, source) : NULL;
+  ext = source ? plan_link_extension (p, source) : NULL;
   if (ext == NULL)
     {
-      set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
+      plan_set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
       return;
     }
-  if (!may_copy (p, source, &why))
+  if (!plan_may_copy (p, source, &why))
     {
-      set_status (np, KIC_NAME_SKIPPED, why);
+      plan_set_status (np, KIC_NAME_SKIPPED, why);
       return;
     }
-  candidates = plant_candidates (p, resolver, np, ext, content, FALSE);
+  candidates = plan_plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)
     {
-      set_status (np, KIC_NAME_SKIPPED,
+      plan_set_status (np, KIC_NAME_SKIPPED,
                   kic_resolver_cuts_to_generic (resolver, np->name)
                     ? "no theme from the one KDE finds it in on both probes its file type and holds no other file "
                       "of that name (its dash cuts reach a -x-generic icon: a link in an earlier theme would change "
@@ -399,21 +429,21 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       for (guint i = 0; i < chosen->len; i++)
         {
           Candidate *c = g_ptr_array_index (chosen, i);
-          overlay_restore (p, c->key, c->file);
+          plan_overlay_restore (p, c->key, c->file);
         }
-      set_status (np, KIC_NAME_UNCHANGED, "KDE already finds it as fast as any link would make it");
+      plan_set_status (np, KIC_NAME_UNCHANGED, "KDE already finds it as fast as any link would make it");
       return;
     }
   /* an XPM's PNG twin is made in the store (raster.h) */
   store = g_strconcat (p->options->store, "/files", source, g_str_has_suffix (source, ext) ? "" : ext, NULL);
-  if (!claim_store (p, store, source))
+  if (!plan_claim_store (p, store, source))
     {
       for (guint i = 0; i < chosen->len; i++)
         {
           Candidate *c = g_ptr_array_index (chosen, i);
-          overlay_restore (p, c->key, c->file);
+          plan_overlay_restore (p, c->key, c->file);
         }
-      set_status (np, KIC_NAME_SKIPPED, "its copy would be at the same path in the store as another file's");
+      plan_set_status (np, KIC_NAME_SKIPPED, "its copy would be at the same path in the store as another file's");
       return;
     }
   for (guint i = 0; i < chosen->len; i++)
@@ -425,11 +455,11 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plant->source = g_strdup (source);
       plant->store = g_strdup (store);
       plant->theme = g_strdup (c->theme->desc->name);
-      plant->content = content_of_path (p, source);
+      plant->content = plan_content_of_path (p, source);
       g_ptr_array_add (np->plants, plant);
-      plants_add (p, plant);
+      plan_plants_add (p, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
       g_hash_table_add (p->dirty, g_strdup (plant->link));
     }
-  set_status (np, KIC_NAME_PLANTED, NULL);
+  plan_set_status (np, KIC_NAME_PLANTED, NULL);
 }

@@ -17,7 +17,7 @@ file_name (const char *path)
 
 /* PLANT is planned (p->plants); its file name counts in p->plant_files. */
 void
-plants_add (Planner *p, KicPlant *plant)
+plan_plants_add (Planner *p, KicPlant *plant)
 {
   const char *file = file_name (plant->link);
   gpointer n = g_hash_table_lookup (p->plant_files, file);
@@ -29,7 +29,7 @@ plants_add (Planner *p, KicPlant *plant)
 
 /* The plant at LINK is no longer planned. */
 void
-plants_remove (Planner *p, const char *link)
+plan_plants_remove (Planner *p, const char *link)
 {
   const char *file = file_name (link);
   guint n = GPOINTER_TO_UINT (g_hash_table_lookup (p->plant_files, file));
@@ -44,7 +44,7 @@ plants_remove (Planner *p, const char *link)
 
 /* The content of the file at PATH (inside the root). */
 const KicContent *
-content_of_path (Planner *p, const char *path)
+plan_content_of_path (Planner *p, const char *path)
 {
   return kic_content_of_path (p->contents, path);
 }
@@ -55,7 +55,7 @@ content_of_path (Planner *p, const char *path)
  * (kiconloader.cpp:588-599 for the order; kde-lookup.md §3.1).  The
  * PNG stands for the XPM's content in the proof: it shows its pixels. */
 const char *
-link_extension (Planner *p, const char *source)
+plan_link_extension (Planner *p, const char *source)
 {
   const char *ext = kic_icon_name_extension (source);
   const char *why = NULL;
@@ -65,7 +65,7 @@ link_extension (Planner *p, const char *source)
        * scaling) only: tests/integration/xpm-png.sh */
       || p->system->profile->table->generation != KIC_KDE_KF5)
     return ext;
-  if (kic_content_png (content_of_path (p, source), NULL, &why) != NULL)
+  if (kic_content_png (plan_content_of_path (p, source), NULL, &why) != NULL)
     return ".png";
   kic_debug ("%s stays an XPM: %s", source, why);
   return ext;
@@ -75,7 +75,7 @@ link_extension (Planner *p, const char *source)
  * link being tried for the name being planned (in p->after, not yet a
  * plant) stands for TRIAL_SOURCE. */
 const KicContent *
-content_of_result (Planner *p, const KicResult *r, const char *trial_source)
+plan_content_of_result (Planner *p, const KicResult *r, const char *trial_source)
 {
   KicPlant *plant;
 
@@ -85,9 +85,9 @@ content_of_result (Planner *p, const KicResult *r, const char *trial_source)
     return kic_content_special (p->contents, KIC_CONTENT_ABSOLUTE, r->path);
   /* a link is found under its own file name, whichever path leads to it:
    * a name no plant has needs no search for one */
-  plant = g_hash_table_contains (p->plant_files, file_name (r->path)) ? plant_of_result (p, r) : NULL;
+  plant = g_hash_table_contains (p->plant_files, file_name (r->path)) ? plan_plant_of_result (p, r) : NULL;
   if (plant != NULL)
-    return content_of_path (p, plant->source);
+    return plan_content_of_path (p, plant->source);
   if (r->dir != NULL && r->dir->resource_files != NULL)
     /* the library's own breeze: we cannot read it, so it is the same as
      * nothing but itself */
@@ -98,18 +98,18 @@ content_of_result (Planner *p, const KicResult *r, const char *trial_source)
       g_autofree char *file = g_path_get_basename (r->path);
       g_autofree char *disk = g_build_filename (r->dir->mirror, file, NULL);
 
-      return content_of_path (p, disk);
+      return plan_content_of_path (p, disk);
     }
   if (trial_source != NULL && r->dir != NULL)
     {
       /* the overlay names the real directory, whatever path KDE took */
-      g_autofree char *key = real_file_key (p, r->path);
+      g_autofree char *key = plan_real_file_key (p, r->path);
       g_autofree char *dir = g_path_get_dirname (key);
       g_autofree char *file = g_path_get_basename (key);
       gboolean add;
 
       if (kic_overlay_lookup (p->after, dir, file, &add) && add)
-        return content_of_path (p, trial_source);
+        return plan_content_of_path (p, trial_source);
     }
-  return content_of_path (p, r->path);
+  return plan_content_of_path (p, r->path);
 }

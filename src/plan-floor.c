@@ -21,7 +21,7 @@ base_restore (Planner *p, const char *dir, const char *file, gboolean had, gbool
 static gboolean
 is_added (Planner *p, const KicOverlay *overlay, const char *path)
 {
-  g_autofree char *key = real_file_key (p, path);
+  g_autofree char *key = plan_real_file_key (p, path);
   g_autofree char *dir = g_path_get_dirname (key);
   g_autofree char *file = g_path_get_basename (key);
   gboolean add;
@@ -54,14 +54,14 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
 
   if (before->path == NULL || before->via == KIC_VIA_ABSOLUTE)
     return best;
-  content = content_of_result (p, before, NULL);
+  content = plan_content_of_result (p, before, NULL);
   if (content->kind == KIC_CONTENT_RESOURCE)
     return best;
   source = kic_fs_index_realpath (p->system->index, before->path);
-  ext = source ? link_extension (p, source) : NULL;
+  ext = source ? plan_link_extension (p, source) : NULL;
   if (ext == NULL)
     return best;
-  candidates = plant_candidates (p, resolver, np, ext, content, TRUE);
+  candidates = plan_plant_candidates (p, resolver, np, ext, content, TRUE);
   for (;;)
     {
       guint best_i = G_MAXUINT;
@@ -76,7 +76,7 @@ floor_calls (Planner *p, KicResolver *resolver, KicNamePlan *np, const KicResult
           if (was && add)
             continue; /* chosen already */
           kic_overlay_set (p->base, c->key, c->file, TRUE);
-          r = resolve_with (resolver, p->base, np->name, size);
+          r = plan_resolve_with (resolver, p->base, np->name, size);
           /* the content stays when it ends at one of the links */
           ends_at_link = r->path != NULL && is_added (p, p->base, r->path);
           base_restore (p, c->key, c->file, was, add);
@@ -124,7 +124,7 @@ floor_reason (const KicNamePlan *np)
  * after, at the target sizes, and the floor; for the names in ONLY (a
  * set of names, NULL: all). */
 void
-report_sizes (Planner *p, GPtrArray *names, GHashTable *only)
+plan_report_sizes (Planner *p, GPtrArray *names, GHashTable *only)
 {
   KicResolver *resolver = g_ptr_array_index (p->resolvers, 0);
 
@@ -153,8 +153,8 @@ report_sizes (Planner *p, GPtrArray *names, GHashTable *only)
       for (guint t = 0; t < p->options->targets->len; t++)
         {
           int size = g_array_index (p->options->targets, KicTarget, t).size;
-          g_autoptr (KicResult) before = resolve_with (resolver, p->base, asked, size);
-          g_autoptr (KicResult) after = resolve_with (resolver, p->after, asked, size);
+          g_autoptr (KicResult) before = plan_resolve_with (resolver, p->base, asked, size);
+          g_autoptr (KicResult) after = plan_resolve_with (resolver, p->after, asked, size);
           KicSizeReport *report = g_new0 (KicSizeReport, 1);
 
           report->size = size;

@@ -108,7 +108,7 @@ reached_names (Planner *p, GPtrArray *names, const KicPlanMemo *memo)
           continue;
         }
       g_hash_table_add (visited, stem);
-      tried_by = names_trying (p, stem);
+      tried_by = plan_names_trying (p, stem);
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
         {
           const char *name = g_ptr_array_index (tried_by, i);
@@ -156,17 +156,17 @@ take_result (Planner *p, KicNamePlan *np, const KicNamePlan *m)
       plant->source = g_strdup (was->source);
       plant->store = g_strdup (was->store);
       plant->theme = g_strdup (was->theme);
-      plant->content = content_of_path (p, plant->source);
-      claim_store (p, plant->store, plant->source);
+      plant->content = plan_content_of_path (p, plant->source);
+      plan_claim_store (p, plant->store, plant->source);
       /* copyable then, maybe not now (a mode changed above it, which no
        * listing tells of): a refusal drops the memo (plan.c) */
       {
         const char *why;
 
-        may_copy (p, plant->source, &why);
+        plan_may_copy (p, plant->source, &why);
       }
       g_ptr_array_add (np->plants, plant);
-      plants_add (p, plant);
+      plan_plants_add (p, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
       kic_overlay_set (p->after, dir, file, TRUE);
     }
@@ -189,7 +189,7 @@ find_closure (GPtrArray *closure, const char *name, const char *theme)
  * change reaches; the names it returns (a set) are to be planned again.
  * *N_VERIFIED gets the proof's lookups of the names kept. */
 GHashTable *
-memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified)
+plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified)
 {
   g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) owners = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -198,7 +198,7 @@ memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_ve
   gpointer key, value;
 
   if (p->known == NULL)
-    proof_index (p, names);
+    plan_proof_index (p, names);
   reached = reached_names (p, names, memo);
   for (guint i = 0; i < memo->names->len; i++)
     {
@@ -238,7 +238,7 @@ memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_ve
       np = g_new0 (KicNamePlan, 1);
       np->name = g_strdup (m->name);
       np->plants = g_ptr_array_new_with_free_func (kic_plant_free);
-      np->sizes = g_ptr_array_new_with_free_func (size_report_free);
+      np->sizes = g_ptr_array_new_with_free_func (plan_size_report_free);
       np->banned = g_ptr_array_new_with_free_func (g_free);
       np->closure_theme = g_strdup (m->closure_theme);
       take_result (p, np, m);

@@ -25,8 +25,8 @@ typedef struct {
   KicOverlay *base;       /* the previous run's links hidden: KDE's own state */
   KicOverlay *after;      /* base plus the links planned so far */
   KicContentTable *contents; /* what each file shows the user (the plan keeps it) */
-  GHashTable *plants;     /* link path -> KicPlant* (borrowed from names): plants_add(), plants_remove() */
-  GHashTable *plant_files; /* file name of a planted link -> how many (content_of_result()'s filter) */
+  GHashTable *plants;     /* link path -> KicPlant* (borrowed from names): plan_plants_add(), plan_plants_remove() */
+  GHashTable *plant_files; /* file name of a planted link -> how many (plan_content_of_result()'s filter) */
   GHashTable *plant_name; /* link path -> KicNamePlan* */
   GPtrArray *resolvers;   /* KicResolver*: one per theme, then the proof's only:
                            * "any other theme", and with the KDE platform theme
@@ -37,7 +37,7 @@ typedef struct {
   GHashTable *known;      /* every name a lookup could be asked for (set) */
   GHashTable *stem_names; /* file name stem -> GPtrArray of the known names
                            * whose lookups may try it (borrowed), as asked
-                           * (names_trying()) */
+                           * (plan_names_trying()) */
   GPtrArray *known_sorted;  /* the known names, sorted (borrowed) */
   GPtrArray *generic_sorted; /* GenericOf*: each known name with a generic icon, by it */
   GPtrArray *slash_names;   /* the known names with a '/' (borrowed) */
@@ -50,8 +50,8 @@ typedef struct {
   GPtrArray *closure;     /* KicNamePlan*: names planted so others' links hold */
   GHashTable *verified;   /* name -> GUINT_TO_POINTER (lookups the proof checked) */
   gboolean unsure;        /* the proof met a change it could not pin on a link */
-  gboolean store_clash;   /* two sources claimed one store path (claim_store()) */
-  GHashTable *dir_keys;   /* KicThemeDir* -> its real path and listing (dir_key()) */
+  gboolean store_clash;   /* two sources claimed one store path (plan_claim_store()) */
+  GHashTable *dir_keys;   /* KicThemeDir* -> its real path and listing (plan_dir_key()) */
   GHashTable *store_of;   /* store path -> the source planted links claim it for */
   guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
   GHashTable *copyable;   /* source -> "" when may_copy says yes, else why not */
@@ -75,46 +75,46 @@ typedef struct {
 typedef struct {
   const KicTheme *theme;
   const KicThemeDir *dir;
-  const char *key; /* dir_key (dir): where the link goes, a real path */
-  const KicFsDir *listing; /* its listing: kic_resolver_watch()'s key */
-  char *file;
+  const char *key; /* plan_dir_key (dir): where the link goes, a real path */
+  const KicFsDir *listing; /* its listing: kic_priced_watch_new()'s key */
+  char *file; /* a GRefString (g_ref_string_release()) */
 } Candidate;
 
 /* plan.c */
-void size_report_free (gpointer data);
-void name_plan_free (gpointer data);
+void plan_size_report_free (gpointer data);
+void plan_name_plan_free (gpointer data);
 
 /* plan-content.c */
-void plants_add (Planner *p, KicPlant *plant);
-void plants_remove (Planner *p, const char *link);
-const KicContent *content_of_path (Planner *p, const char *path);
-const char *link_extension (Planner *p, const char *source);
-const KicContent *content_of_result (Planner *p, const KicResult *r, const char *trial_source);
+void plan_plants_add (Planner *p, KicPlant *plant);
+void plan_plants_remove (Planner *p, const char *link);
+const KicContent *plan_content_of_path (Planner *p, const char *path);
+const char *plan_link_extension (Planner *p, const char *source);
+const KicContent *plan_content_of_result (Planner *p, const KicResult *r, const char *trial_source);
 
 /* plan-choose.c */
-const char *dir_key (Planner *p, const KicThemeDir *dir);
-GHashTable *dir_keys_new (void);
-char *real_file_key (Planner *p, const char *path);
-KicPlant *plant_of_result (Planner *p, const KicResult *r);
-gboolean claim_store (Planner *p, const char *store, const char *source);
-gboolean may_copy (Planner *p, const char *source, const char **why);
-gboolean may_plant_dir (Planner *p, const KicThemeDir *dir);
+const char *plan_dir_key (Planner *p, const KicThemeDir *dir);
+GHashTable *plan_dir_keys_new (void);
+char *plan_real_file_key (Planner *p, const char *path);
+KicPlant *plan_plant_of_result (Planner *p, const KicResult *r);
+gboolean plan_claim_store (Planner *p, const char *store, const char *source);
+gboolean plan_may_copy (Planner *p, const char *source, const char **why);
+gboolean plan_may_plant_dir (Planner *p, const KicThemeDir *dir);
 /* Add to CHECKSUM every directory the themes planted for offer as a
- * candidate (the writer's verdict on each, may_plant_dir(), included):
+ * candidate (the writer's verdict on each, plan_may_plant_dir(), included):
  * part of the plan's key, since a directory that became plantable or not
  * changes plans that no listing tells of. */
-void digest_candidates (Planner *p, GChecksum *checksum);
+void plan_digest_candidates (Planner *p, GChecksum *checksum);
 #define UNTHEMED_REASON                                                                                       \
   "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
   "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"
-GPtrArray *name_ends (Planner *p, const char *name);
-const char *theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
-void overlay_restore (Planner *p, const char *dir, const char *name);
-KicResult *resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
-void candidate_free (gpointer data);
-GPtrArray *plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
+GPtrArray *plan_name_ends (Planner *p, const char *name);
+const char *plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
+void plan_overlay_restore (Planner *p, const char *dir, const char *name);
+KicResult *plan_resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
+void plan_candidate_free (gpointer data);
+GPtrArray *plan_plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
                              const KicContent *content, gboolean for_floor);
-void set_status (KicNamePlan *np, KicNameStatus status, const char *reason);
+void plan_set_status (KicNamePlan *np, KicNameStatus status, const char *reason);
 void plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np);
 
 /* plan-sizeset.c */
@@ -124,19 +124,19 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
                     double before, gboolean only_try);
 
 /* plan-proof.c */
-void proof_index (Planner *p, GPtrArray *names);
-GPtrArray *names_trying (Planner *p, const char *stem);
-gboolean prove_once (Planner *p, GPtrArray *names, guint *n_verified);
-void drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
-void replan_banned (Planner *p, GPtrArray *names, guint n_themes);
+void plan_proof_index (Planner *p, GPtrArray *names);
+GPtrArray *plan_names_trying (Planner *p, const char *stem);
+gboolean plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified);
+void plan_drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
+void plan_replan_banned (Planner *p, GPtrArray *names, guint n_themes);
 
 /* plan-floor.c */
-void report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
+void plan_report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
 
 /* plan-memo.c */
-GHashTable *memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified);
+GHashTable *plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified);
 
 /* plan-candidates.c */
-gboolean theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content);
+gboolean plan_theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content);
 
 #endif

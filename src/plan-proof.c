@@ -50,13 +50,13 @@ drop_plants (Planner *p, KicNamePlan *np, const char *reason)
       g_autofree char *dir = g_path_get_dirname (plant->link);
       g_autofree char *file = g_path_get_basename (plant->link);
 
-      overlay_restore (p, dir, file);
+      plan_overlay_restore (p, dir, file);
       g_hash_table_add (p->dirty, g_strdup (plant->link));
       g_hash_table_remove (p->plant_name, plant->link);
-      plants_remove (p, plant->link);
+      plan_plants_remove (p, plant->link);
     }
   g_ptr_array_set_size (np->plants, 0);
-  set_status (np, KIC_NAME_SKIPPED, reason);
+  plan_set_status (np, KIC_NAME_SKIPPED, reason);
 }
 
 static char *
@@ -148,7 +148,7 @@ known_names (Planner *p, GPtrArray *names)
             {
               const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
               g_autoptr (GPtrArray) files = NULL;
-              const char *key = dir->resource_files == NULL && dir->mirror == NULL ? dir_key (p, dir) : NULL;
+              const char *key = dir->resource_files == NULL && dir->mirror == NULL ? plan_dir_key (p, dir) : NULL;
               gboolean hides = key != NULL && g_hash_table_contains (hiding, key);
 
               /* each directory once, whichever resolvers search it */
@@ -247,7 +247,7 @@ add_if_trying (Planner *p, GPtrArray *out, GHashTable *seen, const char *name, c
  * ending taken off, the stem is N or its generic icon up to a dash.  The
  * names found so are each checked against their stems.  transfer none */
 GPtrArray *
-names_trying (Planner *p, const char *stem)
+plan_names_trying (Planner *p, const char *stem)
 {
   GPtrArray *out = g_hash_table_lookup (p->stem_names, stem);
   g_autoptr (GHashTable) seen = NULL;
@@ -286,8 +286,8 @@ names_trying (Planner *p, const char *stem)
 
 /* Make NAME (transfer full) a known name after the proof's indexes were
  * made (KF6's X-symbolic for a link X): into the sorted indexes, and into
- * every list names_trying() gave already for a stem NAME's lookups may
- * try, so that each list is what names_trying() would work out now. */
+ * every list plan_names_trying() gave already for a stem NAME's lookups may
+ * try, so that each list is what plan_names_trying() would work out now. */
 static void
 add_known_name (Planner *p, char *name)
 {
@@ -326,10 +326,10 @@ add_known_name (Planner *p, char *name)
 }
 
 /* The proof's indexes: the known names, sorted and by their generic
- * icons (names_trying() finds who may try a stem), and the directories
+ * icons (plan_names_trying() finds who may try a stem), and the directories
  * each resolver searches. */
 void
-proof_index (Planner *p, GPtrArray *names)
+plan_proof_index (Planner *p, GPtrArray *names)
 {
   KicResolver *first = g_ptr_array_index (p->resolvers, 0);
   GHashTableIter iter;
@@ -379,8 +379,8 @@ proof_index (Planner *p, GPtrArray *names)
                 g_hash_table_add (dirs, g_strdup (dir->mirror));
               /* links are named by real paths: a directory reached
                * through a link reaches the one it leads to */
-              if (dir_key (p, dir) != NULL)
-                g_hash_table_add (dirs, g_strdup (dir_key (p, dir)));
+              if (plan_dir_key (p, dir) != NULL)
+                g_hash_table_add (dirs, g_strdup (plan_dir_key (p, dir)));
             }
         }
       /* and the "User" group's directories, which may lead to a theme
@@ -435,7 +435,7 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
           else
             g_free (symbolic);
         }
-      tried_by = names_trying (p, stem);
+      tried_by = plan_names_trying (p, stem);
 
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)
         {
@@ -473,7 +473,7 @@ find_culprit (Planner *p, KicResolver *resolver, const char *name, int size)
       if ((plant = g_hash_table_lookup (p->plants, clean)) != NULL)
         return plant;
       /* a theme directory that is a link to the one planted in */
-      key = real_file_key (p, clean);
+      key = plan_real_file_key (p, clean);
       if ((plant = g_hash_table_lookup (p->plants, key)) != NULL)
         return plant;
     }
@@ -514,7 +514,7 @@ plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *the
   m = g_new0 (KicNamePlan, 1);
   m->name = g_strdup (name);
   m->plants = g_ptr_array_new_with_free_func (kic_plant_free);
-  m->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  m->sizes = g_ptr_array_new_with_free_func (plan_size_report_free);
   m->banned = g_ptr_array_new_with_free_func (g_free);
   m->closure_for = owner;
   m->closure_theme = g_strdup (theme);
@@ -529,7 +529,7 @@ plant_closure (Planner *p, GPtrArray *names, KicNamePlan *owner, const char *the
 
 /* Drop every link of the plan: the names' and the closure's. */
 void
-drop_all_plants (Planner *p, GPtrArray *names, const char *reason)
+plan_drop_all_plants (Planner *p, GPtrArray *names, const char *reason)
 {
   for (guint n = 0; n < names->len; n++)
     drop_plants (p, g_ptr_array_index (names, n), reason);
@@ -550,13 +550,13 @@ drop_all_plants (Planner *p, GPtrArray *names, const char *reason)
  * is marked to be planned again; FALSE when any did (run another round:
  * the new and the dropped links are dirty). */
 gboolean
-prove_once (Planner *p, GPtrArray *names, guint *n_verified)
+plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified)
 {
   g_autoptr (GHashTable) changed = p->dirty;
   gboolean held = TRUE;
 
   if (p->known == NULL)
-    proof_index (p, names);
+    plan_proof_index (p, names);
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint r = 0; r < p->resolvers->len; r++)
     {
@@ -586,7 +586,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               ++*n_verified;
               ++checked;
               if (g_strcmp0 (before->path, after->path) == 0
-                  || kic_content_equal (content_of_result (p, before, NULL), content_of_result (p, after, NULL)))
+                  || kic_content_equal (plan_content_of_result (p, before, NULL), plan_content_of_result (p, after, NULL)))
                 continue;
               /* what UnthemedLinks=true accepts: a name no file carries
                * that found nothing now finds the link it is cut back to
@@ -606,7 +606,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
                    * same as before; be safe and plant nothing (and
                    * trust no previous plan: plan.c plans again in full) */
                   p->unsure = TRUE;
-                  drop_all_plants (p, names, reason);
+                  plan_drop_all_plants (p, names, reason);
                   return FALSE;
                 }
               owner = g_hash_table_lookup (p->plant_name, culprit->link);
@@ -636,7 +636,7 @@ prove_once (Planner *p, GPtrArray *names, guint *n_verified)
 /* Plan the names of NAMES that the proof took links from again, without
  * the themes they were in. */
 void
-replan_banned (Planner *p, GPtrArray *names, guint n_themes)
+plan_replan_banned (Planner *p, GPtrArray *names, guint n_themes)
 {
   for (guint i = 0; i < names->len; i++)
     {
@@ -650,6 +650,6 @@ replan_banned (Planner *p, GPtrArray *names, guint n_themes)
       for (guint r = 0; r < n_themes; r++)
         plan_name (p, g_ptr_array_index (p->resolvers, r), np);
       if (np->plants->len == 0)
-        set_status (np, KIC_NAME_SKIPPED, reason);
+        plan_set_status (np, KIC_NAME_SKIPPED, reason);
     }
 }

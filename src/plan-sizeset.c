@@ -34,8 +34,8 @@ size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const G
   kic_resolver_set_overlay (resolver, p->after);
   after_all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
   for (guint k = 0; k < before_all->len; k++)
-    if (!kic_content_equal (content_of_result (p, g_ptr_array_index (before_all, k), NULL),
-                            content_of_result (p, g_ptr_array_index (after_all, k), NULL)))
+    if (!kic_content_equal (plan_content_of_result (p, g_ptr_array_index (before_all, k), NULL),
+                            plan_content_of_result (p, g_ptr_array_index (after_all, k), NULL)))
       {
         const char *path = ((const KicResult *) g_ptr_array_index (after_all, k))->path;
 
@@ -48,7 +48,7 @@ size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const G
   for (guint t = 0; t < p->options->targets->len; t++)
     {
       const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-      g_autoptr (KicResult) r = resolve_with (resolver, p->after, np->name, target->size);
+      g_autoptr (KicResult) r = plan_resolve_with (resolver, p->after, np->name, target->size);
 
       cost += target->weight * r->n_calls;
     }
@@ -80,7 +80,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
 
       if (!kic_dir_spec_exact (dir->spec, s))
         continue;
-      c = content_of_result (p, r, NULL);
+      c = plan_content_of_result (p, r, NULL);
       if (content == NULL)
         {
           content = c;
@@ -93,13 +93,13 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
    * can be read */
   if (content == NULL || source == NULL || kic_content_read_kind (content) != KIC_CONTENT_FILE)
     return NULL;
-  if (!may_copy (p, source, &why))
+  if (!plan_may_copy (p, source, &why))
     return NULL;
-  ext = link_extension (p, source);
+  ext = plan_link_extension (p, source);
   if (ext == NULL || !g_strv_contains ((const char *const *) theme->desc->extensions, ext))
     return NULL;
   file = g_strconcat (np->name, ext, NULL);
-  key = dir_key (p, dir);
+  key = plan_dir_key (p, dir);
   if (key == NULL)
     return NULL;
   if (!(kic_overlay_lookup (p->base, key, file, &add) && !add)
@@ -113,7 +113,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   plant->store = g_strconcat (p->options->store, "/files", plant->source,
                               g_str_has_suffix (plant->source, ext) ? "" : ext, NULL);
   plant->theme = g_strdup (theme->desc->name);
-  plant->content = content_of_path (p, plant->source);
+  plant->content = plan_content_of_path (p, plant->source);
   return plant;
 }
 
@@ -123,8 +123,8 @@ size_set_unset (Planner *p, KicPlant *plant)
   g_autofree char *dir = g_path_get_dirname (plant->link);
   g_autofree char *file = g_path_get_basename (plant->link);
 
-  overlay_restore (p, dir, file);
-  plants_remove (p, plant->link);
+  plan_overlay_restore (p, dir, file);
+  plan_plants_remove (p, plant->link);
 }
 
 static void
@@ -134,7 +134,7 @@ size_set_set (Planner *p, KicPlant *plant)
   g_autofree char *file = g_path_get_basename (plant->link);
 
   kic_overlay_set (p->after, dir, file, TRUE);
-  plants_add (p, plant);
+  plan_plants_add (p, plant);
 }
 
 /* A name KDE loads with different content at different sizes (BEFORE_ALL,
@@ -161,30 +161,34 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
   gboolean in_theme = FALSE;
 
   /* a name the current theme already answers at some size is left as
-   * it is: its own files there decide the scan */
+   * it is: its own files there decide the scan (and KDE's MatchBest,
+   * kicontheme.cpp:553-612, answers every size from them once one
+   * matches), so it is the theme's own name, not one the tool failed to
+   * place: unchanged, not skipped */
   for (guint k = 0; k < before_all->len && !in_theme; k++)
     in_theme = ((const KicResult *) g_ptr_array_index (before_all, k))->theme == theme;
   if (in_theme)
     {
-      set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes, some from the current theme");
+      plan_set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the current theme, whose own files decide what it loads "
+                                          "at each size: no link goes beside them");
       return;
     }
   if (np->closure_theme != NULL || theme->guessed_resource
       || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL))
     {
-      set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
+      plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
       return;
     }
   {
     /* links no name carried by no file may meet (plan-choose.c) */
-    g_autoptr (GPtrArray) ends = name_ends (p, np->name);
-    const char *why = theme_forbids (p, ends, np->name, theme);
+    g_autoptr (GPtrArray) ends = plan_name_ends (p, np->name);
+    const char *why = plan_theme_forbids (p, ends, np->name, theme);
 
     if (why != NULL)
       {
         g_autofree char *reason = g_strdup_printf ("KDE loads different files at different sizes, and %s", why);
 
-        set_status (np, KIC_NAME_SKIPPED, reason);
+        plan_set_status (np, KIC_NAME_SKIPPED, reason);
         return;
       }
   }
@@ -193,7 +197,7 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
       KicPlant *plant;
 
-      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || !may_plant_dir (p, dir))
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || !plan_may_plant_dir (p, dir))
         continue;
       if (only_try && set->len == SIZE_SET_TRY_LINKS)
         {
@@ -261,13 +265,13 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       /* a set that would cost no less: KDE is already as fast as links
        * can make it, which is no reason to skip */
       if (set->len > 0 && cost != G_MAXDOUBLE)
-        set_status (np, KIC_NAME_UNCHANGED, "KDE loads different files at different sizes, and already finds "
+        plan_set_status (np, KIC_NAME_UNCHANGED, "KDE loads different files at different sizes, and already finds "
                                             "them as fast as a set of links in the current theme would");
       else if (gave_up)
-        set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (whether a per-size set "
+        plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (whether a per-size set "
                                           "would help was not worked out: PerSizeSets=true tries in full)");
       else
-        set_status (np, KIC_NAME_SKIPPED,
+        plan_set_status (np, KIC_NAME_SKIPPED,
                     n_dirs == 0 ? "KDE loads different files at different sizes, and no directory of the current theme can hold one of them (a type it does not probe, or several files over its sizes)"
                                 : "KDE loads different files at different sizes, and no set of links in the current theme shows each size its file");
       return;
@@ -280,17 +284,17 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       for (guint i = 0; i < set->len; i++)
         size_set_unset (p, g_ptr_array_index (set, i));
       np->size_set_helps = TRUE;
-      set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (a per-size set of links "
+      plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (a per-size set of links "
                                         "would make it faster: set PerSizeSets=true to plant it)");
       return;
     }
   for (guint i = 0; i < set->len; i++)
-    if (!claim_store (p, ((KicPlant *) g_ptr_array_index (set, i))->store,
+    if (!plan_claim_store (p, ((KicPlant *) g_ptr_array_index (set, i))->store,
                       ((KicPlant *) g_ptr_array_index (set, i))->source))
       {
         for (guint k = 0; k < set->len; k++)
           size_set_unset (p, g_ptr_array_index (set, k));
-        set_status (np, KIC_NAME_SKIPPED, "a copy of its per-size set would be at the same path in the store as another file's");
+        plan_set_status (np, KIC_NAME_SKIPPED, "a copy of its per-size set would be at the same path in the store as another file's");
         return;
       }
   kic_debug ("per-size set: '%s' in %s, %u links", np->name, theme->desc->name, set->len);
@@ -303,5 +307,5 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
       g_hash_table_add (p->dirty, g_strdup (plant->link));
     }
   g_ptr_array_set_free_func (set, NULL);
-  set_status (np, KIC_NAME_PLANTED, NULL);
+  plan_set_status (np, KIC_NAME_PLANTED, NULL);
 }

@@ -98,7 +98,7 @@ kic_plant_free (gpointer data)
 }
 
 void
-size_report_free (gpointer data)
+plan_size_report_free (gpointer data)
 {
   KicSizeReport *report = data;
 
@@ -108,7 +108,7 @@ size_report_free (gpointer data)
 }
 
 void
-name_plan_free (gpointer data)
+plan_name_plan_free (gpointer data)
 {
   KicNamePlan *np = data;
 
@@ -130,7 +130,7 @@ kic_name_plan_new (const char *name)
 
   np->name = g_strdup (name);
   np->plants = g_ptr_array_new_with_free_func (kic_plant_free);
-  np->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  np->sizes = g_ptr_array_new_with_free_func (plan_size_report_free);
   np->banned = g_ptr_array_new_with_free_func (g_free);
   return np;
 }
@@ -138,7 +138,7 @@ kic_name_plan_new (const char *name)
 void
 kic_name_plan_free (gpointer np)
 {
-  name_plan_free (np);
+  plan_name_plan_free (np);
 }
 
 void
@@ -173,11 +173,11 @@ add_name (GPtrArray *names, GHashTable *seen, const char *icon)
   np->icon = g_strdup (icon);
   np->name = kic_icon_name_is_absolute (valid) ? g_strdup (valid) : kic_icon_name_strip_extension (valid);
   np->plants = g_ptr_array_new_with_free_func (kic_plant_free);
-  np->sizes = g_ptr_array_new_with_free_func (size_report_free);
+  np->sizes = g_ptr_array_new_with_free_func (plan_size_report_free);
   np->banned = g_ptr_array_new_with_free_func (g_free);
   if (g_hash_table_contains (seen, np->name))
     {
-      name_plan_free (np);
+      plan_name_plan_free (np);
       return;
     }
   g_hash_table_add (seen, np->name);
@@ -185,7 +185,7 @@ add_name (GPtrArray *names, GHashTable *seen, const char *icon)
    * looks up in the themes first): a file outside the themes is the case
    * no theme is safe for (plan-choose.c, theme_forbids, case 1) */
   if (kic_icon_name_is_absolute (valid))
-    set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
+    plan_set_status (np, KIC_NAME_ABSOLUTE, "KDE loads an absolute path as it is");
   g_ptr_array_add (names, np);
 }
 
@@ -218,8 +218,8 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
   p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  p->closure = g_ptr_array_new_with_free_func (name_plan_free);
-  p->dir_keys = dir_keys_new ();
+  p->closure = g_ptr_array_new_with_free_func (plan_name_plan_free);
+  p->dir_keys = plan_dir_keys_new ();
   p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   p->copyable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   p->theme_candidates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
@@ -293,7 +293,7 @@ plan_key (Planner *p)
   g_string_free (s, TRUE);
   for (guint r = 0; r < p->resolvers->len; r++)
     kic_resolver_digest (g_ptr_array_index (p->resolvers, r), checksum);
-  digest_candidates (p, checksum);
+  plan_digest_candidates (p, checksum);
   return g_strdup (g_checksum_get_string (checksum));
 }
 
@@ -348,7 +348,7 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
   {
     g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
-    plan->names = g_ptr_array_new_with_free_func (name_plan_free);
+    plan->names = g_ptr_array_new_with_free_func (plan_name_plan_free);
     for (guint i = 0; i < icons->len; i++)
       add_name (plan->names, seen, g_ptr_array_index (icons, i));
   }
@@ -359,7 +359,7 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
   if (memo != NULL)
     {
       p.with_memo = TRUE;
-      replanned = memo_restore (&p, plan->names, memo, &plan->n_verified);
+      replanned = plan_memo_restore (&p, plan->names, memo, &plan->n_verified);
       for (guint i = 0; i < plan->names->len; i++)
         if (g_hash_table_contains (replanned, ((KicNamePlan *) g_ptr_array_index (plan->names, i))->name))
           plan->n_replanned++;
@@ -380,7 +380,7 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
       }
   /* prove; a name whose links change a lookup is planned again without
    * the theme they were in, until the proof holds */
-  for (p.rounds = 1; !p.unsure && !prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
+  for (p.rounds = 1; !p.unsure && !plan_prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
     {
       if (p.rounds == KIC_MAX_PROOF_ROUNDS)
         {
@@ -391,12 +391,12 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
            * plan is proved, so none is kept (the previous run's links go
            * too: what KDE has on its own is always safe) */
           kic_warning ("%s", reason);
-          drop_all_plants (&p, plan->names, reason);
+          plan_drop_all_plants (&p, plan->names, reason);
           plan->gave_up = TRUE;
           break;
         }
-      replan_banned (&p, plan->names, n_themes);
-      replan_banned (&p, p.closure, n_themes);
+      plan_replan_banned (&p, plan->names, n_themes);
+      plan_replan_banned (&p, p.closure, n_themes);
     }
   kic_debug ("the proof took %u rounds", p.rounds);
   if ((p.unsure || plan->gave_up || p.store_clash || p.copy_refused) && memo != NULL)
@@ -410,7 +410,7 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
     g_clear_pointer (&plan->key, g_free); /* nothing for a next run to keep */
   /* the reports of the names kept stand, but for the floor when it was
    * not worked out for them */
-  report_sizes (&p, plan->names, memo != NULL && memo->floor == options->floor ? replanned : NULL);
+  plan_report_sizes (&p, plan->names, memo != NULL && memo->floor == options->floor ? replanned : NULL);
   plan->closure = g_steal_pointer (&p.closure);
   g_ptr_array_sort (plan->closure, compare_name_plans);
   plan->verified = g_steal_pointer (&p.verified);

@@ -23,7 +23,7 @@
 
 typedef enum {
   KIC_NAME_PLANTED,   /* links planted */
-  KIC_NAME_UNCHANGED, /* KDE already does as well as any plant would */
+  KIC_NAME_UNCHANGED, /* the current theme's own name, or KDE already as fast as a plant would make it */
   KIC_NAME_SKIPPED,   /* no safe place: reason says why */
   KIC_NAME_NOT_FOUND, /* KDE finds nothing to copy */
   KIC_NAME_ABSOLUTE,  /* an absolute path: KDE does not search */

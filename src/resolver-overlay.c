@@ -34,7 +34,7 @@ kic_overlay_free (KicOverlay *overlay)
 
 /* The entry for DIR (its hash DIR_HASH) in ENTRIES, or NULL. */
 OverlayEntry *
-overlay_find (const GArray *entries, const char *dir, guint dir_hash)
+resolver_overlay_find (const GArray *entries, const char *dir, guint dir_hash)
 {
   for (guint i = 0; entries != NULL && i < entries->len; i++)
     {
@@ -59,7 +59,7 @@ kic_overlay_set (KicOverlay *overlay, const char *dir, const char *name, gboolea
       g_array_set_clear_func (entries, overlay_entry_clear);
       g_hash_table_insert (overlay->names, g_strdup (name), entries);
     }
-  e = overlay_find (entries, dir, dir_hash);
+  e = resolver_overlay_find (entries, dir, dir_hash);
   if (e != NULL)
     e->add = add;
   else
@@ -74,7 +74,7 @@ void
 kic_overlay_unset (KicOverlay *overlay, const char *dir, const char *name)
 {
   GArray *entries = g_hash_table_lookup (overlay->names, name);
-  OverlayEntry *e = overlay_find (entries, dir, kic_fs_name_hash (dir));
+  OverlayEntry *e = resolver_overlay_find (entries, dir, kic_fs_name_hash (dir));
 
   if (e != NULL)
     g_array_remove_index_fast (entries, e - &g_array_index (entries, OverlayEntry, 0));
@@ -91,7 +91,7 @@ kic_overlay_has_name (const KicOverlay *overlay, const char *name)
 gboolean
 kic_overlay_lookup (const KicOverlay *overlay, const char *dir, const char *name, gboolean *add)
 {
-  const OverlayEntry *e = overlay_find (g_hash_table_lookup (overlay->names, name), dir, kic_fs_name_hash (dir));
+  const OverlayEntry *e = resolver_overlay_find (g_hash_table_lookup (overlay->names, name), dir, kic_fs_name_hash (dir));
 
   if (e == NULL)
     return FALSE;

@@ -12,30 +12,22 @@
 #include <string.h>
 
 /* What a hit in DIR (its cache entry CACHE) costs: the access(2) and the
- * l10n stats (probe_theme_dir()). */
+ * l10n stats (resolver_probe_theme_dir()). */
 guint
-hit_cost (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache)
+resolver_hit_cost (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache)
 {
   if (cache->hit_cost == 0)
     {
-      g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
-
       if (dir->mirror != NULL || dir->resource_files != NULL)
         cache->hit_cost = 1;
       else if (!resolver->profile->table->l10n_stat)
         cache->hit_cost = 2;
       else
-        cache->hit_cost = kic_fs_index_stat (resolver->index, l10n) == KIC_FS_DIR ? 4 : 3;
+        /* (asked of the directory's listing: "<dir>/l10n" resolved as a
+         * path of its own is one more real path cached per directory) */
+        cache->hit_cost = kic_fs_index_stat_at (resolver->index, dir->path, "l10n") == KIC_FS_DIR ? 4 : 3;
     }
   return cache->hit_cost - 1;
-}
-
-static int
-compare_ints (gconstpointer a, gconstpointer b)
-{
-  int x = *(const int *) a, y = *(const int *) b;
-
-  return x < y ? -1 : x > y;
 }
 
 /* The index of V in the sorted VALUES. */
@@ -59,11 +51,27 @@ value_index (const GArray *values, int v)
 /* The most distinct distances one theme's pricing follows at once. */
 #define MAX_PRICED_DELTAS 64
 
+/* Add V to the sorted distinct VALUES, unless MAX_PRICED_DELTAS are
+ * there already: then *OVER is set (one insertion per link of a theme of
+ * 100 000 candidates, not a sort of them all). */
+static void
+add_value (GArray *values, int v, gboolean *over)
+{
+  guint at = value_index (values, v);
+
+  if (at < values->len && g_array_index (values, int, at) == v)
+    return;
+  if (values->len == MAX_PRICED_DELTAS)
+    *over = TRUE;
+  else
+    g_array_insert_val (values, at, v);
+}
+
 /* The rest of the MatchBest scan of THEME for FILE (the overlay as it is)
  * after a hit at each of LINKS (those of THEME asked by that scan), in one
  * pass from the last directory to the first: after a hit at directory i
  * the scan depends only on i and its distance (kicontheme.cpp:235, the
- * pruning of prune_dir()), so A[v] -- the calls of the scan from
+ * pruning of resolver_prune_dir()), so A[v] -- the calls of the scan from
  * directory j on, with the closest hit so far at distance v -- is carried
  * for every distance v that a link or a hit of the file can set.  FALSE
  * (nothing priced) when there are more than MAX_PRICED_DELTAS of them. */
@@ -71,16 +79,17 @@ static gboolean
 price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int size, GArray *links)
 {
   const GPtrArray *dirs = theme->dirs;
-  DirCache *caches = theme_dir_caches (resolver, theme);
+  DirCache *caches = resolver_theme_dir_caches (resolver, theme);
   KicPruneRule rule = resolver->profile->table->prune;
   g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (int));
   g_autofree gboolean *hits = g_new0 (gboolean, dirs->len + 1);
   g_autofree guint *cont = NULL;
   g_autofree guint *at = NULL;
-  ThemeNames *tn = theme_names (resolver, theme);
+  ThemeNames *tn = resolver_theme_names (resolver, theme);
   const guint8 *kinds = tn->kinds;
-  const int *distances = theme_distances (resolver, theme, size);
+  const int *distances = resolver_theme_distances (resolver, theme, size);
   g_autofree int *own = NULL;
+  gboolean over = FALSE;
   ProbeFile probe;
 
   if (distances == NULL)
@@ -90,10 +99,10 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
         own[i] = kic_dir_spec_distance (((const KicThemeDir *) g_ptr_array_index (dirs, i))->spec, size);
       distances = own;
     }
-  probe_file_init (resolver, &probe, file);
+  resolver_probe_file_init (resolver, &probe, file);
   /* the file's hits as things are, where it may be */
   {
-    g_autoptr (GArray) at_file = candidate_positions (resolver, theme, &probe);
+    g_autoptr (GArray) at_file = resolver_candidate_positions (resolver, theme, &probe);
 
     for (guint k = 0; k < at_file->len; k++)
       {
@@ -101,9 +110,9 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
 
         if (kinds[i] == 0)
           continue;
-        hits[i] = index_type (resolver, 0, g_ptr_array_index (dirs, i), &caches[i], &probe) != KIC_FS_NONE;
+        hits[i] = resolver_index_type (resolver, 0, g_ptr_array_index (dirs, i), &caches[i], &probe) != KIC_FS_NONE;
         if (hits[i] && distances[i] != 0)
-          g_array_append_val (values, distances[i]);
+          add_value (values, distances[i], &over);
       }
   }
   for (guint k = 0; k < links->len; k++)
@@ -122,18 +131,9 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
           continue;
         }
       if (dw != 0)
-        g_array_append_val (values, dw);
+        add_value (values, dw, &over);
     }
-  g_array_sort (values, compare_ints);
-  {
-    guint w = 0;
-
-    for (guint v = 0; v < values->len; v++)
-      if (w == 0 || g_array_index (values, int, v) != g_array_index (values, int, w - 1))
-        g_array_index (values, int, w++) = g_array_index (values, int, v);
-    g_array_set_size (values, w);
-  }
-  if (values->len > MAX_PRICED_DELTAS)
+  if (over)
     return FALSE;
   /* cont[v]: the calls from the directory after the current one on; AT:
    * for each directory, 1 + the index of the link priced there (each
@@ -159,16 +159,16 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
         {
           KicPricedLink *link = &g_array_index (links, KicPricedLink, at[j] - 1);
 
-          link->calls += hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j]) - 1
+          link->calls += resolver_hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j]) - 1
                          + (dw == 0 ? 0 : cont[value_index (values, dw)]);
         }
       miss = kinds[j] == 1 ? 1 : 0;
       if (hits[j])
-        after_hit = hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j])
+        after_hit = resolver_hit_cost (resolver, g_ptr_array_index (dirs, j), &caches[j])
                     + (dw == 0 ? 0 : cont[value_index (values, dw)]);
       for (guint v = 0; v < values->len; v++)
         {
-          if (prune_dir (rule, dw, g_array_index (values, int, v)))
+          if (resolver_prune_dir (rule, dw, g_array_index (values, int, v)))
             continue;
           cont[v] = hits[j] ? after_hit : cont[v] + miss;
         }
@@ -176,24 +176,83 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
   return TRUE;
 }
 
-GHashTable *
+static void
+watch_theme_free (gpointer data)
+{
+  WatchTheme *wt = data;
+
+  g_free (wt->link_at);
+  if (wt->asks != NULL)
+    g_array_unref (wt->asks);
+  g_free (wt);
+}
+
+KicPricedWatch *
 kic_priced_watch_new (const GArray *links)
 {
-  GHashTable *watch = g_hash_table_new (g_direct_hash, g_direct_equal);
+  KicPricedWatch *watch = g_new0 (KicPricedWatch, 1);
 
+  watch->listings = g_hash_table_new (g_direct_hash, g_direct_equal);
+  watch->themes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, watch_theme_free);
   for (guint k = 0; k < links->len; k++)
     {
       const KicPricedLink *link = &g_array_index (links, KicPricedLink, k);
 
       if (link->listing != NULL)
-        g_hash_table_insert (watch, (gpointer) link->listing, GUINT_TO_POINTER (k + 1));
+        g_hash_table_insert (watch->listings, (gpointer) link->listing, GUINT_TO_POINTER (k + 1));
     }
   return watch;
 }
 
+void
+kic_priced_watch_free (KicPricedWatch *watch)
+{
+  if (watch == NULL)
+    return;
+  g_hash_table_unref (watch->listings);
+  g_hash_table_unref (watch->themes);
+  g_free (watch);
+}
+
+/* Where the watched links are in THEME: from each listing of the theme
+ * (ThemeNames.listings), not from each link, since a listing may be seen
+ * through a directory of another theme (a link to it) and most themes a
+ * scan meets hold none of them.  transfer none */
+const WatchTheme *
+resolver_watch_theme (KicResolver *resolver, const KicTheme *theme)
+{
+  ThemeNames *tn = resolver_theme_names (resolver, theme);
+  WatchTheme *wt = g_hash_table_lookup (resolver->watch->themes, theme);
+
+  if (wt != NULL && wt->generation == tn->generation)
+    return wt;
+  wt = g_new0 (WatchTheme, 1);
+  wt->generation = tn->generation;
+  for (guint i = 0; i < theme->dirs->len; i++)
+    {
+      const KicFsDir *listing = tn->listings[i];
+      guint k = listing ? GPOINTER_TO_UINT (g_hash_table_lookup (resolver->watch->listings, listing)) : 0;
+
+      if (k == 0)
+        continue;
+      if (wt->link_at == NULL)
+        wt->link_at = g_new0 (guint, theme->dirs->len + 1);
+      wt->link_at[i] = k;
+    }
+  if (wt->link_at != NULL)
+    {
+      wt->asks = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < theme->dirs->len; i++)
+        if (wt->link_at[i] != 0 && tn->kinds[i] == 1)
+          g_array_append_val (wt->asks, i);
+    }
+  g_hash_table_replace (resolver->watch->themes, (gpointer) theme, wt);
+  return wt;
+}
+
 KicResult *
 kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links,
-                    GHashTable *watch)
+                    KicPricedWatch *watch)
 {
   g_autoptr (GPtrArray) themes = g_ptr_array_new ();
   const KicProfile *profile = resolver->profile;
@@ -254,22 +313,22 @@ static GArray *
 probe_once (Lookup *lookup, const KicTheme *theme, const char *name, gboolean count)
 {
   const GPtrArray *dirs = theme->dirs;
-  DirCache *caches = theme_dir_caches (lookup->resolver, theme);
+  DirCache *caches = resolver_theme_dir_caches (lookup->resolver, theme);
   GArray *probes = g_array_new (FALSE, FALSE, sizeof (SizeProbe));
   ProbeFile file;
 
-  probe_file_init (lookup->resolver, &file, name);
+  resolver_probe_file_init (lookup->resolver, &file, name);
   if (!count && !file.has_slash)
     {
       /* without the calls, only where the file may be */
-      g_autoptr (GArray) at = candidate_positions (lookup->resolver, theme, &file);
+      g_autoptr (GArray) at = resolver_candidate_positions (lookup->resolver, theme, &file);
 
       for (guint k = 0; k < at->len; k++)
         {
           guint i = g_array_index (at, guint, k);
           SizeProbe probe = { g_ptr_array_index (dirs, i), FALSE, 0 };
 
-          probe.hit = index_type (lookup->resolver, lookup->result->n_calls, probe.dir, &caches[i], &file) != KIC_FS_NONE;
+          probe.hit = resolver_index_type (lookup->resolver, lookup->result->n_calls, probe.dir, &caches[i], &file) != KIC_FS_NONE;
           if (probe.hit)
             g_array_append_val (probes, probe);
         }
@@ -285,14 +344,14 @@ probe_once (Lookup *lookup, const KicTheme *theme, const char *name, gboolean co
         continue;
       if (count)
         {
-          /* probe_theme_dir() counts exactly what this lookup costs */
+          /* resolver_probe_theme_dir() counts exactly what this lookup costs */
           guint before = lookup->result->n_calls;
 
-          probe.hit = probe_theme_dir (lookup, dir, &caches[i], &file);
+          probe.hit = resolver_probe_theme_dir (lookup, dir, &caches[i], &file);
           probe.cost = lookup->result->n_calls - before;
         }
       else
-        probe.hit = index_type (lookup->resolver, lookup->result->n_calls, dir, &caches[i], &file) != KIC_FS_NONE;
+        probe.hit = resolver_index_type (lookup->resolver, lookup->result->n_calls, dir, &caches[i], &file) != KIC_FS_NONE;
       /* without the calls, the misses cannot change the answer */
       if (probe.hit || count)
         g_array_append_val (probes, probe);
@@ -300,7 +359,7 @@ probe_once (Lookup *lookup, const KicTheme *theme, const char *name, gboolean co
   return probes;
 }
 
-/* scan_dirs() with MatchBest at SIZE over PROBES, without a probe: the
+/* resolver_scan_dirs() with MatchBest at SIZE over PROBES, without a probe: the
  * same pruning (:235), on what probe_once() found.  *CALLS gets the
  * calls of the scan. */
 static const KicThemeDir *
@@ -315,7 +374,7 @@ scan_probes (const KicResolver *resolver, const GArray *probes, int size, guint 
       const SizeProbe *probe = &g_array_index (probes, SizeProbe, i);
       int dw = kic_dir_spec_distance (probe->dir->spec, size);
 
-      if (prune_dir (rule, dw, delta))
+      if (resolver_prune_dir (rule, dw, delta))
         continue;
       *calls += probe->cost;
       if (!probe->hit)
@@ -351,7 +410,7 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
         g_ptr_array_add (results, kic_resolve (resolver, name, s, FALSE));
       return results;
     }
-  resolve_lookup (&first, name, min);
+  resolver_resolve_lookup (&first, name, min);
   g_ptr_array_add (results, first.result);
   if (first.scan_file != NULL)
     {

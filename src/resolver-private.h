@@ -22,7 +22,7 @@ struct _KicResolver {
    * progress (its theme and the index of the directory it probes, or
    * NULL) */
   const char *watch_file;
-  GHashTable *watch;
+  KicPricedWatch *watch;
   GArray *watch_links;
   const KicTheme *scan_theme;
   guint scan_index;
@@ -58,10 +58,25 @@ typedef struct {
                           * of each directory, then from each directory on
                           * the least |distance| of a scale-1 directory, or
                           * -1 - that when one of them is not smaller than
-                          * the size (theme_distances()) */
+                          * the size (resolver_theme_distances()) */
   guint8 *kinds;      /* per directory: 0 not of scale 1, 1 on disk (a probe
                        * costs a call), 2 a Qt resource (it costs none) */
 } ThemeNames;
+
+/* Where the links kic_resolve_priced() watches are in one theme's
+ * directories (as its ThemeNames of GENERATION places them). */
+typedef struct {
+  guint generation;
+  guint *link_at;  /* per directory: 1 + the index of the link whose
+                    * listing it has, or 0; NULL when none has */
+  GArray *asks;    /* the directories on disk (no Qt resource copy) with
+                    * a link's listing (guint, rising) */
+} WatchTheme;
+
+struct _KicPricedWatch {
+  GHashTable *listings; /* KicFsDir* -> 1 + the index of its link */
+  GHashTable *themes;   /* KicTheme* -> WatchTheme* */
+};
 
 /* What the resolver keeps of one theme directory once a lookup has
  * probed it, so that the next probe asks neither the index for the
@@ -71,7 +86,7 @@ typedef struct {
   const char *real;        /* its real path (the overlay's key), or NULL */
   guint real_hash;         /* kic_fs_name_hash() of REAL */
   gboolean listed;         /* the three above are filled */
-  guint hit_cost;          /* 1 + what a hit costs (hit_cost()); 0: not known yet */
+  guint hit_cost;          /* 1 + what a hit costs (resolver_hit_cost()); 0: not known yet */
 } DirCache;
 
 /* What the overlay says of one file name in one directory. */
@@ -112,42 +127,44 @@ typedef struct {
 } ProbeFile;
 
 /* resolver-overlay.c */
-OverlayEntry * overlay_find (const GArray *entries, const char *dir, guint dir_hash);
+OverlayEntry * resolver_overlay_find (const GArray *entries, const char *dir, guint dir_hash);
 /* resolver-price.c */
-guint hit_cost (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache);
+guint resolver_hit_cost (KicResolver *resolver, const KicThemeDir *dir, DirCache *cache);
 /* resolver-scan.c */
-DirCache * theme_dir_caches (const KicResolver *resolver, const KicTheme *theme);
+DirCache * resolver_theme_dir_caches (const KicResolver *resolver, const KicTheme *theme);
 /* resolver-scan.c */
-GArray * candidate_positions (KicResolver *resolver, const KicTheme *theme, const ProbeFile *file);
+GArray * resolver_candidate_positions (KicResolver *resolver, const KicTheme *theme, const ProbeFile *file);
 /* resolver-scan.c */
-KicFsType index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache *cache, const ProbeFile *file);
+KicFsType resolver_index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache *cache, const ProbeFile *file);
 /* resolver-scan.c */
-ThemeNames * theme_names (KicResolver *resolver, const KicTheme *theme);
+ThemeNames * resolver_theme_names (KicResolver *resolver, const KicTheme *theme);
 /* resolver-scan.c */
-const KicThemeDir * scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int size, gboolean exact);
+const KicThemeDir * resolver_scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int size, gboolean exact);
 /* resolver-scan.c */
-const int * theme_distances (KicResolver *resolver, const KicTheme *theme, int size);
+const int * resolver_theme_distances (KicResolver *resolver, const KicTheme *theme, int size);
 /* resolver-scan.c */
-gboolean overlay_type (KicResolver *resolver, guint calls, const char *path, gboolean mirrored, KicFsType *type);
+gboolean resolver_overlay_type (KicResolver *resolver, guint calls, const char *path, gboolean mirrored, KicFsType *type);
 /* resolver-scan.c */
-gboolean probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const ProbeFile *probe);
+gboolean resolver_probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const ProbeFile *probe);
 /* resolver-scan.c */
-gboolean prune_dir (KicPruneRule rule, int dw, int delta);
+gboolean resolver_prune_dir (KicPruneRule rule, int dw, int delta);
 /* resolver-scan.c */
-gboolean scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *ext, int size, gboolean exact);
+gboolean resolver_scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *ext, int size, gboolean exact);
 /* resolver-scan.c */
-gboolean theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size);
+gboolean resolver_theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size);
 /* resolver-scan.c */
-void discard_hit (Lookup *lookup);
+void resolver_discard_hit (Lookup *lookup);
 /* resolver-scan.c */
-void probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name);
+void resolver_probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name);
 /* resolver-scan.c */
-void theme_names_free (gpointer data);
+void resolver_theme_names_free (gpointer data);
+/* resolver-price.c */
+const WatchTheme * resolver_watch_theme (KicResolver *resolver, const KicTheme *theme);
 /* resolver.c */
-gboolean apps_first_pass (Lookup *lookup, const char *name, int size);
+gboolean resolver_apps_first_pass (Lookup *lookup, const char *name, int size);
 /* resolver.c */
-void count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit);
+void resolver_count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit);
 /* resolver.c */
-void resolve_lookup (Lookup *lookup, const char *name, int size);
+void resolver_resolve_lookup (Lookup *lookup, const char *name, int size);
 
 #endif

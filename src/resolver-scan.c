@@ -12,7 +12,7 @@
 #include <string.h>
 
 void
-theme_names_free (gpointer data)
+resolver_theme_names_free (gpointer data)
 {
   ThemeNames *tn = data;
 
@@ -27,7 +27,7 @@ theme_names_free (gpointer data)
 }
 
 void
-probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name)
+resolver_probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name)
 {
   file->name = name;
   file->has_slash = strchr (name, '/') != NULL;
@@ -36,19 +36,13 @@ probe_file_init (const KicResolver *resolver, ProbeFile *file, const char *name)
   file->watched = resolver->watch != NULL && strcmp (name, resolver->watch_file) == 0;
 }
 
-/* A lookup is about to ask what FILE in the directory LISTING is: the
- * first such question about a watched directory records the calls made
- * before it (kic_resolver_watch()). */
+/* A lookup is about to ask what the watched file is in DIR (NULL: in a
+ * directory reached by another path), which holds LINK's listing: the
+ * first such question records the calls made before it. */
 static void
-watch_question (KicResolver *resolver, guint calls, const KicThemeDir *dir, const KicFsDir *listing)
+ask_link (KicResolver *resolver, KicPricedLink *link, guint calls, const KicThemeDir *dir)
 {
-  KicPricedLink *link;
-  guint i;
-
-  if (resolver->watch == NULL || listing == NULL)
-    return;
-  i = GPOINTER_TO_UINT (g_hash_table_lookup (resolver->watch, listing));
-  if (i == 0 || (link = &g_array_index (resolver->watch_links, KicPricedLink, i - 1))->asked)
+  if (link->asked)
     return;
   link->asked = TRUE;
   link->calls = calls + 1;
@@ -58,13 +52,28 @@ watch_question (KicResolver *resolver, guint calls, const KicThemeDir *dir, cons
   link->position = resolver->scan_index;
 }
 
+/* A lookup is about to ask what FILE in the directory LISTING is: the
+ * first such question about a watched directory records the calls made
+ * before it (kic_resolve_priced()). */
+static void
+watch_question (KicResolver *resolver, guint calls, const KicThemeDir *dir, const KicFsDir *listing)
+{
+  guint i;
+
+  if (resolver->watch == NULL || listing == NULL)
+    return;
+  i = GPOINTER_TO_UINT (g_hash_table_lookup (resolver->watch->listings, listing));
+  if (i != 0)
+    ask_link (resolver, &g_array_index (resolver->watch_links, KicPricedLink, i - 1), calls, dir);
+}
+
 /* What the overlay says of PATH (a file inside the root, as a lookup names
  * it): a planned link exists, a previous run's link does not; asked of
  * the real path of its directory.  A Qt resource copy (MIRRORED) holds
  * none of our links, whatever the overlay says of the disk directory it
  * mirrors. */
 gboolean
-overlay_type (KicResolver *resolver, guint calls, const char *path, gboolean mirrored, KicFsType *type)
+resolver_overlay_type (KicResolver *resolver, guint calls, const char *path, gboolean mirrored, KicFsType *type)
 {
   g_autofree char *clean = kic_path_clean (path);
   g_autofree char *parent = g_path_get_dirname (clean);
@@ -89,7 +98,7 @@ overlay_type (KicResolver *resolver, guint calls, const char *path, gboolean mir
 /* The cache entries of THEME's directories, element i for theme->dirs[i].
  * transfer none */
 DirCache *
-theme_dir_caches (const KicResolver *resolver, const KicTheme *theme)
+resolver_theme_dir_caches (const KicResolver *resolver, const KicTheme *theme)
 {
   DirCache *caches = g_hash_table_lookup (resolver->dir_caches, theme);
 
@@ -101,7 +110,7 @@ theme_dir_caches (const KicResolver *resolver, const KicTheme *theme)
  * may hold a '/' when Icon= does.  Files of the overlay exist as regular
  * files, or not at all. */
 KicFsType
-index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache *cache, const ProbeFile *file)
+resolver_index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache *cache, const ProbeFile *file)
 {
   KicFsIndex *index = resolver->index;
   const char *disk = dir->mirror ? dir->mirror : dir->path;
@@ -120,7 +129,7 @@ index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache
       g_autofree char *joined = g_strconcat (disk, "/", file->name, NULL);
       KicFsType type;
 
-      if (overlay_type (resolver, calls, joined, dir->mirror != NULL, &type))
+      if (resolver_overlay_type (resolver, calls, joined, dir->mirror != NULL, &type))
         return type;
       return kic_fs_index_stat (index, joined);
     }
@@ -135,7 +144,7 @@ index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache
     return KIC_FS_NONE; /* not on disk: no link can be planted there */
   if (file->watched && dir->mirror == NULL)
     watch_question (resolver, calls, dir, cache->listing);
-  if (file->overlay != NULL && (e = overlay_find (file->overlay, cache->real, cache->real_hash)) != NULL)
+  if (file->overlay != NULL && (e = resolver_overlay_find (file->overlay, cache->real, cache->real_hash)) != NULL)
     return e->add && dir->mirror == NULL ? KIC_FS_FILE : KIC_FS_NONE;
   return cache->listing ? kic_fs_index_dir_stat_hashed (index, cache->listing, file->name, file->hash)
                         : KIC_FS_NONE;
@@ -149,32 +158,32 @@ index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir, DirCache
  * language).  A Qt resource (KF6's embedded breeze) is looked up in memory,
  * l10n included: no system call at all. */
 gboolean
-probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const ProbeFile *probe)
+resolver_probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const ProbeFile *probe)
 {
   const char *file = probe->name;
   g_autofree char *path = NULL;
-  gboolean hit = index_type (lookup->resolver, lookup->result->n_calls, dir, cache, probe) != KIC_FS_NONE;
+  gboolean hit = resolver_index_type (lookup->resolver, lookup->result->n_calls, dir, cache, probe) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
   if (dir->mirror != NULL || dir->resource_files != NULL)
     {
-      count_call (lookup, KIC_CALL_RESOURCE, path, hit);
+      resolver_count_call (lookup, KIC_CALL_RESOURCE, path, hit);
       if (hit && lookup->resolver->profile->table->l10n_stat && lookup->result->calls != NULL)
         {
           g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
 
-          count_call (lookup, KIC_CALL_RESOURCE_L10N, l10n, FALSE);
+          resolver_count_call (lookup, KIC_CALL_RESOURCE_L10N, l10n, FALSE);
         }
       return hit;
     }
-  count_call (lookup, KIC_CALL_ACCESS, path, hit);
+  resolver_count_call (lookup, KIC_CALL_ACCESS, path, hit);
   if (hit && lookup->resolver->profile->table->l10n_stat)
     {
       g_autofree char *l10n = g_strconcat (dir->path, "/l10n", NULL);
       gboolean has_l10n = kic_fs_index_stat (lookup->resolver->index, l10n) == KIC_FS_DIR;
 
-      count_call (lookup, KIC_CALL_L10N, l10n, has_l10n);
+      resolver_count_call (lookup, KIC_CALL_L10N, l10n, has_l10n);
       /* with an l10n directory KDE also tries "l10n/<lang>/<file>"; we
        * cannot know the user's language, so we count one try that fails
        * (measured with LANG=C.UTF-8: tests/oracle/FINDINGS.md) */
@@ -182,7 +191,7 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const 
         {
           g_autofree char *localized = g_strconcat (l10n, "/$LANG/", file, NULL);
 
-          count_call (lookup, KIC_CALL_L10N, localized, FALSE);
+          resolver_count_call (lookup, KIC_CALL_L10N, localized, FALSE);
         }
     }
   return hit;
@@ -193,7 +202,7 @@ probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cache, const 
  * KDE 3 skips upscales after a downscale even when closer (@v3.5.10
  * kicontheme.cpp:361-435, §1.2). */
 gboolean
-prune_dir (KicPruneRule rule, int dw, int delta)
+resolver_prune_dir (KicPruneRule rule, int dw, int delta)
 {
   if (rule == KIC_PRUNE_KDE3)
     return abs (dw) >= abs (delta) || (delta > 0 && dw < 0);
@@ -202,7 +211,7 @@ prune_dir (KicPruneRule rule, int dw, int delta)
 
 /* THEME's names (ThemeNames), made or made again when the index changed. */
 ThemeNames *
-theme_names (KicResolver *resolver, const KicTheme *theme)
+resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
 {
   ThemeNames *tn = g_hash_table_lookup (resolver->theme_names, theme);
   guint generation = kic_fs_index_generation (resolver->index);
@@ -278,9 +287,9 @@ theme_names (KicResolver *resolver, const KicTheme *theme)
  * large theme then reads an array, not every directory's spec.  For the
  * first few sizes asked (the planner's target sizes); NULL for others. */
 const int *
-theme_distances (KicResolver *resolver, const KicTheme *theme, int size)
+resolver_theme_distances (KicResolver *resolver, const KicTheme *theme, int size)
 {
-  ThemeNames *tn = theme_names (resolver, theme);
+  ThemeNames *tn = resolver_theme_names (resolver, theme);
   int *dw = g_hash_table_lookup (tn->distances, GINT_TO_POINTER (size));
 
   if (dw == NULL && g_hash_table_size (tn->distances) < 8)
@@ -314,7 +323,7 @@ theme_distances (KicResolver *resolver, const KicTheme *theme, int size)
 gboolean
 kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file)
 {
-  return g_hash_table_contains (theme_names (resolver, theme)->names, file);
+  return g_hash_table_contains (resolver_theme_names (resolver, theme)->names, file);
 }
 
 static int
@@ -328,9 +337,9 @@ compare_uints (gconstpointer a, gconstpointer b)
 /* The indexes of THEME's directories that may hold FILE: those that list
  * it, and those the overlay adds it to (rising, each once).  transfer full */
 GArray *
-candidate_positions (KicResolver *resolver, const KicTheme *theme, const ProbeFile *file)
+resolver_candidate_positions (KicResolver *resolver, const KicTheme *theme, const ProbeFile *file)
 {
-  ThemeNames *tn = theme_names (resolver, theme);
+  ThemeNames *tn = resolver_theme_names (resolver, theme);
   const GArray *listed = g_hash_table_lookup (tn->names, file->name);
   GArray *at = g_array_new (FALSE, FALSE, sizeof (guint));
 
@@ -358,23 +367,24 @@ candidate_positions (KicResolver *resolver, const KicTheme *theme, const ProbeFi
   return at;
 }
 
-/* scan_dirs() with MatchBest (KF's pruning), probing only where the file
- * may be (candidate_positions()): before the first hit every scale-1
+/* resolver_scan_dirs() with MatchBest (KF's pruning), probing only where the file
+ * may be (resolver_candidate_positions()): before the first hit every scale-1
  * directory is probed (nothing is pruned yet, :235), so those misses are
  * counted (ThemeNames.before); after it, the directories not pruned are
- * walked as scan_dirs() walks them.  Questions about a directory
+ * walked as resolver_scan_dirs() walks them.  Questions about a directory
  * kic_resolve_priced() watches are recorded as the probes would. */
 static const KicThemeDir *
 scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, const int *dw)
 {
   KicResolver *resolver = lookup->resolver;
-  ThemeNames *tn = theme_names (resolver, theme);
-  DirCache *caches = theme_dir_caches (resolver, theme);
+  ThemeNames *tn = resolver_theme_names (resolver, theme);
+  DirCache *caches = resolver_theme_dir_caches (resolver, theme);
   const GPtrArray *dirs = theme->dirs;
   KicPruneRule rule = resolver->profile->table->prune;
-  g_autoptr (GArray) at = candidate_positions (resolver, theme, file);
+  g_autoptr (GArray) at = resolver_candidate_positions (resolver, theme, file);
   guint start = lookup->result->n_calls;
   guint first = G_MAXUINT, next = 0;
+  const WatchTheme *wt = NULL;
   const KicThemeDir *best;
   int delta;
 
@@ -384,7 +394,7 @@ scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file,
 
       resolver->scan_theme = theme;
       resolver->scan_index = p;
-      if (index_type (resolver, start + tn->before[p], g_ptr_array_index (dirs, p), &caches[p], file) != KIC_FS_NONE)
+      if (resolver_index_type (resolver, start + tn->before[p], g_ptr_array_index (dirs, p), &caches[p], file) != KIC_FS_NONE)
         first = p;
       resolver->scan_theme = NULL;
       next = k + 1;
@@ -395,25 +405,18 @@ scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file,
        * hit (or all of them): each is asked after the misses before it */
       guint limit = first == G_MAXUINT ? dirs->len : first;
 
-      for (guint k = 0; k < resolver->watch_links->len; k++)
+      wt = resolver_watch_theme (resolver, theme);
+      for (guint a = 0; wt->asks != NULL && a < wt->asks->len; a++)
         {
-          KicPricedLink *link = &g_array_index (resolver->watch_links, KicPricedLink, k);
-          const GArray *where = link->listing ? g_hash_table_lookup (tn->positions, link->listing) : NULL;
+          guint q = g_array_index (wt->asks, guint, a);
 
-          for (guint j = 0; !link->asked && where != NULL && j < where->len; j++)
-            {
-              guint q = g_array_index (where, guint, j);
-              const KicThemeDir *dir = g_ptr_array_index (dirs, q);
-
-              if (q >= limit)
-                break;
-              if (dir->mirror != NULL)
-                continue;
-              resolver->scan_theme = theme;
-              resolver->scan_index = q;
-              watch_question (resolver, start + tn->before[q], dir, link->listing);
-              resolver->scan_theme = NULL;
-            }
+          if (q >= limit)
+            break;
+          resolver->scan_theme = theme;
+          resolver->scan_index = q;
+          ask_link (resolver, &g_array_index (resolver->watch_links, KicPricedLink, wt->link_at[q] - 1),
+                    start + tn->before[q], g_ptr_array_index (dirs, q));
+          resolver->scan_theme = NULL;
         }
     }
   if (first == G_MAXUINT)
@@ -422,7 +425,7 @@ scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file,
       return NULL;
     }
   best = g_ptr_array_index (dirs, first);
-  lookup->result->n_calls = start + tn->before[first] + hit_cost (resolver, best, &caches[first]);
+  lookup->result->n_calls = start + tn->before[first] + resolver_hit_cost (resolver, best, &caches[first]);
   delta = dw[first];
   for (guint i = first + 1; delta != 0 && i < dirs->len; i++)
     {
@@ -433,7 +436,7 @@ scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file,
       /* nothing from here on is probed: the scan is over */
       if ((rest >= 0 ? rest : -1 - rest) >= ABS (delta) && !(rest < 0 && delta <= 0))
         break;
-      if (tn->kinds[i] == 0 || prune_dir (rule, dw[i], delta))
+      if (tn->kinds[i] == 0 || resolver_prune_dir (rule, dw[i], delta))
         continue;
       dir = g_ptr_array_index (dirs, i);
       while (next < at->len && g_array_index (at, guint, next) < i)
@@ -443,7 +446,7 @@ scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file,
         {
           resolver->scan_theme = theme;
           resolver->scan_index = i;
-          if (probe_theme_dir (lookup, dir, &caches[i], file))
+          if (resolver_probe_theme_dir (lookup, dir, &caches[i], file))
             {
               best = dir;
               delta = dw[i];
@@ -452,11 +455,12 @@ scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file,
           continue;
         }
       /* a miss: the access(2) of a disk directory, nothing for a resource */
-      if (file->watched && tn->kinds[i] == 1)
+      if (wt != NULL && wt->link_at != NULL && wt->link_at[i] != 0 && tn->kinds[i] == 1)
         {
           resolver->scan_theme = theme;
           resolver->scan_index = i;
-          watch_question (resolver, lookup->result->n_calls, dir, tn->listings[i]);
+          ask_link (resolver, &g_array_index (resolver->watch_links, KicPricedLink, wt->link_at[i] - 1),
+                    lookup->result->n_calls, dir);
           resolver->scan_theme = NULL;
         }
       if (tn->kinds[i] == 1)
@@ -472,15 +476,15 @@ scan_dirs_indexed (Lookup *lookup, const KicTheme *theme, const ProbeFile *file,
  * the scan goes on, skipping directories that are not closer (:235), and
  * the closest hit wins. */
 const KicThemeDir *
-scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int size, gboolean exact)
+resolver_scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int size, gboolean exact)
 {
   const GPtrArray *dirs = theme->dirs;
-  DirCache *caches = theme_dir_caches (lookup->resolver, theme);
+  DirCache *caches = resolver_theme_dir_caches (lookup->resolver, theme);
   KicPruneRule rule = lookup->resolver->profile->table->prune;
   const KicThemeDir *best = NULL;
   /* :178: delta starts at -INT_MAX (KDE 3: -1000) */
   int delta = rule == KIC_PRUNE_KDE3 ? -1000 : -INT_MAX;
-  const int *distances = exact ? NULL : theme_distances (lookup->resolver, theme, size);
+  const int *distances = exact ? NULL : resolver_theme_distances (lookup->resolver, theme, size);
   gboolean hit;
 
   /* without a list of the calls, a MatchBest scan probes only where the
@@ -498,16 +502,16 @@ scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int siz
       if (exact)
         {
           /* :196-206 */
-          if (kic_dir_spec_exact (dir->spec, size) && probe_theme_dir (lookup, dir, &caches[i], file))
+          if (kic_dir_spec_exact (dir->spec, size) && resolver_probe_theme_dir (lookup, dir, &caches[i], file))
             return dir;
           continue;
         }
       dw = distances ? distances[i] : kic_dir_spec_distance (dir->spec, size);
-      if (prune_dir (rule, dw, delta))
+      if (resolver_prune_dir (rule, dw, delta))
         continue;
       lookup->resolver->scan_theme = theme;
       lookup->resolver->scan_index = i;
-      hit = probe_theme_dir (lookup, dir, &caches[i], file);
+      hit = resolver_probe_theme_dir (lookup, dir, &caches[i], file);
       lookup->resolver->scan_theme = NULL;
       if (!hit)
         continue;
@@ -521,7 +525,7 @@ scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file, int siz
 
 /* One scan of THEME for NAME + EXT; a hit becomes the lookup's result. */
 gboolean
-scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *ext, int size,
+resolver_scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *ext, int size,
            gboolean exact)
 {
   g_autofree char *file = g_strconcat (name, ext, NULL);
@@ -529,8 +533,8 @@ scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *
   const KicThemeDir *dir;
   ProbeFile probe;
 
-  probe_file_init (lookup->resolver, &probe, file);
-  dir = scan_dirs (lookup, theme, &probe, size, exact);
+  resolver_probe_file_init (lookup->resolver, &probe, file);
+  dir = resolver_scan_dirs (lookup, theme, &probe, size, exact);
 
   if (dir == NULL)
     return FALSE;
@@ -545,7 +549,7 @@ scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *
 
 /* Forget a hit (the KDE 4 /apps/ pass throws some away). */
 void
-discard_hit (Lookup *lookup)
+resolver_discard_hit (Lookup *lookup)
 {
   g_clear_pointer (&lookup->result->path, g_free);
   lookup->result->theme = NULL;
@@ -560,7 +564,7 @@ discard_hit (Lookup *lookup)
  * MatchExact then MatchBest per extension (§3.2); KDE 3 MatchExact for
  * every extension, then MatchBest for every one (§3.3). */
 gboolean
-theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size)
+resolver_theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size)
 {
   char **exts = theme->desc->extensions;
 
@@ -568,21 +572,21 @@ theme_lookup (Lookup *lookup, const KicTheme *theme, const char *name, int size)
     {
     case KIC_PASSES_BEST:
       for (guint e = 0; exts[e] != NULL; e++)
-        if (scan_file (lookup, theme, name, exts[e], size, FALSE))
+        if (resolver_scan_file (lookup, theme, name, exts[e], size, FALSE))
           return TRUE;
       break;
     case KIC_PASSES_EXACT_BEST:
       for (guint e = 0; exts[e] != NULL; e++)
-        if (scan_file (lookup, theme, name, exts[e], size, TRUE)
-            || scan_file (lookup, theme, name, exts[e], size, FALSE))
+        if (resolver_scan_file (lookup, theme, name, exts[e], size, TRUE)
+            || resolver_scan_file (lookup, theme, name, exts[e], size, FALSE))
           return TRUE;
       break;
     case KIC_PASSES_ALL_EXACT_FIRST:
       for (guint e = 0; exts[e] != NULL; e++)
-        if (scan_file (lookup, theme, name, exts[e], size, TRUE))
+        if (resolver_scan_file (lookup, theme, name, exts[e], size, TRUE))
           return TRUE;
       for (guint e = 0; exts[e] != NULL; e++)
-        if (scan_file (lookup, theme, name, exts[e], size, FALSE))
+        if (resolver_scan_file (lookup, theme, name, exts[e], size, FALSE))
           return TRUE;
       break;
     }

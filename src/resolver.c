@@ -37,7 +37,7 @@ kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index)
   /* no directory is read here: a cache entry is filled when a lookup
    * first probes its directory, as KDE's own probes go */
   resolver->dir_caches = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  resolver->theme_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, theme_names_free);
+  resolver->theme_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, resolver_theme_names_free);
   for (guint t = 0; t < resolver->themes->len; t++)
     {
       KicTheme *theme = g_ptr_array_index (resolver->themes, t);
@@ -108,7 +108,7 @@ kic_via_to_string (KicVia via)
 /* Count one file system call (and remember it when recording); a
  * resource probe is remembered but costs nothing. */
 void
-count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit)
+resolver_count_call (Lookup *lookup, KicCallKind kind, const char *path, gboolean hit)
 {
   if (kind != KIC_CALL_RESOURCE && kind != KIC_CALL_RESOURCE_L10N)
     lookup->result->n_calls++;
@@ -210,14 +210,14 @@ name_variants (const KicProfileTable *profile, const char *name, gboolean *gener
  * §3.2): before the usual search, each theme is asked for the plain name;
  * its answer counts only when it is an application icon. */
 gboolean
-apps_first_pass (Lookup *lookup, const char *name, int size)
+resolver_apps_first_pass (Lookup *lookup, const char *name, int size)
 {
   for (guint t = 0; t < lookup->resolver->themes->len; t++)
-    if (theme_lookup (lookup, g_ptr_array_index (lookup->resolver->themes, t), name, size))
+    if (resolver_theme_lookup (lookup, g_ptr_array_index (lookup->resolver->themes, t), name, size))
       {
         if (strstr (lookup->result->path, "/apps/") != NULL)
           return TRUE;
-        discard_hit (lookup);
+        resolver_discard_hit (lookup);
       }
   return FALSE;
 }
@@ -232,7 +232,7 @@ find_matching_icon (Lookup *lookup, const char *name, int size)
   const KicProfile *profile = lookup->resolver->profile;
   gboolean generic_fallback = g_str_has_suffix (name, "-x-generic");
 
-  if (profile->apps_first_pass && apps_first_pass (lookup, name, size))
+  if (profile->apps_first_pass && resolver_apps_first_pass (lookup, name, size))
     return TRUE;
   for (guint t = 0; t < lookup->resolver->themes->len; t++)
     {
@@ -240,7 +240,7 @@ find_matching_icon (Lookup *lookup, const char *name, int size)
       g_autoptr (GPtrArray) names = name_variants (profile->table, name, &generic_fallback);
 
       for (guint n = 0; n < names->len; n++)
-        if (theme_lookup (lookup, theme, g_ptr_array_index (names, n), size))
+        if (resolver_theme_lookup (lookup, theme, g_ptr_array_index (names, n), size))
           return TRUE;
     }
   /* :894-908: QIcon::fallbackSearchPaths() is empty in a Plasma session
@@ -292,7 +292,7 @@ locate_type (Lookup *lookup, const char *path)
 {
   KicFsType type;
 
-  if (overlay_type (lookup->resolver, lookup->result->n_calls, path, FALSE, &type))
+  if (resolver_overlay_type (lookup->resolver, lookup->result->n_calls, path, FALSE, &type))
     return type;
   return kic_fs_index_stat (lookup->resolver->index, path);
 }
@@ -345,7 +345,7 @@ locate (Lookup *lookup, const char *file)
           g_autofree char *path = g_strconcat (sp, "/", file, NULL);
           gboolean hit = locate_type (lookup, path) != KIC_FS_NONE;
 
-          count_call (lookup, KIC_CALL_STAT, path, hit);
+          resolver_count_call (lookup, KIC_CALL_STAT, path, hit);
           if (hit)
             {
               lookup->result->path = g_steal_pointer (&path);
@@ -357,14 +357,14 @@ locate (Lookup *lookup, const char *file)
         {
           g_autofree char *path = g_strconcat ("$XDG_DATA_HOME/", sp, "/", file, NULL);
 
-          count_call (lookup, KIC_CALL_STAT, path, FALSE);
+          resolver_count_call (lookup, KIC_CALL_STAT, path, FALSE);
         }
       for (guint d = 0; resolver->data_dirs[d] != NULL; d++)
         {
           g_autofree char *path = g_strconcat (resolver->data_dirs[d], "/", sp, "/", file, NULL);
           gboolean hit = locate_type (lookup, path) == KIC_FS_FILE;
 
-          count_call (lookup, KIC_CALL_STAT, path, hit);
+          resolver_count_call (lookup, KIC_CALL_STAT, path, hit);
           if (hit)
             {
               lookup->result->path = g_steal_pointer (&path);
@@ -424,7 +424,7 @@ kic_icon_name_strip_extension (const char *name)
 
 /* :971-1028, KIconLoader::iconPath(name, -size, canReturnNull = true) */
 void
-resolve_lookup (Lookup *lookup, const char *name, int size)
+resolver_resolve_lookup (Lookup *lookup, const char *name, int size)
 {
   KicResolver *resolver = lookup->resolver;
   g_autofree char *stripped = NULL;
@@ -468,7 +468,39 @@ kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record)
 
   if (record)
     lookup.result->calls = g_ptr_array_new_with_free_func (call_free);
-  resolve_lookup (&lookup, name, size);
+  resolver_resolve_lookup (&lookup, name, size);
+  g_free (lookup.scan_file);
+  return lookup.result;
+}
+
+/* Plasma 5's IconItem (plasma-framework@v5.103.0
+ * src/declarativeimports/core/iconitem.cpp:175-181, SvgSource; again at
+ * every paint, :235-240) asks KIconLoader::global()->theme(), the root
+ * theme alone, for NAME.svg and then NAME.svgz, through
+ * KIconTheme::iconPath(file, size, MatchBest) (kiconthemes@v5.103.0
+ * src/kicontheme.cpp:554-563): no dash cuts, no inherited theme, no
+ * "User" group, the name as it is.  An absolute name never gets here
+ * (iconitem.cpp:355-372 loads the file itself). */
+KicResult *
+kic_resolve_icon_item (KicResolver *resolver, const char *name, int size, gboolean record)
+{
+  Lookup lookup = { resolver, g_new0 (KicResult, 1), 0, NULL };
+
+  if (record)
+    lookup.result->calls = g_ptr_array_new_with_free_func (call_free);
+  if (kic_icon_name_is_absolute (name))
+    {
+      lookup.result->path = g_strdup (name);
+      lookup.result->via = KIC_VIA_ABSOLUTE;
+    }
+  else if (name[0] != '\0' && resolver->themes->len > 0)
+    {
+      const KicTheme *root = g_ptr_array_index (resolver->themes, 0);
+      g_autofree char *valid = g_utf8_make_valid (name, -1);
+
+      if (resolver_scan_file (&lookup, root, valid, ".svg", size, FALSE) || resolver_scan_file (&lookup, root, valid, ".svgz", size, FALSE))
+        lookup.result->via = KIC_VIA_THEME;
+    }
   g_free (lookup.scan_file);
   return lookup.result;
 }

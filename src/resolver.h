@@ -99,7 +99,13 @@ void kic_resolver_set_overlay (KicResolver *resolver, const KicOverlay *overlay)
 /* KIconLoader::iconPath(NAME, -SIZE, canReturnNull = true) at scale 1.
  * With RECORD the result lists every call.  transfer full */
 KicResult *kic_resolve (KicResolver *resolver, const char *name, int size, gboolean record);
+/* What Plasma 5's IconItem asks before KIconLoader: NAME.svg, then
+ * NAME.svgz, of the root theme alone, MatchBest at SIZE (resolver.c
+ * says where in KDE).  transfer full */
+KicResult *kic_resolve_icon_item (KicResolver *resolver, const char *name, int size, gboolean record);
 void kic_result_free (KicResult *result);
+
+typedef struct _KicPricedWatch KicPricedWatch;
 
 /* A link the planner could add, priced by kic_resolve_priced(). */
 typedef struct {
@@ -127,10 +133,15 @@ typedef struct {
  * too many distinct distances) CALLS is a lower bound: the calls before
  * the question and the question itself.  transfer full */
 KicResult *kic_resolve_priced (KicResolver *resolver, const char *name, int size, const char *file, GArray *links,
-                               GHashTable *watch);
-/* The watch kic_resolve_priced() takes for LINKS (made once for all the
- * target sizes): each link's listing -> 1 + its index.  transfer full */
-GHashTable *kic_priced_watch_new (const GArray *links);
+                               KicPricedWatch *watch);
+/* The watch kic_resolve_priced() takes for LINKS: each link's listing, and
+ * for each theme a scan meets, where in it they are (worked out once, not
+ * per lookup: a theme of 100 000 candidates is walked once per name).
+ * Made once for every lookup priced over the same LINKS (the same
+ * listings in the same order).  transfer full */
+KicPricedWatch *kic_priced_watch_new (const GArray *links);
+void kic_priced_watch_free (KicPricedWatch *watch);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicPricedWatch, kic_priced_watch_free)
 
 /* kic_resolve() at every size from MIN to MAX, element s - MIN, at a
  * fraction of the cost (without the call lists).  transfer full */

@@ -235,3 +235,46 @@ kic_mkdirs_in_root (int rootfd, const char *dir, GPtrArray *made)
     close (fd);
   return fd >= 0 ? 0 : -1;
 }
+
+int
+kic_walk_step (int dirfd, const char *component, GString *host, int flags, KicDirRule rule, gpointer data,
+               char **why)
+{
+  struct stat st;
+  int fd;
+
+  if (component[0] == '\0' || strcmp (component, ".") == 0)
+    return KIC_WALK_SKIP;
+  g_string_append_printf (host, "/%s", component);
+  if (strcmp (component, "..") == 0)
+    {
+      *why = g_strdup_printf ("'%s' is reached through '..'", host->str);
+      return -1;
+    }
+  fd = openat (dirfd, component, flags | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int errsv = errno;
+
+      if (fstatat (dirfd, component, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode))
+        *why = g_strdup_printf ("'%s' is a symbolic link", host->str);
+      else if (errsv == ENOTDIR)
+        *why = g_strdup_printf ("'%s' is not a directory", host->str);
+      else
+        *why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errsv));
+      return -1;
+    }
+  *why = rule (fd, host->str, data);
+  if (*why == NULL)
+    return fd;
+  /* O_PATH | O_NOFOLLOW opens a link itself, which every rule refuses as
+   * no directory: named for what it is (asked only then, so that a step
+   * that passes costs the rule's fstat alone) */
+  if ((flags & O_PATH) && fstat (fd, &st) == 0 && S_ISLNK (st.st_mode))
+    {
+      g_free (*why);
+      *why = g_strdup_printf ("'%s' is a symbolic link", host->str);
+    }
+  close (fd);
+  return -1;
+}

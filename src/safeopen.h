@@ -49,4 +49,27 @@ int kic_mkdirs_in_root (int rootfd, const char *dir, GPtrArray *made);
  * not a directory, in words; NULL when none is.  transfer full */
 char *kic_mkdirs_obstacle (int rootfd, const char *dir);
 
+/* A walk no link and no ".." can redirect, one directory at a time (the
+ * trusted directories root plants in, trusted.c; the directories above a
+ * file every user may read, source.c): each component opened from its
+ * parent's descriptor and checked on that descriptor.  A RULE says why
+ * the directory open as FD (HOST names it) is refused, or NULL. */
+typedef char *(*KicDirRule) (int fd, const char *host, gpointer data);
+
+/* kic_walk_step()'s answer for "" and "." (a "//" or "/./" in a path):
+ * no step, nothing opened. */
+#define KIC_WALK_SKIP (-2)
+
+/* One step: COMPONENT of the directory DIRFD, its name appended to HOST
+ * (the host path walked so far), opened with FLAGS | O_NOFOLLOW |
+ * O_CLOEXEC (O_PATH; or O_RDONLY | O_DIRECTORY, which the kernel refuses
+ * for anything but a directory before opening it) and passed to RULE,
+ * which must refuse anything but a directory (O_PATH opens anything, a
+ * link itself included: the step then names the link).
+ * The new descriptor; KIC_WALK_SKIP; or -1 with *WHY (transfer full)
+ * naming the component: "..", a symbolic link, not a directory, what RULE
+ * says, or why it cannot be opened. */
+int kic_walk_step (int dirfd, const char *component, GString *host, int flags, KicDirRule rule, gpointer data,
+                   char **why);
+
 #endif /* KIC_SAFEOPEN_H */

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 /* Why the directory open as FD (its host path HOST) does not let every
- * user read what is in it, or NULL. */
+ * user read what is in it, or NULL (a KicDirRule). */
 static char *
-dir_not_public (int fd, const char *host)
+dir_not_public (int fd, const char *host, G_GNUC_UNUSED gpointer data)
 {
   struct stat st;
 
@@ -113,7 +113,7 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
       why = g_strdup_printf ("cannot use the root: %s", g_strerror (errno));
       goto refused;
     }
-  for (guint i = first; i <= last; i++)
+  for (guint i = first; i < last; i++)
     {
       const char *c = parts[i];
       gpointer value;
@@ -121,36 +121,25 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
 
       if (c[0] == '\0' || strcmp (c, ".") == 0)
         continue;
-      g_string_append_printf (host, "/%s", c);
-      if (strcmp (c, "..") == 0)
-        {
-          why = g_strdup_printf ("'%s' is reached through '..'", host->str);
-          goto refused;
-        }
-      if (i == last)
-        break;
       g_string_append_printf (key, "/%s", c);
+      /* (a key never holds "..": only a step's directories are kept) */
       if (dirs != NULL && g_hash_table_lookup_extended (dirs->fds, key->str, NULL, &value))
         {
           if (dir_owned)
             close (dirfd);
           dirfd = GPOINTER_TO_INT (value) - 1;
           dir_owned = FALSE;
+          g_string_append_printf (host, "/%s", c);
           continue;
         }
       /* O_PATH: nothing is opened for reading before its type is known */
-      next = openat (dirfd, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      next = kic_walk_step (dirfd, c, host, O_PATH, dir_not_public, NULL, &why);
       if (next < 0)
-        {
-          why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
-          goto refused;
-        }
+        goto refused;
       if (dir_owned)
         close (dirfd);
       dirfd = next;
       dir_owned = TRUE;
-      if ((why = dir_not_public (dirfd, host->str)) != NULL)
-        goto refused;
       if (dirs != NULL)
         {
           if (g_hash_table_size (dirs->fds) >= KIC_SOURCE_DIRS_MAX)
@@ -158,6 +147,12 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
           g_hash_table_insert (dirs->fds, g_strdup (key->str), GINT_TO_POINTER (dirfd + 1));
           dir_owned = FALSE;
         }
+    }
+  g_string_append_printf (host, "/%s", parts[last]);
+  if (strcmp (parts[last], "..") == 0)
+    {
+      why = g_strdup_printf ("'%s' is reached through '..'", host->str);
+      goto refused;
     }
   if (for_reading)
     fd = kic_open_regular_at (dirfd, parts[last], st);

@@ -1,10 +1,13 @@
 /* state-changes.c - what a change can reach: the directories the kept
  * state read, compared with the disk name by name, and the names whose
  * lookups may try a stem that came, went or changed (its dash cuts,
- * generic and -symbolic forms, and on through the names joined to them)
+ * generic and -symbolic forms, and on through the names joined to them);
+ * and the kept reads of the files no change reached (menu files, store
+ * copies)
  */
 #include "state-private.h"
 
+#include "desktop.h"
 #include "kic.h"
 #include "manifest.h"
 #include "resolver.h"
@@ -160,10 +163,13 @@ changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GP
     {
       const char *base = strrchr (key, '/') + 1;
 
-      if (g_str_has_suffix (base, ".xpm.png"))
+      /* as kic_state_make(): no plan of names joined by a store path
+       * is kept; and an "l10n" directory in a theme directory changes
+       * what every hit there costs (resolver-price.c, hit_cost: KDE
+       * stats it, kiconthemes@v5.103.0 src/kicontheme.cpp:235), a stem
+       * of no name: every name is planned again */
+      if (g_str_has_suffix (base, ".xpm.png") || strcmp (base, "l10n") == 0)
         {
-          /* as kic_state_make(): no plan of names joined by a store path
-           * is kept */
           g_hash_table_unref (stems);
           return NULL;
         }
@@ -191,8 +197,40 @@ kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable 
   memo->changed_stems = changed_stems (state, index, changed, owned);
   if (memo->changed_stems == NULL)
     {
-      kic_debug ("state: ignored (an X.xpm.png came or went): planning every name");
+      kic_debug ("state: ignored (an X.xpm.png or an l10n directory came or went): planning every name");
       g_clear_pointer (&memo, kic_plan_memo_free);
     }
   return memo;
+}
+
+GHashTable *
+kic_state_desktop_known (KicState *state, GHashTable *changed, GHashTable *stamps)
+{
+  GHashTable *known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, kic_desktop_read_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, state->desktop);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const KicDesktopRead *was = value;
+      const KicFsStamp *stamp = stamps != NULL ? g_hash_table_lookup (stamps, key) : NULL;
+      KicDesktopRead *read;
+
+      /* only a file the fingerprint found as it was when it was read */
+      if (stamp == NULL || stamp->type != KIC_FS_FILE || !stamp->exists || g_hash_table_contains (changed, key))
+        continue;
+      read = g_new0 (KicDesktopRead, 1);
+      read->hidden = was->hidden;
+      read->icon = g_strdup (was->icon);
+      read->stamp = stamp;
+      g_hash_table_insert (known, g_strdup (key), read);
+    }
+  return known;
+}
+
+GHashTable *
+kic_state_store_stamps (KicState *state)
+{
+  return state->store_stamps;
 }

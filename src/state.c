@@ -10,6 +10,11 @@
  *   D <tab> PATH <tab> 1|0     a directory read (0: none there); then its names:
  *   E <tab> KIND <tab> NAME    'f' 'd' 'l' 'o', as readdir said
  *   L <tab> NAME <tab> TARGET <tab> ?REAL   a link that was followed
+ *   F <tab> PATH <tab> DEV <tab> INO <tab> SIZE <tab> MTIME <tab> CTIME <tab> READ
+ *                              a store copy as the writer left it (its
+ *                              stamp: kic_writer_store_stamps(), ns)
+ *   M <tab> PATH <tab> 0|1 <tab> ?ICON   a .desktop or .directory file read
+ *                              (its real path): hidden or not, its Icon=
  *   N <tab> NAME <tab> STATUS <tab> ?REASON <tab> PER_SIZE <tab> ?BAN_REASON   a menu name
  *   C <tab> NAME <tab> STATUS <tab> ?REASON <tab> PER_SIZE <tab> ?BAN_REASON <tab> THEME
  *     <tab> n|c <tab> OWNER    a closure member, for the menu name OWNER or
@@ -18,19 +23,24 @@
  *   P <tab> LINK <tab> SOURCE <tab> STORE <tab> THEME   ... a link
  *   S <tab> SIZE <tab> ?PATH <tab> BEFORE <tab> AFTER <tab> FLOOR <tab> ?WHY   ... a size report
  *   V <tab> NAME <tab> COUNT   lookups the proof checked for NAME
- *   end <tab> SHA256           of every byte before this line
+ *   end <tab> CHECKSUM         of every byte before this line (kic_checksum64():
+ *                              the state is bound to the manifest by its
+ *                              inputs line; this only tells it whole)
  */
 #include "state.h"
 
+#include "desktop.h"
 #include "kic.h"
 #include "manifest.h"
 #include "resolver.h"
+#include "util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "state-private.h"
 
-#define HEADER "kde-icon-cache state 1"
+#define HEADER "kde-icon-cache state 2"
 
 /* S as g_strcompress() reads it back: a backslash, and every control
  * character, escaped; other bytes as they are. */
@@ -149,7 +159,7 @@ is_under (const char *path, const char *dir)
 
 char *
 kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
-                gboolean floor, const char *inputs)
+                GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor, const char *inputs)
 {
   g_autoptr (GHashTable) listings = NULL;
   g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
@@ -216,6 +226,37 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
           g_string_append_c (out, '\n');
         }
     }
+  if (store_stamps != NULL)
+    {
+      g_autoptr (GPtrArray) files = sorted_keys (store_stamps);
+
+      for (guint i = 0; i < files->len; i++)
+        {
+          const KicFsStamp *st = g_hash_table_lookup (store_stamps, g_ptr_array_index (files, i));
+
+          g_string_append (out, "F");
+          put_str (out, g_ptr_array_index (files, i));
+          g_string_append_printf (out, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%" G_GINT64_FORMAT
+                                       "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\n",
+                                  st->dev, st->ino, st->size, st->mtime_ns, st->ctime_ns, st->read_ns);
+        }
+    }
+  if (desktop_read != NULL)
+    {
+      g_autoptr (GPtrArray) files = sorted_keys (desktop_read);
+
+      for (guint i = 0; i < files->len; i++)
+        {
+          const char *path = g_ptr_array_index (files, i);
+          const KicDesktopRead *read = g_hash_table_lookup (desktop_read, path);
+
+          g_string_append (out, "M");
+          put_str (out, path);
+          g_string_append_printf (out, "\t%d", read->hidden ? 1 : 0);
+          put_opt (out, read->icon);
+          g_string_append_c (out, '\n');
+        }
+    }
   for (guint i = 0; i < plan->names->len; i++)
     {
       const KicNamePlan *np = g_ptr_array_index (plan->names, i);
@@ -253,7 +294,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       g_string_append_printf (out, "\t%u\n", GPOINTER_TO_UINT (g_hash_table_lookup (plan->verified, name)));
     }
   {
-    g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) out->str, out->len);
+    g_autofree char *sum = kic_checksum64 (out->str, out->len);
 
     g_string_append_printf (out, "end\t%s\n", sum);
   }
@@ -275,6 +316,10 @@ kic_state_free (KicState *state)
   g_free (state->key);
   if (state->dirs != NULL)
     g_hash_table_unref (state->dirs);
+  if (state->desktop != NULL)
+    g_hash_table_unref (state->desktop);
+  if (state->store_stamps != NULL)
+    g_hash_table_unref (state->store_stamps);
   kic_plan_memo_free (state->memo);
   g_free (state);
 }
@@ -323,6 +368,19 @@ field_uint (char **f, guint n, guint i, guint *value)
     return FALSE;
   *value = (guint) v;
   return TRUE;
+}
+
+/* Field I of F (N fields) as a 64-bit integer, signed or not. */
+static gboolean
+field_int64 (char **f, guint n, guint i, gboolean is_signed, gint64 *value)
+{
+  char *end;
+
+  if (i >= n || !(g_ascii_isdigit (f[i][0]) || (is_signed && f[i][0] == '-' && g_ascii_isdigit (f[i][1]))))
+    return FALSE;
+  errno = 0;
+  *value = is_signed ? g_ascii_strtoll (f[i], &end, 10) : (gint64) g_ascii_strtoull (f[i], &end, 10);
+  return *end == '\0' && errno == 0;
 }
 
 static gboolean
@@ -386,6 +444,40 @@ parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan *
       return TRUE;
     }
   *dir = NULL;
+  if (strcmp (tag, "F") == 0)
+    {
+      g_autofree char *path = field (f, n, 1, FALSE, &ok);
+      KicFsStamp *st;
+      gint64 dev = 0, ino = 0;
+
+      if (!ok || n != 8 || !path_ok (path) || g_hash_table_contains (state->store_stamps, path))
+        return FALSE;
+      st = g_new0 (KicFsStamp, 1);
+      st->type = KIC_FS_FILE;
+      st->exists = TRUE;
+      g_hash_table_insert (state->store_stamps, g_steal_pointer (&path), st);
+      ok = field_int64 (f, n, 2, FALSE, &dev) && field_int64 (f, n, 3, FALSE, &ino)
+           && field_int64 (f, n, 4, TRUE, &st->size) && field_int64 (f, n, 5, TRUE, &st->mtime_ns)
+           && field_int64 (f, n, 6, TRUE, &st->ctime_ns) && field_int64 (f, n, 7, TRUE, &st->read_ns);
+      st->dev = (guint64) dev;
+      st->ino = (guint64) ino;
+      *last = NULL;
+      return ok;
+    }
+  if (strcmp (tag, "M") == 0)
+    {
+      g_autofree char *path = field (f, n, 1, FALSE, &ok);
+      KicDesktopRead *read;
+
+      if (!ok || n != 4 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->desktop, path))
+        return FALSE;
+      read = g_new0 (KicDesktopRead, 1);
+      read->hidden = f[2][0] == '1';
+      read->icon = field (f, n, 3, TRUE, &ok);
+      g_hash_table_insert (state->desktop, g_steal_pointer (&path), read);
+      *last = NULL;
+      return ok;
+    }
   if (strcmp (tag, "N") == 0 || strcmp (tag, "C") == 0)
     {
       g_autofree char *name = field (f, n, 1, FALSE, &ok);
@@ -546,16 +638,16 @@ kic_state_read (const char *text, gsize length, const char *inputs)
 
   if (text == NULL || inputs == NULL)
     return NULL;
-  /* whole: "end<tab>SHA256<newline>" last, the digest of all before it */
-  end = length >= 69 ? text + length - 69 : NULL;
+  /* whole: "end<tab>CHECKSUM<newline>" last, of all before it */
+  end = length >= 21 ? text + length - 21 : NULL;
   if (end == NULL || memchr (text, '\0', length) != NULL || (end > text && end[-1] != '\n')
       || strncmp (end, "end\t", 4) != 0 || text[length - 1] != '\n')
     why = g_strdup ("cut short or not a state");
   else
     {
-      g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) text, end - text);
+      g_autofree char *sum = kic_checksum64 (text, end - text);
 
-      if (strncmp (end + 4, sum, 64) != 0)
+      if (strncmp (end + 4, sum, 16) != 0)
         why = g_strdup ("its checksum does not match");
     }
   if (why == NULL)
@@ -592,6 +684,8 @@ kic_state_read (const char *text, gsize length, const char *inputs)
           state->key = g_strdup (lines[2] + 4);
           state->floor = lines[3][6] == '1';
           state->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
+          state->desktop = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, kic_desktop_read_free);
+          state->store_stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
           state->memo = g_new0 (KicPlanMemo, 1);
           state->memo->names = g_ptr_array_new_with_free_func (kic_name_plan_free);
           state->memo->closure = g_ptr_array_new_with_free_func (kic_name_plan_free);

@@ -3,7 +3,8 @@
  * A rebuild whose inputs changed plans again only the names a change can
  * reach (plan-memo.c); the rest it takes from the state the last rebuild
  * left in the store: the listing of every directory it read (with where
- * each link it followed led), every name's result (status, links, size
+ * each link it followed led), what each .desktop and .directory file it
+ * read gave (desktop.h), every name's result (status, links, size
  * reports, the themes the proof took from it), the closure, and how many
  * lookups the proof checked per name.
  *
@@ -29,11 +30,16 @@
 
 /* The text of the state of a run: PLAN, the directories INDEX read
  * outside STORE (without OWNED, the previous run's links: KDE's own files
- * are what count; the store is the run's own, like the fingerprint's), made with the floor or not (FLOOR), bound to INPUTS (the
- * manifest's inputs digest, kic_fingerprint_inputs()).  NULL when PLAN
- * leaves nothing to keep (no key).  transfer full */
+ * are what count; the store is the run's own, like the fingerprint's),
+ * the menu's files read (DESKTOP_READ, may be NULL: KicDesktopMemo.read),
+ * the store copies' stamps (STORE_STAMPS, may be NULL:
+ * kic_writer_store_stamps()),
+ * made with the floor or not (FLOOR), bound to INPUTS (the manifest's
+ * inputs digest, kic_fingerprint_inputs()).  NULL when PLAN leaves
+ * nothing to keep (no key).  transfer full */
 char *kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
-                      gboolean floor, const char *inputs);
+                      GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor,
+                      const char *inputs);
 
 /* A state read back: what kic_state_make() wrote. */
 typedef struct _KicState KicState;
@@ -50,6 +56,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicState, kic_state_free)
  * kic_fingerprint_changes()), so that only those that changed are read
  * again.  Before anything reads INDEX. */
 void kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTable *stamps);
+
+/* The menu's files STATE says what reading gave (KicDesktopMemo.known:
+ * real path -> KicDesktopRead*), those the fingerprint found as they were
+ * (in STAMPS, not in CHANGED), each with its stamp of STAMPS (which must
+ * outlive the table).  transfer full */
+GHashTable *kic_state_desktop_known (KicState *state, GHashTable *changed, GHashTable *stamps);
+
+/* The store copies' stamps STATE has (KicWriterOptions.store_stamps: path
+ * -> KicFsStamp*).  transfer none */
+GHashTable *kic_state_store_stamps (KicState *state);
 
 /* The memo (plan.h) of STATE for a plan of KEY (transfer full; once): NULL
  * unless STATE was made with KEY.  Its changed stems are those of the

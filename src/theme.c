@@ -349,6 +349,7 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicResource *re
   KicTheme *theme = g_new0 (KicTheme, 1);
   g_autoptr (GHashTable) added = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
+  theme->ref = 1;
   theme->desc = desc;
   theme->dirs = g_ptr_array_new_with_free_func (theme_dir_free);
   theme->scaled_dirs = g_ptr_array_new_with_free_func (theme_dir_free);
@@ -412,6 +413,7 @@ kic_theme_new_nowhere (KicThemeDesc *desc)
 {
   KicTheme *theme = g_new0 (KicTheme, 1);
 
+  theme->ref = 1;
   theme->desc = desc;
   theme->dirs = g_ptr_array_new_with_free_func (theme_dir_free);
   theme->scaled_dirs = g_ptr_array_new_with_free_func (theme_dir_free);
@@ -426,15 +428,64 @@ kic_theme_new_nowhere (KicThemeDesc *desc)
   return theme;
 }
 
+KicTheme *
+kic_theme_ref (KicTheme *theme)
+{
+  g_atomic_int_inc (&theme->ref);
+  return theme;
+}
+
 void
 kic_theme_free (KicTheme *theme)
 {
-  if (theme == NULL)
+  if (theme == NULL || !g_atomic_int_dec_and_test (&theme->ref))
     return;
   g_ptr_array_unref (theme->dirs);
   g_ptr_array_unref (theme->scaled_dirs);
   kic_theme_desc_free (theme->desc);
   g_free (theme);
+}
+
+typedef struct {
+  KicTheme *theme;
+  guint generation;
+} CachedTheme;
+
+static void
+cached_theme_free (gpointer data)
+{
+  kic_theme_free (((CachedTheme *) data)->theme);
+  g_free (data);
+}
+
+GHashTable *
+kic_theme_cache_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_theme_free);
+}
+
+KicTheme *
+kic_theme_cache_find (GHashTable *cache, const char *name, guint generation, GPtrArray *taken)
+{
+  CachedTheme *cached = g_hash_table_lookup (cache, name);
+
+  if (cached == NULL || cached->generation != generation
+      || (taken != NULL && g_ptr_array_find (taken, cached->theme, NULL)))
+    return NULL;
+  return kic_theme_ref (cached->theme);
+}
+
+void
+kic_theme_cache_keep (GHashTable *cache, const char *name, guint generation, KicTheme *theme)
+{
+  CachedTheme *cached = g_hash_table_lookup (cache, name);
+
+  if (cached != NULL && cached->generation == generation)
+    return;
+  cached = g_new0 (CachedTheme, 1);
+  cached->theme = kic_theme_ref (theme);
+  cached->generation = generation;
+  g_hash_table_replace (cache, g_strdup (name), cached);
 }
 
 gboolean

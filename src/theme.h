@@ -74,6 +74,7 @@ typedef struct {
                               * mirror a disk copy (KicResource.mirror) */
   GPtrArray *dirs;        /* KicThemeDir*, Scale 1 (and below), scan order */
   GPtrArray *scaled_dirs; /* KicThemeDir*, Scale >= 2 */
+  gint ref;               /* kic_theme_ref(), kic_theme_free() */
 } KicTheme;
 
 /* Parse index.theme text as PROFILE's KDE reads it.  SECTION is "Icon Theme" (index.theme) or "KDE
@@ -114,6 +115,10 @@ KicTheme *kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicRe
 /* DESC with every directory present but lying nowhere on disk: a theme
  * that probes in vain.  transfer full; DESC is taken over. */
 KicTheme *kic_theme_new_nowhere (KicThemeDesc *desc);
+/* Themes are read-only once made: one can stand in several theme lists
+ * (each resolver keeps its own caches of it).  transfer full */
+KicTheme *kic_theme_ref (KicTheme *theme);
+/* Drop a reference; the last one frees THEME. */
 void kic_theme_free (KicTheme *theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicTheme, kic_theme_free)
 
@@ -137,6 +142,20 @@ kic_theme_dir_is_plantable (const KicThemeDir *dir)
 {
   return dir->real && !kic_theme_dir_is_resource (dir);
 }
+
+/* The themes a system loaded, each under its name for the index
+ * generation (kic_fs_index_generation()) it was made from: what a theme
+ * is depends only on the system and the index, so every theme list can
+ * share it.  transfer full */
+GHashTable *kic_theme_cache_new (void);
+/* The theme kept for NAME and GENERATION, unless TAKEN (the list being
+ * built, may be NULL) holds it already: a list that names a theme twice
+ * (breeze, current and fallback) keeps two themes, as it always did.
+ * NULL when there is none.  transfer full */
+KicTheme *kic_theme_cache_find (GHashTable *cache, const char *name, guint generation, GPtrArray *taken);
+/* Keep THEME (a reference) for NAME and GENERATION, unless one is kept
+ * for them already. */
+void kic_theme_cache_keep (GHashTable *cache, const char *name, guint generation, KicTheme *theme);
 
 /* kicontheme.cpp:430-433: a theme with no usable directory is skipped. */
 gboolean kic_theme_is_valid (const KicTheme *theme);

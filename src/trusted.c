@@ -3,6 +3,7 @@
 #include "trusted.h"
 
 #include "kic.h"
+#include "safeopen.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,22 +22,51 @@ kic_path_has_dotdot (const char *path)
   return FALSE;
 }
 
-/* Why the directory open as FD (HOST names it) is not trusted, or NULL. */
+/* Why the directory stat(2) says ST of (HOST names it) is not trusted, or
+ * NULL. */
 static char *
-untrusted_because (int fd, const char *host, uid_t owner)
+untrusted_stat (const struct stat *st, const char *host, uid_t owner)
 {
+  if (!S_ISDIR (st->st_mode))
+    return g_strdup_printf ("'%s' is not a directory", host);
+  if (st->st_uid != 0 && st->st_uid != owner)
+    return g_strdup_printf ("'%s' is owned by uid %u, not root", host, (unsigned) st->st_uid);
+  /* sticky or not: a sticky directory still lets others add names */
+  if (st->st_mode & (S_IWGRP | S_IWOTH))
+    return g_strdup_printf ("'%s' is writable by %s", host, (st->st_mode & S_IWOTH) ? "others" : "its group");
+  return NULL;
+}
+
+/* Why the directory open as FD (HOST names it) is not trusted, or NULL
+ * (a KicDirRule: DATA points to the trusted owner besides root). */
+static char *
+untrusted_because (int fd, const char *host, gpointer data)
+{
+  uid_t owner = *(const uid_t *) data;
   struct stat st;
 
   if (fstat (fd, &st) < 0)
     return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
-  if (!S_ISDIR (st.st_mode))
-    return g_strdup_printf ("'%s' is not a directory", host);
-  if (st.st_uid != 0 && st.st_uid != owner)
-    return g_strdup_printf ("'%s' is owned by uid %u, not root", host, (unsigned) st.st_uid);
-  /* sticky or not: a sticky directory still lets others add names */
-  if (st.st_mode & (S_IWGRP | S_IWOTH))
-    return g_strdup_printf ("'%s' is writable by %s", host, (st.st_mode & S_IWOTH) ? "others" : "its group");
-  return NULL;
+  return untrusted_stat (&st, host, owner);
+}
+
+gboolean
+kic_trusted_dir_check_at (int dirfd, const char *host, const char *name, GError **error)
+{
+  g_autofree char *why = NULL;
+  struct stat st;
+
+  if (name[0] == '\0' || strcmp (name, ".") == 0 || strcmp (name, "..") == 0 || strchr (name, '/') != NULL)
+    why = g_strdup_printf ("'%s' is not one component of a path", host);
+  else if (fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    why = g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
+  else if (S_ISLNK (st.st_mode))
+    why = g_strdup_printf ("'%s' is a symbolic link", host);
+  else
+    why = untrusted_stat (&st, host, geteuid ());
+  if (why != NULL)
+    g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why);
+  return why == NULL;
 }
 
 int
@@ -52,41 +82,18 @@ kic_trusted_dir_open_for (int rootfd, const char *host_root, const char *path, u
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "cannot use the root: %s", g_strerror (errno));
       return -1;
     }
-  if ((why = untrusted_because (fd, host->len ? host->str : "/", owner)) != NULL)
+  if ((why = untrusted_because (fd, host->len ? host->str : "/", &owner)) != NULL)
     goto refused;
   for (guint i = 0; parts[i] != NULL; i++)
     {
-      const char *c = parts[i];
-      int next;
+      int next = kic_walk_step (fd, parts[i], host, O_RDONLY | O_DIRECTORY, untrusted_because, &owner, &why);
 
-      if (c[0] == '\0' || strcmp (c, ".") == 0)
+      if (next == KIC_WALK_SKIP)
         continue;
-      g_string_append_printf (host, "/%s", c);
-      if (strcmp (c, "..") == 0)
-        {
-          why = g_strdup_printf ("'%s' is reached through '..'", host->str);
-          goto refused;
-        }
-      /* O_DIRECTORY: the kernel refuses anything but a directory before
-       * it opens it, so a device node is never opened */
-      next = openat (fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (next < 0)
-        {
-          int errsv = errno;
-          struct stat st;
-
-          if (fstatat (fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode))
-            why = g_strdup_printf ("'%s' is a symbolic link", host->str);
-          else if (errsv == ENOTDIR)
-            why = g_strdup_printf ("'%s' is not a directory", host->str);
-          else
-            why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errsv));
-          goto refused;
-        }
+        goto refused;
       close (fd);
       fd = next;
-      if ((why = untrusted_because (fd, host->str, owner)) != NULL)
-        goto refused;
     }
   return fd;
 
@@ -106,6 +113,9 @@ int
 kic_trusted_dir_open_at (int dirfd, const char *host, const char *name, GError **error)
 {
   g_autofree char *why = NULL;
+  g_autofree char *parent = NULL;
+  g_autoptr (GString) walked = NULL;
+  uid_t owner = geteuid ();
   int fd;
 
   if (name[0] == '\0' || strcmp (name, ".") == 0 || strcmp (name, "..") == 0 || strchr (name, '/') != NULL)
@@ -113,25 +123,11 @@ kic_trusted_dir_open_at (int dirfd, const char *host, const char *name, GError *
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not one component of a path", host);
       return -1;
     }
-  fd = openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* (HOST names NAME itself: the step appends it to its parent's name) */
+  parent = g_path_get_dirname (host);
+  walked = g_string_new (strcmp (parent, "/") == 0 ? "" : parent);
+  fd = kic_walk_step (dirfd, name, walked, O_RDONLY | O_DIRECTORY, untrusted_because, &owner, &why);
   if (fd < 0)
-    {
-      int errsv = errno;
-      struct stat st;
-
-      if (fstatat (dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode))
-        why = g_strdup_printf ("'%s' is a symbolic link", host);
-      else if (errsv == ENOTDIR)
-        why = g_strdup_printf ("'%s' is not a directory", host);
-      else
-        why = g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errsv));
-    }
-  else if ((why = untrusted_because (fd, host, geteuid ())) != NULL)
-    {
-      close (fd);
-      fd = -1;
-    }
-  if (why != NULL)
     g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why);
   return fd;
 }

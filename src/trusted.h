@@ -40,6 +40,11 @@ int kic_trusted_dir_open (int rootfd, const char *host_root, const char *path, G
  * names NAME's host path in messages), opened and checked the same way. */
 int kic_trusted_dir_open_at (int dirfd, const char *host, const char *name, GError **error);
 
+/* The same verdict without a descriptor (one fstatat(2), for a question
+ * asked of many directories: the planner's, which the writer asks again
+ * on the descriptor it plants in). */
+gboolean kic_trusted_dir_check_at (int dirfd, const char *host, const char *name, GError **error);
+
 /* The same, the descriptor closed: TRUE when PATH is a trusted directory. */
 gboolean kic_trusted_dir_check (int rootfd, const char *host_root, const char *path, GError **error);
 

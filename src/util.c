@@ -25,6 +25,7 @@ print_prefixed (const char *level, const char *format, va_list args)
  * proof takes), and the admin should hear of it once. */
 static GPtrArray *diagnostics;
 static GHashTable *diagnostics_seen;
+static guint diagnostics_serial;
 
 static void
 record (const char *level, const char *format, va_list args)
@@ -32,6 +33,7 @@ record (const char *level, const char *format, va_list args)
   g_autofree char *text = g_strdup_vprintf (format, args);
   char *msg = g_strconcat (level, text, NULL);
 
+  diagnostics_serial++;
   if (diagnostics_seen == NULL)
     diagnostics_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (diagnostics == NULL)
@@ -59,6 +61,12 @@ kic_note (const char *format, ...)
   va_start (args, format);
   record ("note: ", format, args);
   va_end (args);
+}
+
+guint
+kic_diagnostics_serial (void)
+{
+  return diagnostics_serial;
 }
 
 GPtrArray *
@@ -247,4 +255,42 @@ kic_error_unquote (GError *error)
     return;
   g_free (error->message);
   error->message = g_strdup (text);
+}
+
+char *
+kic_checksum64 (const void *data, gsize length)
+{
+  const guchar *p = data;
+  guint64 h = 0x243f6a8885a308d3ULL ^ ((guint64) length * 0x9e3779b97f4a7c15ULL);
+  gsize i = 0;
+
+  /* eight bytes a step, each word mixed in by a multiply and a rotation
+   * (every bit of it reaches every bit of H), then a final avalanche
+   * (MurmurHash3's fmix64): one byte changed anywhere changes about half
+   * the bits of the result */
+  for (; i + 8 <= length; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, p + i, 8);
+      w *= 0x87c37b91114253d5ULL;
+      w = (w << 31) | (w >> 33);
+      h ^= w * 0x4cf5ad432745937fULL;
+      h = ((h << 27) | (h >> 37)) * 5 + 0x52dce729;
+    }
+  {
+    guint64 w = 0;
+
+    for (gsize k = 0; i + k < length; k++)
+      w |= (guint64) p[i + k] << (8 * k);
+    w *= 0x87c37b91114253d5ULL;
+    w = (w << 31) | (w >> 33);
+    h ^= w * 0x4cf5ad432745937fULL;
+  }
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", h);
 }

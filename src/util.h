@@ -45,4 +45,11 @@ gboolean kic_parse_int (const char *text, gint64 min, gint64 max, gint64 *value)
  * they are.  NULL is fine. */
 void kic_error_unquote (GError *error);
 
+/* A 64-bit checksum of LENGTH bytes of DATA, as 16 hex digits (transfer
+ * full): what tells a cache file cut short or damaged from a whole one
+ * (state.c), at memory speed.  Not a defence against a deliberate edit:
+ * that needs the right to write root's store, which is the right to
+ * write the tree itself (SECURITY.md). */
+char *kic_checksum64 (const void *data, gsize length);
+
 #endif /* KIC_UTIL_H */

@@ -29,16 +29,16 @@
 /* Put back the time of the directory HANDLE (open) when the run changed
  * it: GTK caches and KDE 4 compare it. */
 gboolean
-restore_time (Writer *w, DirHandle *handle, GError **error)
+writer_restore_time (Writer *w, DirHandle *handle, GError **error)
 {
   if (handle->changed && handle->fd >= 0)
     {
       handle->changed = FALSE;
       if (futimens (handle->fd, handle->times) < 0)
         {
-          g_autofree char *host = host_path (w, handle->path);
+          g_autofree char *host = writer_host_path (w, handle->path);
 
-          return set_errno_error (error, errno, "put back the modification time of", host);
+          return writer_set_errno_error (error, errno, "put back the modification time of", host);
         }
     }
   return TRUE;
@@ -53,7 +53,7 @@ close_dir (Writer *w, DirHandle *handle)
 
   if (handle->fd < 0)
     return;
-  if (!restore_time (w, handle, &local) && w->deferred == NULL)
+  if (!writer_restore_time (w, handle, &local) && w->deferred == NULL)
     w->deferred = g_steal_pointer (&local);
   close (handle->fd);
   handle->fd = -1;
@@ -62,7 +62,7 @@ close_dir (Writer *w, DirHandle *handle)
 }
 
 void
-dir_handle_free (gpointer data)
+writer_dir_handle_free (gpointer data)
 {
   DirHandle *handle = data;
 
@@ -75,23 +75,23 @@ dir_handle_free (gpointer data)
 
 /* Close every directory still open (kic_writer_free()). */
 void
-close_all_dirs (Writer *w)
+writer_close_all_dirs (Writer *w)
 {
   while (w->open.head != NULL)
     close_dir (w, w->open.head->data);
 }
 
 gboolean
-set_errno_error (GError **error, int errsv, const char *what, const char *path)
+writer_set_errno_error (GError **error, int errsv, const char *what, const char *path)
 {
-  /* (a quota is a full disk for this run: error_is_global()) */
+  /* (a quota is a full disk for this run: writer_error_is_global()) */
   g_set_error (error, G_FILE_ERROR, errsv == EDQUOT ? G_FILE_ERROR_NOSPC : g_file_error_from_errno (errsv),
                "cannot %s '%s': %s", what, path, g_strerror (errsv));
   return FALSE;
 }
 
 gboolean
-error_is_global (const GError *error)
+writer_error_is_global (const GError *error)
 {
   static const GFileError global[] = {
     G_FILE_ERROR_NOSPC, G_FILE_ERROR_ROFS, G_FILE_ERROR_IO, G_FILE_ERROR_NOMEM, G_FILE_ERROR_MFILE,
@@ -110,14 +110,14 @@ error_is_global (const GError *error)
  * Anything else (a name in the way, a directory not ours) is that name's:
  * it is skipped with a warning and the run goes on (issue 19, row 9). */
 gboolean
-errno_is_global (int errsv)
+writer_errno_is_global (int errsv)
 {
   return errsv == ENOSPC || errsv == EDQUOT || errsv == EROFS || errsv == EIO || errsv == ENOMEM
          || errsv == EMFILE || errsv == ENFILE;
 }
 
 char *
-host_path (const Writer *w, const char *path)
+writer_host_path (const Writer *w, const char *path)
 {
   return g_strconcat (w->prefix, path, NULL);
 }
@@ -125,12 +125,12 @@ host_path (const Writer *w, const char *path)
 /* mkdir -p of DIR inside the root, each new directory mode 0755; the
  * directories created are added to MADE (may be NULL). */
 gboolean
-make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error)
+writer_make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error)
 {
   if (kic_mkdirs_in_root (w->rootfd, dir, made) < 0)
     {
       int errsv = errno;
-      g_autofree char *host = host_path (w, dir);
+      g_autofree char *host = writer_host_path (w, dir);
       g_autofree char *obstacle = kic_mkdirs_obstacle (w->rootfd, dir);
 
       if (obstacle != NULL)
@@ -140,7 +140,7 @@ make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error)
                        host, obstacle);
           return FALSE;
         }
-      return set_errno_error (error, errsv, "create directory", host);
+      return writer_set_errno_error (error, errsv, "create directory", host);
     }
   return TRUE;
 }
@@ -152,7 +152,7 @@ make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error)
  * still be the same directory.  A directory a killed run changed gets the
  * time its journal recorded. */
 DirHandle *
-open_dir (Writer *w, const char *dir, int flags, GError **error)
+writer_open_dir (Writer *w, const char *dir, int flags, GError **error)
 {
   DirHandle *handle = g_hash_table_lookup (w->dirs, dir);
   g_autofree char *host = NULL;
@@ -169,9 +169,9 @@ open_dir (Writer *w, const char *dir, int flags, GError **error)
       g_queue_push_head_link (&w->open, handle->open_link);
       return handle;
     }
-  if ((flags & OPEN_CREATE) && !make_dirs (w, dir, NULL, error))
+  if ((flags & OPEN_CREATE) && !writer_make_dirs (w, dir, NULL, error))
     return NULL;
-  host = host_path (w, dir);
+  host = writer_host_path (w, dir);
   if (trusted)
     fd = kic_trusted_dir_open (w->rootfd, w->prefix, dir, error);
   else
@@ -179,13 +179,13 @@ open_dir (Writer *w, const char *dir, int flags, GError **error)
       /* DIR is a real path: a link anywhere in it now is refused */
       fd = kic_open_in_root (w->rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
       if (fd < 0)
-        set_errno_error (error, errno, "open directory", host);
+        writer_set_errno_error (error, errno, "open directory", host);
     }
   if (fd < 0)
     return NULL;
   if (fstat (fd, &st) < 0)
     {
-      set_errno_error (error, errno, "open directory", host);
+      writer_set_errno_error (error, errno, "open directory", host);
       close (fd);
       return NULL;
     }
@@ -234,7 +234,7 @@ open_dir (Writer *w, const char *dir, int flags, GError **error)
 /* The target of the link NAME in DIR; NULL when there is nothing there,
  * "" when there is something that is not a link. */
 char *
-read_link (int dirfd, const char *name)
+writer_read_link (int dirfd, const char *name)
 {
   char buf[4096];
   struct stat st;
@@ -252,7 +252,7 @@ read_link (int dirfd, const char *name)
 }
 
 char *
-sha256_of_fd (int fd)
+writer_sha256_of_fd (int fd)
 {
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   char buf[65536];
@@ -268,7 +268,7 @@ sha256_of_fd (int fd)
 /* The SHA-256 of the regular file NAME in DIRFD; NULL when it is not one
  * (its type is known before it is opened: kic_open_regular_at()). */
 char *
-sha256_at (int dirfd, const char *name)
+writer_sha256_at (int dirfd, const char *name)
 {
   struct stat st;
   int fd = kic_open_regular_at (dirfd, name, &st);
@@ -276,14 +276,14 @@ sha256_at (int dirfd, const char *name)
 
   if (fd < 0)
     return NULL;
-  sum = sha256_of_fd (fd);
+  sum = writer_sha256_of_fd (fd);
   close (fd);
   return sum;
 }
 
 /* A new run's token for its temporary names: letters and digits. */
 char *
-new_temp_token (void)
+writer_new_temp_token (void)
 {
   static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   char token[TEMP_TOKEN_LEN + 1];
@@ -299,7 +299,7 @@ new_temp_token (void)
  * did not make (a package's file, a user's) is never removed or taken
  * over (issue 19, row 9); the next run knows what a killed one left. */
 char *
-temp_name (const Writer *w, const char *name)
+writer_temp_name (const Writer *w, const char *name)
 {
   return g_strconcat (TEMP_PREFIX, name, TEMP_INFIX, w->token, NULL);
 }
@@ -307,7 +307,7 @@ temp_name (const Writer *w, const char *name)
 /* Can PATH get a temporary name beside it?  A name that cannot is left
  * out, with one warning (a real run would fail on it every time). */
 gboolean
-name_fits (Writer *w, const char *path)
+writer_name_fits (Writer *w, const char *path)
 {
   g_autofree char *name = g_path_get_basename (path);
 
@@ -327,22 +327,22 @@ name_fits (Writer *w, const char *path)
  * rename; with DURABLE, fsync before the rename and of the directory
  * after it.  The store copies are written without (one syncfs() of the
  * store's file system makes them all durable at once before any link to
- * them is made: sync_store()); the manifest and the fingerprint with.
+ * them is made: writer_sync_store()); the manifest and the fingerprint with.
  * With MTIME the file gets that modification time (a copy keeps its
  * source's, so that gtk-update-icon-cache, which follows links, does not
  * see a newer file in a theme). */
 gboolean
-write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length,
+writer_write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length,
                const struct timespec *mtime, mode_t mode, gboolean durable, const char *what,
                GError **error)
 {
-  g_autofree char *tmp = temp_name (w, name);
+  g_autofree char *tmp = writer_temp_name (w, name);
   gsize done = 0;
   int fd;
 
   fd = openat (dir->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
-    return set_errno_error (error, errno, "create", what);
+    return writer_set_errno_error (error, errno, "create", what);
   dir->changed = TRUE;
   while (done < length)
     {
@@ -354,7 +354,7 @@ write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gs
 
           close (fd);
           unlinkat (dir->fd, tmp, 0);
-          return set_errno_error (error, errsv, "write", what);
+          return writer_set_errno_error (error, errsv, "write", what);
         }
       done += n;
     }
@@ -368,7 +368,7 @@ write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gs
 
           close (fd);
           unlinkat (dir->fd, tmp, 0);
-          return set_errno_error (error, errsv, "set the modification time of", what);
+          return writer_set_errno_error (error, errsv, "set the modification time of", what);
         }
     }
   if (fchmod (fd, mode) < 0 || (durable && fsync (fd) < 0) || close (fd) < 0)
@@ -376,21 +376,21 @@ write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gs
       int errsv = errno;
 
       unlinkat (dir->fd, tmp, 0);
-      return set_errno_error (error, errsv, "write", what);
+      return writer_set_errno_error (error, errsv, "write", what);
     }
   if (renameat (dir->fd, tmp, dir->fd, name) < 0)
     {
       int errsv = errno;
 
       unlinkat (dir->fd, tmp, 0);
-      return set_errno_error (error, errsv, "rename into place", what);
+      return writer_set_errno_error (error, errsv, "rename into place", what);
     }
   /* the rename itself must reach the disk before the manifest says so */
   if (durable && fsync (dir->fd) < 0)
     {
-      g_autofree char *host = host_path (w, dir->path);
+      g_autofree char *host = writer_host_path (w, dir->path);
 
-      return set_errno_error (error, errno, "sync directory", host);
+      return writer_set_errno_error (error, errno, "sync directory", host);
     }
   return TRUE;
 }
@@ -401,22 +401,22 @@ write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gs
 static int
 open_regular (Writer *w, const char *path, GError **error)
 {
-  g_autofree char *host = host_path (w, path);
+  g_autofree char *host = writer_host_path (w, path);
   struct stat st;
   int fd = kic_open_regular_in_root (w->rootfd, path, &st);
 
   if (fd < 0 && errno == EINVAL)
     g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' is not a regular file", host);
   else if (fd < 0)
-    set_errno_error (error, errno, "open", host);
+    writer_set_errno_error (error, errno, "open", host);
   return fd;
 }
 
 /* Read PATH (inside the root, no links, a regular file) into *DATA. */
 gboolean
-read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **error)
+writer_read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **error)
 {
-  g_autofree char *host = host_path (w, path);
+  g_autofree char *host = writer_host_path (w, path);
   int fd = open_regular (w, path, error);
   gboolean ok;
 
@@ -430,20 +430,20 @@ read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **
 /* After readdir() of D (HOST) returned NULL: was that the end, or an
  * error (a listing cut short must not be taken as complete)?  Closes D. */
 gboolean
-read_dir_end (DIR *d, const char *host, GError **error)
+writer_read_dir_end (DIR *d, const char *host, GError **error)
 {
   int errsv = errno;
 
   closedir (d);
   if (errsv != 0)
-    return set_errno_error (error, errsv, "read directory", host);
+    return writer_set_errno_error (error, errsv, "read directory", host);
   return TRUE;
 }
 
 /* A stream over the directory FD, which it takes over (closing it when
  * that fails); NULL when FD is -1 or not a directory. */
 DIR *
-dir_stream (int fd)
+writer_dir_stream (int fd)
 {
   DIR *d = fd >= 0 ? fdopendir (fd) : NULL;
 

@@ -30,7 +30,7 @@ was_ours (const Writer *w, const KicManifestEntry *was, const char *have)
 
   if (was == NULL || was->kind != KIC_ENTRY_LINK || have == NULL || strcmp (have, was->target) != 0)
     return FALSE;
-  copy = store_copy_of_link (w, was->path, have);
+  copy = writer_store_copy_of_link (w, was->path, have);
   return copy != NULL;
 }
 
@@ -44,15 +44,15 @@ static gboolean
 replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, const char *old_target,
               const char *what, gboolean *refused, GError **error)
 {
-  g_autofree char *tmp = temp_name (w, name);
-  g_autofree char *host = host_path (w, what);
+  g_autofree char *tmp = writer_temp_name (w, name);
+  g_autofree char *host = writer_host_path (w, what);
   g_autofree char *got = NULL;
 
   /* (a unique name: nothing of anyone else's is there, and none removed) */
   if (symlinkat (target, dir->fd, tmp) < 0)
     {
-      if (errno_is_global (errno))
-        return set_errno_error (error, errno, "create link", host);
+      if (writer_errno_is_global (errno))
+        return writer_set_errno_error (error, errno, "create link", host);
       kic_warning ("cannot create a link beside '%s': %s: left as it is", host, g_strerror (errno));
       *refused = TRUE;
       return FALSE;
@@ -71,28 +71,28 @@ replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, c
         return TRUE;
       errsv = errno;
       unlinkat (dir->fd, tmp, 0); /* our own new link */
-      if (errno_is_global (errsv))
-        return set_errno_error (error, errsv, "rename link into place", host);
+      if (writer_errno_is_global (errsv))
+        return writer_set_errno_error (error, errsv, "rename link into place", host);
       if (errsv != EEXIST)
         kic_warning ("cannot replace '%s': %s: left as it is", host, g_strerror (errsv));
       *refused = TRUE;
       return FALSE;
     }
-  got = read_link (dir->fd, tmp);
+  got = writer_read_link (dir->fd, tmp);
   if (got != NULL && strcmp (got, old_target) == 0)
     {
       if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
         {
-          g_autofree char *tmp_host = host_path (w, tmp);
+          g_autofree char *tmp_host = writer_host_path (w, tmp);
 
-          return set_errno_error (error, errno, "remove the old link, now", tmp_host);
+          return writer_set_errno_error (error, errno, "remove the old link, now", tmp_host);
         }
       return TRUE;
     }
   /* not our old link: give it its name back */
   if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE) < 0)
     {
-      g_autofree char *dir_host = host_path (w, dir->path);
+      g_autofree char *dir_host = writer_host_path (w, dir->path);
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
                    "'%s' appeared while kde-icon-cache ran and cannot be given its name back: it is '%s/%s' "
@@ -101,7 +101,7 @@ replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, c
       return FALSE;
     }
   g_free (got);
-  got = read_link (dir->fd, tmp);
+  got = writer_read_link (dir->fd, tmp);
   if (got != NULL && strcmp (got, target) == 0)
     unlinkat (dir->fd, tmp, 0);
   else
@@ -125,12 +125,12 @@ refuse_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, con
  * link is left out with a warning and the run goes on.  FALSE only when
  * the run must stop (a full or read-only file system). */
 gboolean
-put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError **error)
+writer_put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
   g_autofree char *have = NULL;
-  g_autofree char *copy = store_copy_of_link (w, entry->path, entry->target);
+  g_autofree char *copy = writer_store_copy_of_link (w, entry->path, entry->target);
   g_autoptr (GError) local = NULL;
   const KicManifestEntry *was = g_hash_table_lookup (w->old->entries, entry->path);
   DirHandle *handle;
@@ -141,7 +141,14 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
       refuse_link (w, entry, refused, NULL); /* its copy's warning said why */
       return TRUE;
     }
-  handle = open_dir (w, dir, OPEN_TRUSTED, &local);
+  /* in place since the manifest was committed, in a directory root may
+   * still plant in (desired_manifest() checked it, now) */
+  if (copy != NULL && writer_link_settled (w, was, entry->target))
+    {
+      w->stats->unchanged++;
+      return TRUE;
+    }
+  handle = writer_open_dir (w, dir, OPEN_TRUSTED, &local);
   if (handle == NULL)
     {
       g_autofree char *why = g_strdup_printf ("is not planted: %s", local->message);
@@ -149,7 +156,7 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
       refuse_link (w, entry, refused, why);
       return TRUE;
     }
-  have = read_link (handle->fd, name);
+  have = writer_read_link (handle->fd, name);
   if (have != NULL && strcmp (have, entry->target) == 0)
     {
       w->stats->unchanged++;
@@ -162,14 +169,14 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
     }
   if (w->options.dry_run)
     {
-      say (w, have ? "replace" : "link", entry->path, entry->target);
+      writer_say (w, have ? "replace" : "link", entry->path, entry->target);
       if (have)
         w->stats->replaced++;
       else
         w->stats->added++;
       return TRUE;
     }
-  before_link (w, entry->path);
+  writer_before_link (w, entry->path);
   if (have == NULL)
     {
       /* symlinkat never replaces: a file a package put there since the
@@ -178,14 +185,14 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
         {
           handle->changed = TRUE;
           w->stats->added++;
-          say (w, "link", entry->path, entry->target);
+          writer_say (w, "link", entry->path, entry->target);
           return TRUE;
         }
-      if (errno_is_global (errno))
+      if (writer_errno_is_global (errno))
         {
-          g_autofree char *host = host_path (w, entry->path);
+          g_autofree char *host = writer_host_path (w, entry->path);
 
-          return set_errno_error (error, errno, "create link", host);
+          return writer_set_errno_error (error, errno, "create link", host);
         }
       if (errno != EEXIST)
         {
@@ -199,7 +206,7 @@ put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError
   else if (replace_link (w, handle, name, entry->target, have, entry->path, &lost, error))
     {
       w->stats->replaced++;
-      say (w, "replace", entry->path, entry->target);
+      writer_say (w, "replace", entry->path, entry->target);
       return TRUE;
     }
   if (!lost)
@@ -215,18 +222,18 @@ static gboolean
 remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, const char *what,
              GError **error)
 {
-  g_autofree char *tmp = temp_name (w, name);
-  g_autofree char *host = host_path (w, what);
+  g_autofree char *tmp = writer_temp_name (w, name);
+  g_autofree char *host = writer_host_path (w, what);
   g_autofree char *got = NULL;
   struct stat st;
 
-  before_link (w, what);
+  writer_before_link (w, what);
   if (renameat2 (dir->fd, name, dir->fd, tmp, RENAME_NOREPLACE) < 0)
     {
       if (errno == ENOENT)
         return TRUE;
-      if (errno_is_global (errno))
-        return set_errno_error (error, errno, "remove", host);
+      if (writer_errno_is_global (errno))
+        return writer_set_errno_error (error, errno, "remove", host);
       if (errno != EINVAL && errno != ENOSYS)
         {
           kic_warning ("cannot remove '%s': %s: left as it is", host, g_strerror (errno));
@@ -240,10 +247,10 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
           return TRUE;
         }
       if (renameat (dir->fd, name, dir->fd, tmp) < 0)
-        return errno == ENOENT ? TRUE : set_errno_error (error, errno, "remove", host);
+        return errno == ENOENT ? TRUE : writer_set_errno_error (error, errno, "remove", host);
     }
   dir->changed = TRUE;
-  got = read_link (dir->fd, tmp);
+  got = writer_read_link (dir->fd, tmp);
   if (got == NULL || strcmp (got, target) != 0)
     {
       if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_NOREPLACE) < 0)
@@ -254,9 +261,9 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
       return TRUE;
     }
   if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
-    return set_errno_error (error, errno, "remove", host);
+    return writer_set_errno_error (error, errno, "remove", host);
   w->stats->removed++;
-  say (w, "remove", what, NULL);
+  writer_say (w, "remove", what, NULL);
   return TRUE;
 }
 
@@ -265,7 +272,7 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
  * still has the content we gave it.  Nothing else, whatever the manifest
  * says. */
 gboolean
-remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
+writer_remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
@@ -273,7 +280,7 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
 
   if (entry->kind == KIC_ENTRY_LINK)
     {
-      g_autofree char *copy = store_copy_of_link (w, entry->path, entry->target);
+      g_autofree char *copy = writer_store_copy_of_link (w, entry->path, entry->target);
       g_autofree char *have = NULL;
 
       if (copy == NULL)
@@ -282,8 +289,8 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
                        entry->path);
           return TRUE;
         }
-      handle = open_dir (w, dir, 0, NULL);
-      if (handle == NULL || (have = read_link (handle->fd, name)) == NULL)
+      handle = writer_open_dir (w, dir, 0, NULL);
+      if (handle == NULL || (have = writer_read_link (handle->fd, name)) == NULL)
         return TRUE; /* already gone */
       if (strcmp (have, entry->target) != 0)
         {
@@ -292,7 +299,7 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
         }
       if (w->options.dry_run)
         {
-          say (w, "remove", entry->path, NULL);
+          writer_say (w, "remove", entry->path, NULL);
           w->stats->removed++;
           return TRUE;
         }
@@ -303,15 +310,15 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
       g_autofree char *have = NULL;
       struct stat st;
 
-      if (!in_store (w, entry->path))
+      if (!writer_in_store (w, entry->path))
         {
           kic_warning ("'%s%s' is not in the store: not a copy of ours, left alone", w->prefix, entry->path);
           return TRUE;
         }
-      handle = open_dir (w, dir, 0, NULL);
+      handle = writer_open_dir (w, dir, 0, NULL);
       if (handle == NULL || fstatat (handle->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         return TRUE; /* already gone */
-      have = sha256_at (handle->fd, name);
+      have = writer_sha256_at (handle->fd, name);
       if (have == NULL || entry->sha256 == NULL || strcmp (have, entry->sha256) != 0)
         {
           kic_warning ("'%s%s' is no longer the copy we made: left alone", w->prefix, entry->path);
@@ -321,19 +328,19 @@ remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
     }
   if (w->options.dry_run)
     {
-      say (w, "remove", entry->path, NULL);
+      writer_say (w, "remove", entry->path, NULL);
       return TRUE;
     }
   if (unlinkat (handle->fd, name, 0) < 0 && errno != ENOENT)
     {
-      g_autofree char *host = host_path (w, entry->path);
+      g_autofree char *host = writer_host_path (w, entry->path);
 
-      if (errno_is_global (errno))
-        return set_errno_error (error, errno, "remove", host);
+      if (writer_errno_is_global (errno))
+        return writer_set_errno_error (error, errno, "remove", host);
       kic_warning ("cannot remove '%s': %s: left as it is", host, g_strerror (errno));
       return TRUE;
     }
   handle->changed = TRUE;
-  say (w, "remove", entry->path, NULL);
+  writer_say (w, "remove", entry->path, NULL);
   return TRUE;
 }

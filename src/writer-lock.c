@@ -102,7 +102,7 @@ open_lock (int storefd, const char *host, struct stat *st, gboolean *legacy, GEr
               int errsv = errno;
 
               close (fd);
-              return set_errno_error (error, errsv, "stat lock", host), -1;
+              return writer_set_errno_error (error, errsv, "stat lock", host), -1;
             }
           break;
         }
@@ -115,7 +115,7 @@ open_lock (int storefd, const char *host, struct stat *st, gboolean *legacy, GEr
       if (errno == EINVAL || errno == ELOOP)
         not_ours (error, host);
       else
-        set_errno_error (error, errno, "open lock", host);
+        writer_set_errno_error (error, errno, "open lock", host);
       return -1;
     }
   if (!lock_is_ours (st))
@@ -152,12 +152,12 @@ lock_is_current (Writer *w, const char *lock, int fd)
 static int
 replace_lock (Writer *w, int storefd, const struct stat *old_st, const char *host, GError **error)
 {
-  g_autofree char *temp = temp_name (w, LOCK_NAME);
+  g_autofree char *temp = writer_temp_name (w, LOCK_NAME);
   struct stat out;
   int fd = create_lock (storefd, temp);
 
   if (fd < 0)
-    return set_errno_error (error, errno, "create a new lock beside", host), -1;
+    return writer_set_errno_error (error, errno, "create a new lock beside", host), -1;
   /* new: nobody else can hold it yet */
   if (flock (fd, LOCK_EX | LOCK_NB) < 0)
     {
@@ -165,7 +165,7 @@ replace_lock (Writer *w, int storefd, const struct stat *old_st, const char *hos
 
       close (fd);
       unlinkat (storefd, temp, 0);
-      return set_errno_error (error, errsv, "lock", host), -1;
+      return writer_set_errno_error (error, errsv, "lock", host), -1;
     }
   if (renameat2 (storefd, temp, storefd, LOCK_NAME, RENAME_EXCHANGE) == 0)
     {
@@ -199,7 +199,7 @@ replace_lock (Writer *w, int storefd, const struct stat *old_st, const char *hos
 
       unlinkat (storefd, temp, 0);
       close (fd);
-      return set_errno_error (error, errsv, "replace lock", host), -1;
+      return writer_set_errno_error (error, errsv, "replace lock", host), -1;
     }
   /* a file system without RENAME_EXCHANGE: a plain rename (the directory
    * is root's alone; a race with another run of ours replacing it too is
@@ -210,7 +210,7 @@ replace_lock (Writer *w, int storefd, const struct stat *old_st, const char *hos
 
       unlinkat (storefd, temp, 0);
       close (fd);
-      return set_errno_error (error, errsv, "replace lock", host), -1;
+      return writer_set_errno_error (error, errsv, "replace lock", host), -1;
     }
   return fd;
 }
@@ -226,7 +226,7 @@ wait_for_flock (int fd, gint64 deadline, const char *host, gboolean *busy, GErro
       int errsv = errno;
 
       if (errsv != EWOULDBLOCK && errsv != EINTR)
-        return set_errno_error (error, errsv, "lock", host);
+        return writer_set_errno_error (error, errsv, "lock", host);
       if (g_get_monotonic_time () >= deadline)
         {
           *busy = TRUE;
@@ -239,10 +239,10 @@ wait_for_flock (int fd, gint64 deadline, const char *host, gboolean *busy, GErro
 
 /* flock on "<store>/lock", waiting up to wait_seconds for another run. */
 gboolean
-take_lock (Writer *w, GError **error)
+writer_take_lock (Writer *w, GError **error)
 {
   g_autofree char *lock = g_build_filename (w->options.store, LOCK_NAME, NULL);
-  g_autofree char *host = host_path (w, lock);
+  g_autofree char *host = writer_host_path (w, lock);
   gint64 deadline = g_get_monotonic_time () + (gint64) w->options.wait_seconds * G_USEC_PER_SEC;
 
   for (guint attempt = 0;; attempt++)
@@ -258,7 +258,7 @@ take_lock (Writer *w, GError **error)
           return FALSE;
         }
 
-      if (!make_dirs (w, w->options.store, w->made, error))
+      if (!writer_make_dirs (w, w->options.store, w->made, error))
         return FALSE;
       storefd = kic_trusted_dir_open (w->rootfd, w->prefix, w->options.store, &local);
       if (storefd < 0)

@@ -18,7 +18,7 @@
 
 /* ".NAME.kic-TOKEN", the temporary name beside NAME: TOKEN is new for
  * every run and recorded in its journal, so that a name the run did not
- * make is never taken for one (temp_name()) */
+ * make is never taken for one (writer_temp_name()) */
 #define TEMP_PREFIX "."
 #define TEMP_INFIX ".kic-"
 #define TEMP_TOKEN_LEN 8
@@ -42,7 +42,7 @@ typedef struct {
   GList *open_link;         /* its link in the writer's OPEN queue */
 } DirHandle;
 
-/* open_dir() FLAGS */
+/* writer_open_dir() FLAGS */
 enum {
   OPEN_CREATE = 1 << 0,  /* make the directory (and its parents) first */
   OPEN_TRUSTED = 1 << 1, /* a directory root may plant in (trusted.h) */
@@ -57,11 +57,12 @@ struct _KicWriter {
   GHashTable *dirs;     /* real dir path -> DirHandle* */
   GQueue open;          /* the DirHandles whose fd is open, most recent first */
   GError *deferred;     /* the first error of putting a directory's time back */
-  char *token;          /* this run's temporary names (temp_name()) */
+  char *token;          /* this run's temporary names (writer_temp_name()) */
   GHashTable *untrusted; /* link directories refused, warned about (a set) */
   GHashTable *lost;     /* store copies that could not be written this run */
   gboolean budget_spent; /* the store's file system is as full as it may get */
   KicManifest *old;     /* the manifest as read */
+  KicManifest *committed; /* the manifest kic_writer_apply() committed */
   GPtrArray *made;      /* parents of the store this run created */
   GHashTable *in_place; /* store copies that already have their content */
   GHashTable *too_long; /* names already warned about */
@@ -74,60 +75,61 @@ struct _KicWriter {
 typedef KicWriter Writer;
 
 /* writer-fs.c */
-void dir_handle_free (gpointer data);
-void close_all_dirs (Writer *w);
-DIR *dir_stream (int fd);
-gboolean read_dir_end (DIR *d, const char *host, GError **error);
-char *host_path (const Writer *w, const char *path);
-gboolean make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error);
-gboolean name_fits (Writer *w, const char *path);
-DirHandle *open_dir (Writer *w, const char *dir, int flags, GError **error);
-gboolean read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **error);
-char *read_link (int dirfd, const char *name);
-gboolean restore_time (Writer *w, DirHandle *handle, GError **error);
-gboolean set_errno_error (GError **error, int errsv, const char *what, const char *path);
-gboolean errno_is_global (int errsv);
-gboolean error_is_global (const GError *error);
-char *sha256_at (int dirfd, const char *name);
-char *sha256_of_fd (int fd);
-char *temp_name (const Writer *w, const char *name);
-char *new_temp_token (void);
-gboolean write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length,
+void writer_dir_handle_free (gpointer data);
+void writer_close_all_dirs (Writer *w);
+DIR *writer_dir_stream (int fd);
+gboolean writer_read_dir_end (DIR *d, const char *host, GError **error);
+char *writer_host_path (const Writer *w, const char *path);
+gboolean writer_make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error);
+gboolean writer_name_fits (Writer *w, const char *path);
+DirHandle *writer_open_dir (Writer *w, const char *dir, int flags, GError **error);
+gboolean writer_read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **error);
+char *writer_read_link (int dirfd, const char *name);
+gboolean writer_restore_time (Writer *w, DirHandle *handle, GError **error);
+gboolean writer_set_errno_error (GError **error, int errsv, const char *what, const char *path);
+gboolean writer_errno_is_global (int errsv);
+gboolean writer_error_is_global (const GError *error);
+char *writer_sha256_at (int dirfd, const char *name);
+char *writer_sha256_of_fd (int fd);
+char *writer_temp_name (const Writer *w, const char *name);
+char *writer_new_temp_token (void);
+gboolean writer_write_file_at (Writer *w, DirHandle *dir, const char *name, const char *data, gsize length,
                         const struct timespec *mtime, mode_t mode, gboolean durable, const char *what,
                         GError **error);
 
 /* writer-lock.c */
-gboolean take_lock (Writer *w, GError **error);
+gboolean writer_take_lock (Writer *w, GError **error);
 
 /* writer-store.c */
-gboolean in_store (const Writer *w, const char *path);
-char *manifest_path (const Writer *w);
-gboolean prune_store (Writer *w, GError **error);
-void remove_store_temps (int fd);
-gboolean store_budget_allows (Writer *w, DirHandle *dir, gsize length);
-gboolean put_file (Writer *w, const KicManifestEntry *entry, GError **error);
-gboolean put_manifest (Writer *w, const char *text, GError **error);
-gboolean sync_store (Writer *w, GError **error);
-void remove_store (Writer *w);
-GBytes *store_content (Writer *w, const char *store, const char *source, const KicContent *content,
+gboolean writer_in_store (const Writer *w, const char *path);
+char *writer_manifest_path (const Writer *w);
+gboolean writer_prune_store (Writer *w, GError **error);
+void writer_remove_store_temps (int fd);
+gboolean writer_store_budget_allows (Writer *w, DirHandle *dir, gsize length);
+gboolean writer_put_file (Writer *w, const KicManifestEntry *entry, GError **error);
+gboolean writer_put_manifest (Writer *w, const char *text, GError **error);
+gboolean writer_sync_store (Writer *w, GError **error);
+void writer_remove_store (Writer *w);
+GBytes *writer_store_content (Writer *w, const char *store, const char *source, const KicContent *content,
                        const char **sha256, struct timespec *mtime, GError **error);
-char *store_copy_of_link (const Writer *w, const char *link, const char *target);
-gboolean store_slot_ok (Writer *w, const char *store, const char *sum);
+char *writer_store_copy_of_link (const Writer *w, const char *link, const char *target);
+gboolean writer_store_slot_ok (Writer *w, const char *store, const char *sum);
 
 /* writer-recovery.c */
-void journal_dir_times (Writer *w, KicManifest *journal);
-gboolean read_manifest (Writer *w, GError **error);
-gboolean recover_killed_run (Writer *w, GError **error);
-gboolean restore_dir_times (Writer *w, GError **error);
+void writer_journal_dir_times (Writer *w, KicManifest *journal);
+gboolean writer_read_manifest (Writer *w, GError **error);
+gboolean writer_recover_killed_run (Writer *w, GError **error);
+gboolean writer_restore_dir_times (Writer *w, GError **error);
 
 /* writer.c */
-void say (const Writer *w, const char *action, const char *path, const char *detail);
+gboolean writer_link_settled (const Writer *w, const KicManifestEntry *was, const char *target);
+void writer_say (const Writer *w, const char *action, const char *path, const char *detail);
 
 /* writer-links.c */
-gboolean put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError **error);
+gboolean writer_put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused, GError **error);
 /* writer-links.c */
-gboolean remove_entry (Writer *w, const KicManifestEntry *entry, GError **error);
+gboolean writer_remove_entry (Writer *w, const KicManifestEntry *entry, GError **error);
 /* writer.c */
-void before_link (const Writer *w, const char *link);
+void writer_before_link (const Writer *w, const char *link);
 
 #endif

@@ -26,8 +26,8 @@ static gboolean
 find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifest, GHashTable *visited,
                        guint depth, GError **error)
 {
-  DIR *d = dir_stream (dup (fd));
-  g_autofree char *host = host_path (w, path);
+  DIR *d = writer_dir_stream (dup (fd));
+  g_autofree char *host = writer_host_path (w, path);
   struct dirent *de;
 
   if (d == NULL)
@@ -65,8 +65,8 @@ find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifes
         }
       else if (S_ISLNK (st.st_mode) && kic_manifest_path_ok (child))
         {
-          g_autofree char *target = read_link (fd, de->d_name);
-          g_autofree char *copy = target != NULL ? store_copy_of_link (w, child, target) : NULL;
+          g_autofree char *target = writer_read_link (fd, de->d_name);
+          g_autofree char *copy = target != NULL ? writer_store_copy_of_link (w, child, target) : NULL;
           g_autofree char *sum = NULL;
           int copy_fd;
 
@@ -80,7 +80,7 @@ find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifes
           copy_fd = kic_open_regular_in_root (w->rootfd, copy, &st);
           if (copy_fd < 0)
             continue;
-          sum = sha256_of_fd (copy_fd);
+          sum = writer_sha256_of_fd (copy_fd);
           close (copy_fd);
           /* the copy of SOURCE is <store>/files/SOURCE */
           if (sum != NULL)
@@ -88,7 +88,7 @@ find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifes
         }
     }
   /* a listing cut short would lose links of ours for good */
-  return read_dir_end (d, host, error);
+  return writer_read_dir_end (d, host, error);
 }
 
 /* The manifest is damaged, or missing beside a store: take the links into
@@ -122,17 +122,17 @@ recover_from_disk (Writer *w, GError **error)
 
 /* Read the manifest; a damaged one is completed from the disk. */
 gboolean
-read_manifest (Writer *w, GError **error)
+writer_read_manifest (Writer *w, GError **error)
 {
-  g_autofree char *path = manifest_path (w);
-  g_autofree char *host = host_path (w, path);
+  g_autofree char *path = writer_manifest_path (w);
+  g_autofree char *host = writer_host_path (w, path);
   g_autofree char *files = g_strndup (w->files, strlen (w->files) - 1);
   g_autofree char *data = NULL;
   g_autoptr (GError) local = NULL;
   gsize length;
   int fd;
 
-  if (!read_in_root (w, path, &data, &length, &local))
+  if (!writer_read_in_root (w, path, &data, &length, &local))
     {
       if (!g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
         {
@@ -172,9 +172,9 @@ left_by_us (Writer *w, int dirfd, const char *dir, const char *name, gboolean in
     return FALSE;
   if (in_store_dir)
     return S_ISREG (st.st_mode);
-  if (!S_ISLNK (st.st_mode) || (target = read_link (dirfd, name)) == NULL)
+  if (!S_ISLNK (st.st_mode) || (target = writer_read_link (dirfd, name)) == NULL)
     return FALSE;
-  copy = store_copy_of_link (w, path, target);
+  copy = writer_store_copy_of_link (w, path, target);
   return copy != NULL;
 }
 
@@ -187,9 +187,9 @@ remove_left (Writer *w, DirHandle *handle, const char *tmp, gboolean in_store_di
   if (unlinkat (handle->fd, tmp, 0) < 0 && errno != ENOENT)
     {
       g_autofree char *path = g_build_filename (handle->path, tmp, NULL);
-      g_autofree char *host = host_path (w, path);
+      g_autofree char *host = writer_host_path (w, path);
 
-      return set_errno_error (error, errno, "remove what a killed run left,", host);
+      return writer_set_errno_error (error, errno, "remove what a killed run left,", host);
     }
   handle->changed = TRUE;
   return TRUE;
@@ -198,10 +198,10 @@ remove_left (Writer *w, DirHandle *handle, const char *tmp, gboolean in_store_di
 /* What a killed run left: its temporary names beside every entry of its
  * journal that can be ours (the names its journal's token makes, and the
  * fixed names of runs before tokens), when they are what it would have
- * left there, and the times of the directories it changed (open_dir()
+ * left there, and the times of the directories it changed (writer_open_dir()
  * takes them from the journal). */
 gboolean
-recover_killed_run (Writer *w, GError **error)
+writer_recover_killed_run (Writer *w, GError **error)
 {
   GHashTableIter iter;
   gpointer key, value;
@@ -216,13 +216,13 @@ recover_killed_run (Writer *w, GError **error)
       g_autofree char *tokened = w->old->temp_token
                                    ? g_strconcat (TEMP_PREFIX, name, TEMP_INFIX, w->old->temp_token, NULL)
                                    : NULL;
-      g_autofree char *copy = entry->kind == KIC_ENTRY_LINK ? store_copy_of_link (w, key, entry->target) : NULL;
-      gboolean store_file = entry->kind == KIC_ENTRY_FILE && in_store (w, key);
+      g_autofree char *copy = entry->kind == KIC_ENTRY_LINK ? writer_store_copy_of_link (w, key, entry->target) : NULL;
+      gboolean store_file = entry->kind == KIC_ENTRY_FILE && writer_in_store (w, key);
       DirHandle *handle;
 
       if (copy == NULL && !store_file)
         continue;
-      handle = open_dir (w, dir, 0, NULL);
+      handle = writer_open_dir (w, dir, 0, NULL);
       if (handle == NULL)
         continue;
       if (!remove_left (w, handle, legacy, store_file, error)
@@ -231,13 +231,13 @@ recover_killed_run (Writer *w, GError **error)
     }
   g_hash_table_iter_init (&iter, w->old->mtimes);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    open_dir (w, key, 0, NULL);
+    writer_open_dir (w, key, 0, NULL);
   /* the manifest's and the fingerprint's, which no journal lists */
   {
-    DirHandle *store = open_dir (w, w->options.store, 0, NULL);
+    DirHandle *store = writer_open_dir (w, w->options.store, 0, NULL);
 
     if (store != NULL)
-      remove_store_temps (store->fd);
+      writer_remove_store_temps (store->fd);
   }
   return TRUE;
 }
@@ -245,7 +245,7 @@ recover_killed_run (Writer *w, GError **error)
 /* Record in JOURNAL the times of the directories its links are in, before
  * anything in them changes. */
 void
-journal_dir_times (Writer *w, KicManifest *journal)
+writer_journal_dir_times (Writer *w, KicManifest *journal)
 {
   GHashTableIter iter;
   gpointer key, value;
@@ -259,7 +259,7 @@ journal_dir_times (Writer *w, KicManifest *journal)
       if (((KicManifestEntry *) value)->kind != KIC_ENTRY_LINK)
         continue;
       dir = g_path_get_dirname (key);
-      handle = open_dir (w, dir, 0, NULL);
+      handle = writer_open_dir (w, dir, 0, NULL);
       if (handle != NULL)
         kic_manifest_set_mtime (journal, dir, handle->times[1].tv_sec, handle->times[1].tv_nsec);
     }
@@ -268,7 +268,7 @@ journal_dir_times (Writer *w, KicManifest *journal)
 /* Put back the times of the directories the run changed; the first error
  * is reported, after trying them all. */
 gboolean
-restore_dir_times (Writer *w, GError **error)
+writer_restore_dir_times (Writer *w, GError **error)
 {
   GHashTableIter iter;
   gpointer value;
@@ -282,13 +282,13 @@ restore_dir_times (Writer *w, GError **error)
       if (!handle->changed)
         continue;
       /* (a directory closed since has its time back already: one open
-       * again is the same directory, open_dir() checks) */
-      if (handle->fd < 0 && open_dir (w, handle->path, 0, ok ? error : NULL) == NULL)
+       * again is the same directory, writer_open_dir() checks) */
+      if (handle->fd < 0 && writer_open_dir (w, handle->path, 0, ok ? error : NULL) == NULL)
         {
           ok = FALSE;
           continue;
         }
-      if (!restore_time (w, handle, ok ? error : NULL))
+      if (!writer_restore_time (w, handle, ok ? error : NULL))
         ok = FALSE;
     }
   return ok;

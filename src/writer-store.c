@@ -26,7 +26,7 @@
  * Then it is ours whatever the manifest says; nothing else is.  The
  * store copy's path, or NULL.  transfer full */
 char *
-store_copy_of_link (const Writer *w, const char *link, const char *target)
+writer_store_copy_of_link (const Writer *w, const char *link, const char *target)
 {
   g_autofree char *dir = g_path_get_dirname (link);
   g_autofree char *joined = target[0] == '/' ? g_strdup (target) : g_strconcat (dir, "/", target, NULL);
@@ -40,7 +40,7 @@ store_copy_of_link (const Writer *w, const char *link, const char *target)
 
 /* Is PATH a store copy path (clean, below "<store>/files/")? */
 gboolean
-in_store (const Writer *w, const char *path)
+writer_in_store (const Writer *w, const char *path)
 {
   g_autofree char *clean = kic_path_clean (path);
 
@@ -48,9 +48,26 @@ in_store (const Writer *w, const char *path)
 }
 
 char *
-manifest_path (const Writer *w)
+writer_manifest_path (const Writer *w)
 {
   return g_build_filename (w->options.store, "manifest", NULL);
+}
+
+/* Is the copy WAS of the whole manifest, recorded with content SUM, the
+ * file it was when the last run left it, ST being what is there now
+ * (KicWriterOptions.store_stamps)?  Then it still has that content. */
+static gboolean
+copy_settled (const Writer *w, const KicManifestEntry *was, const char *sum, const struct stat *st)
+{
+  const KicFsStamp *then;
+  KicFsStamp now;
+
+  if (w->options.store_stamps == NULL || was == NULL || was->kind != KIC_ENTRY_FILE || was->sha256 == NULL
+      || strcmp (was->sha256, sum) != 0 || w->old->journal || w->old->damaged
+      || (then = g_hash_table_lookup (w->options.store_stamps, was->path)) == NULL)
+    return FALSE;
+  kic_fs_stamp_of_stat (&now, KIC_FS_FILE, st);
+  return kic_fs_stamp_unchanged (then, &now);
 }
 
 /* May the copy with content SUM go to STORE?  Yes when nothing is there,
@@ -59,7 +76,7 @@ manifest_path (const Writer *w)
  * (a file not ours, a link, a FIFO, a socket, a directory, a parent that
  * is not a directory) is left alone, and so are the links to it. */
 gboolean
-store_slot_ok (Writer *w, const char *store, const char *sum)
+writer_store_slot_ok (Writer *w, const char *store, const char *sum)
 {
   g_autofree char *dir = g_path_get_dirname (store);
   g_autofree char *name = g_path_get_basename (store);
@@ -73,7 +90,12 @@ store_slot_ok (Writer *w, const char *store, const char *sum)
     ok = errno == ENOENT;
   else if (fstatat (fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
     ok = errno == ENOENT;
-  else if (S_ISREG (st.st_mode) && (have = sha256_at (fd, name)) != NULL)
+  else if (S_ISREG (st.st_mode) && copy_settled (w, was, sum, &st))
+    {
+      g_hash_table_add (w->in_place, g_strdup (store));
+      ok = TRUE;
+    }
+  else if (S_ISREG (st.st_mode) && (have = writer_sha256_at (fd, name)) != NULL)
     {
       if (strcmp (have, sum) == 0)
         {
@@ -101,7 +123,7 @@ store_slot_ok (Writer *w, const char *store, const char *sum)
  * be made, and SOURCE is checked to be still the file that was read.
  * transfer none */
 GBytes *
-store_content (Writer *w, const char *store, const char *source, const KicContent *content,
+writer_store_content (Writer *w, const char *store, const char *source, const KicContent *content,
                const char **sha256, struct timespec *mtime, GError **error)
 {
   const char *why = NULL;
@@ -124,7 +146,7 @@ store_content (Writer *w, const char *store, const char *source, const KicConten
   png = kic_content_png (content, sha256, &why);
   if (png == NULL)
     {
-      g_autofree char *host = host_path (w, source);
+      g_autofree char *host = writer_host_path (w, source);
 
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' cannot be made a PNG: %s", host, why);
     }
@@ -144,7 +166,7 @@ store_content (Writer *w, const char *store, const char *source, const KicConten
  * new copy is written this run -- a hostile tree cannot fill /var, and a
  * small /var is never filled (issue 19, row 7). */
 gboolean
-store_budget_allows (Writer *w, DirHandle *dir, gsize length)
+writer_store_budget_allows (Writer *w, DirHandle *dir, gsize length)
 {
   struct statvfs vfs;
   guint64 block, total, avail, reserve, inode_reserve;
@@ -182,11 +204,11 @@ lose (Writer *w, const KicManifestEntry *entry, const char *why)
 }
 
 /* Step 2: a store copy whose content is not there yet.  FALSE only when
- * the run must stop (error_is_global()): a copy whose source changed
+ * the run must stop (writer_error_is_global()): a copy whose source changed
  * while it was read, that is in the way, or that the store's budget has
  * no room for is left out (lose()). */
 gboolean
-put_file (Writer *w, const KicManifestEntry *entry, GError **error)
+writer_put_file (Writer *w, const KicManifestEntry *entry, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
@@ -204,14 +226,14 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
   w->stats->files_written++;
   if (w->options.dry_run)
     {
-      say (w, "copy", entry->path, entry->target);
+      writer_say (w, "copy", entry->path, entry->target);
       return TRUE;
     }
-  handle = open_dir (w, dir, OPEN_CREATE, &local);
-  bytes = handle != NULL ? store_content (w, entry->path, entry->target, content, &sum, &mtime, &local) : NULL;
+  handle = writer_open_dir (w, dir, OPEN_CREATE, &local);
+  bytes = handle != NULL ? writer_store_content (w, entry->path, entry->target, content, &sum, &mtime, &local) : NULL;
   if (bytes == NULL)
     {
-      if (error_is_global (local))
+      if (writer_error_is_global (local))
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
@@ -227,14 +249,14 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
       return TRUE;
     }
   data = g_bytes_get_data (bytes, &length);
-  if (!store_budget_allows (w, handle, length))
+  if (!writer_store_budget_allows (w, handle, length))
     {
       lose (w, entry, NULL);
       return TRUE;
     }
-  if (!write_file_at (w, handle, name, data, length, &mtime, 0644, FALSE, entry->path, &local))
+  if (!writer_write_file_at (w, handle, name, data, length, &mtime, 0644, FALSE, entry->path, &local))
     {
-      if (error_is_global (local))
+      if (writer_error_is_global (local))
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
@@ -243,7 +265,7 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
       return TRUE;
     }
   /* a real run tells what it did, once it is done (the change log) */
-  say (w, "copy", entry->path, entry->target);
+  writer_say (w, "copy", entry->path, entry->target);
   return TRUE;
 }
 
@@ -252,31 +274,31 @@ put_file (Writer *w, const KicManifestEntry *entry, GError **error)
  * fsync per copy (a power cut after it finds every copy whole; one
  * before it finds no link to a copy that may not be). */
 gboolean
-sync_store (Writer *w, GError **error)
+writer_sync_store (Writer *w, GError **error)
 {
-  DirHandle *store = open_dir (w, w->options.store, 0, error);
+  DirHandle *store = writer_open_dir (w, w->options.store, 0, error);
 
   if (store == NULL)
     return FALSE;
   if (syncfs (store->fd) < 0)
-    return set_errno_error (error, errno, "sync the file system of", w->options.store);
+    return writer_set_errno_error (error, errno, "sync the file system of", w->options.store);
   return TRUE;
 }
 
 /* Write the manifest text, unless it is already exactly that. */
 gboolean
-put_manifest (Writer *w, const char *text, GError **error)
+writer_put_manifest (Writer *w, const char *text, GError **error)
 {
-  g_autofree char *path = manifest_path (w);
+  g_autofree char *path = writer_manifest_path (w);
   g_autofree char *have = NULL;
   DirHandle *handle;
 
-  if (read_in_root (w, path, &have, NULL, NULL) && strcmp (have, text) == 0)
+  if (writer_read_in_root (w, path, &have, NULL, NULL) && strcmp (have, text) == 0)
     return TRUE;
   if (w->options.dry_run)
     return TRUE;
-  handle = open_dir (w, w->options.store, OPEN_CREATE, error);
-  if (handle == NULL || !write_file_at (w, handle, "manifest", text, strlen (text), NULL, 0644, TRUE, path, error))
+  handle = writer_open_dir (w, w->options.store, OPEN_CREATE, error);
+  if (handle == NULL || !writer_write_file_at (w, handle, "manifest", text, strlen (text), NULL, 0644, TRUE, path, error))
     return FALSE;
   handle->changed = FALSE; /* the store's own time may move */
   return TRUE;
@@ -290,7 +312,7 @@ put_manifest (Writer *w, const char *text, GError **error)
 static gboolean
 remove_empty_below (int dirfd, const char *host, guint depth, GError **error)
 {
-  DIR *d = dir_stream (dup (dirfd));
+  DIR *d = writer_dir_stream (dup (dirfd));
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   struct dirent *de;
 
@@ -299,7 +321,7 @@ remove_empty_below (int dirfd, const char *host, guint depth, GError **error)
   while ((errno = 0, de = readdir (d)) != NULL)
     if (de->d_type == DT_DIR && strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
       g_ptr_array_add (subdirs, g_strdup (de->d_name));
-  if (!read_dir_end (d, host, error))
+  if (!writer_read_dir_end (d, host, error))
     return FALSE;
   for (guint i = 0; i < subdirs->len; i++)
     {
@@ -326,10 +348,10 @@ remove_empty_below (int dirfd, const char *host, guint depth, GError **error)
 
 /* The store's "files" directory: empty directories go. */
 gboolean
-prune_store (Writer *w, GError **error)
+writer_prune_store (Writer *w, GError **error)
 {
   g_autofree char *files = g_strndup (w->files, strlen (w->files) - 1);
-  g_autofree char *host = host_path (w, files);
+  g_autofree char *host = writer_host_path (w, files);
   int fd = kic_open_in_root (w->rootfd, files, O_RDONLY | O_DIRECTORY, TRUE);
   gboolean ok;
 
@@ -344,7 +366,7 @@ prune_store (Writer *w, GError **error)
 static gboolean
 holds_only_lock (int parentfd, const char *name)
 {
-  DIR *d = dir_stream (openat (parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  DIR *d = writer_dir_stream (openat (parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct dirent *de;
   gboolean only = TRUE;
 
@@ -354,7 +376,7 @@ holds_only_lock (int parentfd, const char *name)
     if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && strcmp (de->d_name, "lock") != 0)
       only = FALSE;
   /* a listing cut short is no proof of emptiness */
-  return read_dir_end (d, name, NULL) && only;
+  return writer_read_dir_end (d, name, NULL) && only;
 }
 
 /* Remove the directory NAME in PARENTFD, which holds only its lock. */
@@ -374,9 +396,9 @@ remove_locked_dir (int parentfd, const char *name)
  * the manifest, the fingerprint, the state and a lock being replaced:
  * ".manifest.kic-*"), regular files: no one else writes there. */
 void
-remove_store_temps (int fd)
+writer_remove_store_temps (int fd)
 {
-  DIR *d = dir_stream (dup (fd));
+  DIR *d = writer_dir_stream (dup (fd));
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   struct dirent *de;
 
@@ -399,7 +421,7 @@ remove_store_temps (int fd)
  * that exists (a run that waited on it sees that it went, and starts
  * over), then removed when nothing but the lock is left. */
 void
-remove_store (Writer *w)
+writer_remove_store (Writer *w)
 {
   g_autofree char *parent = g_path_get_dirname (w->options.store);
   g_autofree char *base = g_path_get_basename (w->options.store);
@@ -419,7 +441,7 @@ remove_store (Writer *w)
       unlinkat (fd, TEMP_PREFIX KIC_FINGERPRINT_FILE TEMP_SUFFIX, 0);
       unlinkat (fd, KIC_STATE_FILE, 0);
       unlinkat (fd, TEMP_PREFIX KIC_STATE_FILE TEMP_SUFFIX, 0);
-      remove_store_temps (fd);
+      writer_remove_store_temps (fd);
       close (fd);
     }
   if (pfd < 0)

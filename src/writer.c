@@ -25,7 +25,7 @@
 #include "writer-private.h"
 
 void
-say (const Writer *w, const char *action, const char *path, const char *detail)
+writer_say (const Writer *w, const char *action, const char *path, const char *detail)
 {
   if (w->options.on_change != NULL)
     w->options.on_change (action, path, detail, w->options.on_change_data);
@@ -34,7 +34,7 @@ say (const Writer *w, const char *action, const char *path, const char *detail)
 }
 
 void
-before_link (const Writer *w, const char *link)
+writer_before_link (const Writer *w, const char *link)
 {
   if (w->options.before_link != NULL)
     w->options.before_link (link, w->options.before_link_data);
@@ -51,7 +51,7 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->files = g_strconcat (options->store, "/files/", NULL);
   w->rootfd = kic_fs_index_rootfd (options->index);
   w->lock = -1;
-  w->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, dir_handle_free);
+  w->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, writer_dir_handle_free);
   w->made = g_ptr_array_new_with_free_func (g_free);
   w->in_place = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->too_long = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -59,11 +59,11 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->untrusted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->lost = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_queue_init (&w->open);
-  w->token = new_temp_token ();
+  w->token = writer_new_temp_token ();
   w->stats = &w->no_stats;
-  if (!options->dry_run && !take_lock (w, error))
+  if (!options->dry_run && !writer_take_lock (w, error))
     return NULL;
-  if (!read_manifest (w, error))
+  if (!writer_read_manifest (w, error))
     return NULL;
   return g_steal_pointer (&w);
 }
@@ -74,7 +74,7 @@ kic_writer_free (KicWriter *w)
   if (w == NULL)
     return;
   /* the directory times first, then the lock */
-  close_all_dirs (w);
+  writer_close_all_dirs (w);
   if (w->deferred != NULL)
     kic_warning ("%s", w->deferred->message);
   g_clear_error (&w->deferred);
@@ -82,6 +82,7 @@ kic_writer_free (KicWriter *w)
   if (w->lock >= 0)
     close (w->lock);
   kic_manifest_free (w->old);
+  kic_manifest_free (w->committed);
   g_ptr_array_unref (w->made);
   g_hash_table_unref (w->in_place);
   g_hash_table_unref (w->too_long);
@@ -100,6 +101,26 @@ kic_writer_manifest (const KicWriter *w)
   return w->old;
 }
 
+/* Is WAS, a link entry of the manifest as read, on disk as it says, with
+ * TARGET, without a look: the manifest is whole and committed (no journal:
+ * a killed run's links are read), and the caller says that nothing in its
+ * directory changed since (KicWriterOptions.settled)?  A symlink's target
+ * cannot be rewritten in place: a link replaced or removed is a name that
+ * went or came, which changes its directory's modification time (and the
+ * change time, which the fingerprint takes where others than root may
+ * write).  So this is the no-op run's trust, for one directory. */
+gboolean
+writer_link_settled (const Writer *w, const KicManifestEntry *was, const char *target)
+{
+  g_autofree char *dir = NULL;
+
+  if (w->options.settled == NULL || was == NULL || was->kind != KIC_ENTRY_LINK || w->old->journal
+      || w->old->damaged || was->target == NULL || strcmp (was->target, target) != 0)
+    return FALSE;
+  dir = g_path_get_dirname (was->path);
+  return w->options.settled (dir, w->options.settled_data);
+}
+
 /* Is the link entry ENTRY still ours: a link with the target we gave it,
  * into the store? */
 static gboolean
@@ -108,15 +129,17 @@ link_is_ours (Writer *w, const KicManifestEntry *entry)
   g_autofree char *dir = g_path_get_dirname (entry->path);
   g_autofree char *name = g_path_get_basename (entry->path);
   g_autofree char *target = NULL;
-  g_autofree char *copy = store_copy_of_link (w, entry->path, entry->target);
+  g_autofree char *copy = writer_store_copy_of_link (w, entry->path, entry->target);
   DirHandle *handle;
 
   if (copy == NULL)
     return FALSE;
-  handle = open_dir (w, dir, 0, NULL);
+  if (writer_link_settled (w, entry, entry->target))
+    return TRUE;
+  handle = writer_open_dir (w, dir, 0, NULL);
   if (handle == NULL)
     return FALSE;
-  target = read_link (handle->fd, name);
+  target = writer_read_link (handle->fd, name);
   return target != NULL && strcmp (target, entry->target) == 0;
 }
 
@@ -149,7 +172,7 @@ link_dir_ok (Writer *w, const char *dir)
 
   if (g_hash_table_contains (w->untrusted, dir))
     return FALSE;
-  if (open_dir (w, dir, OPEN_TRUSTED, &local) != NULL)
+  if (writer_open_dir (w, dir, OPEN_TRUSTED, &local) != NULL)
     return TRUE;
   kic_warning ("%s: no link is planted in '%s%s'", local->message, w->prefix, dir);
   g_hash_table_add (w->untrusted, g_strdup (dir));
@@ -197,12 +220,12 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
       const char *sum = NULL;
 
       if (g_hash_table_contains (shared, store) || !kic_manifest_path_ok (store) || !kic_manifest_path_ok (source)
-          || !name_fits (w, store))
+          || !writer_name_fits (w, store))
         continue;
-      if (kic_raster_is_png_of_xpm (store, source) ? store_content (w, store, source, want->content, &sum, NULL, &local) == NULL
+      if (kic_raster_is_png_of_xpm (store, source) ? writer_store_content (w, store, source, want->content, &sum, NULL, &local) == NULL
                                                    : (sum = kic_content_copy_sha256 (want->content, &local)) == NULL)
         {
-          if (error_is_global (local))
+          if (writer_error_is_global (local))
             {
               g_propagate_error (error, g_steal_pointer (&local));
               kic_manifest_free (manifest);
@@ -211,7 +234,7 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
           kic_warning ("%s; its links are left out", local->message);
           continue;
         }
-      if (!store_slot_ok (w, store, sum))
+      if (!writer_store_slot_ok (w, store, sum))
         continue;
       kic_manifest_add (manifest, KIC_ENTRY_FILE, store, source, sum);
       g_hash_table_insert (sums, (char *) store, (char *) sum);
@@ -227,7 +250,7 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
       /* the plan names a link by its real path: one that is not clean is
        * not one the writer can check */
       if (!g_hash_table_contains (sums, want->store) || strcmp (clean, want->link) != 0
-          || !kic_manifest_path_ok (want->link) || !name_fits (w, want->link) || !link_dir_ok (w, dir))
+          || !kic_manifest_path_ok (want->link) || !writer_name_fits (w, want->link) || !link_dir_ok (w, dir))
         continue;
       target = kic_relative_link (want->link, want->store);
       kic_manifest_add (manifest, KIC_ENTRY_LINK, want->link, target, NULL);
@@ -309,7 +332,7 @@ remove_stale (Writer *w, const KicManifest *keep, GError **error)
 
           if (keep != NULL && g_hash_table_contains (keep->entries, e->path))
             continue;
-          if (!remove_entry (w, e, error))
+          if (!writer_remove_entry (w, e, error))
             return FALSE;
         }
     }
@@ -337,10 +360,10 @@ commit (Writer *w, const KicManifest *desired, GError **error)
 {
   g_autoptr (GError) times = NULL;
   g_autofree char *final_text = NULL;
-  gboolean restored = restore_dir_times (w, &times);
+  gboolean restored = writer_restore_dir_times (w, &times);
 
   final_text = kic_manifest_to_string (desired);
-  if (!put_manifest (w, final_text, error))
+  if (!writer_put_manifest (w, final_text, error))
     return FALSE;
   if (!restored)
     {
@@ -372,7 +395,7 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
   memset (stats, 0, sizeof *stats);
   w->stats = stats;
   /* 0. what a killed run may have left */
-  if (w->old->journal && !w->options.dry_run && !recover_killed_run (w, error))
+  if (w->old->journal && !w->options.dry_run && !writer_recover_killed_run (w, error))
     return FALSE;
   desired = desired_manifest (w, wanted, settings, error);
   if (desired == NULL)
@@ -401,26 +424,26 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
       journal = manifest_union (w->old, desired);
       journal->journal = TRUE;
       journal->temp_token = g_strdup (w->token);
-      journal_dir_times (w, journal);
+      writer_journal_dir_times (w, journal);
       journal_text = kic_manifest_to_string (journal);
-      if (!put_manifest (w, journal_text, error))
+      if (!writer_put_manifest (w, journal_text, error))
         return FALSE;
     }
   /* 2. store copies: one that cannot be written is left out, with its
    * links (w->lost); 3. links */
   files = entries_of_kind (desired, KIC_ENTRY_FILE);
   for (guint i = 0; i < files->len; i++)
-    if (!put_file (w, g_ptr_array_index (files, i), error))
+    if (!writer_put_file (w, g_ptr_array_index (files, i), error))
       return FALSE;
   /* the copies made durable at once, before the first link to them */
-  if (stats->files_written > 0 && !w->options.dry_run && !sync_store (w, error))
+  if (stats->files_written > 0 && !w->options.dry_run && !writer_sync_store (w, error))
     return FALSE;
   g_hash_table_iter_init (&iter, w->lost);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_hash_table_remove (desired->entries, key);
   links = entries_of_kind (desired, KIC_ENTRY_LINK);
   for (guint i = 0; i < links->len; i++)
-    if (!put_link (w, g_ptr_array_index (links, i), refused, error))
+    if (!writer_put_link (w, g_ptr_array_index (links, i), refused, error))
       return FALSE;
   g_hash_table_iter_init (&iter, refused->entries);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -433,10 +456,57 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
   /* 4. what is no longer wanted */
   if (!remove_stale (w, desired, error))
     return FALSE;
-  if (stats->files_removed > 0 && !w->options.dry_run && !prune_store (w, error))
+  if (stats->files_removed > 0 && !w->options.dry_run && !writer_prune_store (w, error))
     return FALSE;
   /* 5. the directories' times back, then the commit point */
-  return commit (w, desired, error);
+  if (!commit (w, desired, error))
+    return FALSE;
+  if (!w->options.dry_run)
+    w->committed = g_steal_pointer (&desired);
+  return TRUE;
+}
+
+GHashTable *
+kic_writer_store_stamps (KicWriter *w)
+{
+  GHashTable *stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GPtrArray) files = NULL;
+  g_autofree char *open_dir_path = NULL;
+  int fd = -1;
+
+  if (w->committed == NULL)
+    return stamps;
+  files = entries_of_kind (w->committed, KIC_ENTRY_FILE);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const KicManifestEntry *e = g_ptr_array_index (files, i);
+      g_autofree char *dir = g_path_get_dirname (e->path);
+      g_autofree char *name = g_path_get_basename (e->path);
+      KicFsStamp *stamp;
+      struct timespec now;
+      struct stat st;
+
+      /* (sorted by path: a directory's copies come together) */
+      if (g_strcmp0 (dir, open_dir_path) != 0)
+        {
+          if (fd >= 0)
+            close (fd);
+          fd = kic_open_in_root (w->rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
+          g_free (open_dir_path);
+          open_dir_path = g_strdup (dir);
+        }
+      /* the clock before the fstat, as the fingerprint's stamps (racy rule) */
+      clock_gettime (CLOCK_REALTIME_COARSE, &now);
+      if (fd < 0 || fstatat (fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG (st.st_mode))
+        continue;
+      stamp = g_new0 (KicFsStamp, 1);
+      kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, &st);
+      stamp->read_ns = (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
+      g_hash_table_insert (stamps, g_strdup (e->path), stamp);
+    }
+  if (fd >= 0)
+    close (fd);
+  return stamps;
 }
 
 static int
@@ -484,20 +554,20 @@ kic_writer_clean (KicWriter *w, KicWriteStats *stats, GError **error)
 {
   memset (stats, 0, sizeof *stats);
   w->stats = stats;
-  if (w->old->journal && !w->options.dry_run && !recover_killed_run (w, error))
+  if (w->old->journal && !w->options.dry_run && !writer_recover_killed_run (w, error))
     return FALSE;
   if (!remove_stale (w, NULL, error))
     return FALSE;
   if (!w->options.dry_run)
     {
-      if (!prune_store (w, error) || !restore_dir_times (w, error))
+      if (!writer_prune_store (w, error) || !writer_restore_dir_times (w, error))
         return FALSE;
       if (w->deferred != NULL)
         {
           g_propagate_error (error, g_steal_pointer (&w->deferred));
           return FALSE;
         }
-      remove_store (w);
+      writer_remove_store (w);
       remove_made_dirs (w);
     }
   return TRUE;
@@ -529,12 +599,12 @@ put_store_file (KicWriter *w, const char *name, const char *text, gboolean durab
   if (fd < 0)
     return TRUE;
   close (fd);
-  if (read_in_root (w, path, &old, &length, NULL) && strcmp (old, text) == 0)
+  if (writer_read_in_root (w, path, &old, &length, NULL) && strcmp (old, text) == 0)
     return TRUE;
-  store = open_dir (w, w->options.store, 0, error);
+  store = writer_open_dir (w, w->options.store, 0, error);
   /* 0600: it names every input the run read, and some may be in
    * directories other users cannot list (issue 19, row 3) */
-  return store != NULL && write_file_at (w, store, name, text, strlen (text), NULL, 0600, durable, path, error);
+  return store != NULL && writer_write_file_at (w, store, name, text, strlen (text), NULL, 0600, durable, path, error);
 }
 
 gboolean

@@ -52,6 +52,23 @@ typedef struct {
   void (*on_change) (const char *action, const char *path, const char *detail, gpointer data);
   gpointer on_change_data;
   int wait_seconds;  /* how long to wait for another run's lock */
+  /* May be NULL.  TRUE when no name in DIR (a real directory inside the
+   * root) came, went or was replaced since the manifest was committed:
+   * the caller's fingerprint (fingerprint.h) found DIR as it was then.
+   * A link the committed manifest lists there is then taken as it is
+   * (what the no-op run trusts, for one directory) instead of read again:
+   * still ours (kic_writer_owned_links()), and in place when it is wanted
+   * with the same target.  Anything the run changes, replaces or removes
+   * is read first as ever. */
+  gboolean (*settled) (const char *dir, gpointer data);
+  gpointer settled_data;
+  /* May be NULL.  Store path -> KicFsStamp*: the copies as the last run
+   * left them (kic_writer_store_stamps(), kept by the caller).  A copy
+   * the whole manifest records with the content wanted, whose stamp is
+   * unchanged by the fingerprint's rules (kic_fs_stamp_unchanged(): an
+   * in-place write moves the change time, a replacement the inode), is
+   * in place without being read and hashed again. */
+  GHashTable *store_stamps;
   /* for the tests: called with a link's path just before it is created,
    * replaced or moved aside, where a racing package install could be */
   void (*before_link) (const char *link, gpointer data);
@@ -112,6 +129,11 @@ void kic_writer_set_inputs (KicWriter *writer, const char *inputs);
  * only when it differs from the one there; nothing for a dry run or when
  * there is no store. */
 gboolean kic_writer_put_fingerprint (KicWriter *writer, const char *text, GError **error);
+
+/* The stamps of the store copies the manifest now lists, as they are
+ * (for KicWriterOptions.store_stamps of the next run); empty for a dry
+ * run.  After kic_writer_apply().  transfer full: path -> KicFsStamp* */
+GHashTable *kic_writer_store_stamps (KicWriter *writer);
 
 /* The state's file in the store (state.h). */
 #define KIC_STATE_FILE "state"

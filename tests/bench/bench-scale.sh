@@ -21,16 +21,8 @@ BIN=${KIC_BIN:-$TOP/kde-icon-cache}
 TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
 CACHE=${KIC_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debs}
 CHART=${KIC_SCALE_CHART:-$TOP/build/scale.png}
-mkdir -p "$TMP_TOP"
-W=$(mktemp -d "$TMP_TOP/bench-scale.XXXXXX")
-VIEWS=
-cleanup () {
-  for v in $VIEWS; do umount "$v" 2>/dev/null || true; done
-  rm -rf "$W"
-}
-trap cleanup EXIT
-command -v gtk-update-icon-cache > /dev/null || { echo "bench-scale: needs gtk-update-icon-cache" >&2; exit 1; }
 . "$TOP/tests/bench/rebuild-vs-gtk.sh"
+rebuild_vs_gtk_setup bench-scale
 
 # ---- the trees -------------------------------------------------------
 T1=$TMP_TOP/realistic

@@ -22,8 +22,21 @@
 # clock; ratios are ours/gtk (above 1: slower than gtk).  Needs root (the
 # overlay mounts) and $BIN, $W (a work directory), $VIEWS (mounts to undo).
 
+#   rebuild_vs_gtk_setup NAME   $W, a fresh work directory under $TMP_TOP,
+#                               and $VIEWS, the mounts to undo, both gone
+#                               at exit; NAME fails at once without
+#                               gtk-update-icon-cache
+
 : "${KIC_BENCH_RUNS:=3}"
 BENCH_THEME=${KIC_BENCH_THEME:-breeze}
+
+rebuild_vs_gtk_setup () {
+  command -v gtk-update-icon-cache > /dev/null || { echo "$1: needs gtk-update-icon-cache" >&2; exit 1; }
+  mkdir -p "$TMP_TOP"
+  W=$(mktemp -d "$TMP_TOP/$1.XXXXXX")
+  VIEWS=
+  trap 'for v in $VIEWS; do umount "$v" 2>/dev/null || true; done; rm -rf "$W"' EXIT
+}
 
 _rvg_mount () { # _rvg_mount DIR LOWER: a fresh writable view at DIR/view
   mkdir -p "$1/up" "$1/work" "$1/view"

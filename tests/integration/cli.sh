@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 36
+plan 37
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -16,7 +16,7 @@ ok $? "--version prints the version"
 ok $? "--help exits 0"
 missing=
 for opt in --rebuild --check --clean --resolve --list --explain --size --dry-run --output --wait --problems \
-           --json --root --theme --kde --kde-version --verbose --quiet --version; do
+           --icon-item --json --root --theme --kde --kde-version --verbose --quiet --version; do
   grep -q -- "^ *\(-[a-z], \)\?$opt[ =]" "$WORK/help" || missing="$missing $opt"
 done
 is "$missing" "" "--help names every option"
@@ -32,6 +32,7 @@ ok $? "a usage error points at --help"
 "$BIN" --resolve --size 12px foo > /dev/null 2>&1; is $? 2 "a size with junk is a usage error"
 "$BIN" --bogus > /dev/null 2>&1; is $? 2 "an unknown option is a usage error"
 "$BIN" --explain > /dev/null 2>&1; is $? 2 "--explain without NAME is a usage error"
+"$BIN" --resolve --icon-item foo > /dev/null 2>&1; is $? 2 "--icon-item without --explain is a usage error"
 "$BIN" --list --dry-run > /dev/null 2>&1; is $? 2 "--dry-run without --rebuild or --clean is a usage error"
 "$BIN" --output relative/dir --list > /dev/null 2>&1; is $? 2 "a relative --output is a usage error"
 "$BIN" --rebuild --size 48:0 > /dev/null 2>&1; is $? 2 "a weight of 0 is a usage error"

@@ -9,7 +9,7 @@
 
 command -v strace >/dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (store under /var/lib of a root, flock, mknod)"
-plan 46
+plan 47
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # a fresh copy of the basic fixture (it has no /var: the store's parents
@@ -135,15 +135,18 @@ kic --root "$R"
 # queues behind it, and pauses again at its first link, 6 s: the lock is
 # tried in that pause (a machine too loaded to try it within 6 s fails the
 # check, saying so, rather than passing it unseen)
+# (--clean waits too: the probe below takes the lock for an instant, and
+# a --clean that tried it then would fail, leave the store, and let the
+# waiter find nothing to do)
 traced -qq -o /dev/null -e trace=unlinkat -e inject=unlinkat:delay_enter=2000000:when=1 \
-  "$BIN" -q --root "$R" --clean 2> /dev/null &
+  "$BIN" -q --root "$R" --clean --wait 30 2> "$WORK/err8c" &
 clean=$!
 # (until --clean holds the lock)
 i=0; while flock -n "$R$S/lock" true && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 traced -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:delay_enter=6000000:when=1 \
   "$BIN" -q --root "$R" --wait 30 2> "$WORK/err8" &
 waiter=$!
-wait $clean
+wait $clean; is $? 0 "8: a --clean while the lock is probed removes the store (it waits its turn)"
 i=0; while [ ! -f "$R$S/manifest" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 flock -n -E 99 "$R$S/lock" true; rc=$?
 kill -0 $waiter 2> /dev/null || echo "# the run that waited had already finished: the lock was tried too late"

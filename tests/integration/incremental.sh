@@ -79,6 +79,12 @@ kinds () { # kinds ROOT THEMEDIR ICON DESKTOP
   step "$R" "an icon added in a theme directory" kept
   printf '<!-- kic -->\n' >> "$R$D/kicnew.svg"
   step "$R" "an icon rewritten in place" kept
+  # (KDE stats DIR/l10n on a hit in DIR: every hit there costs a call
+  # more, a change no icon stem names)
+  mkdir "$R$D/l10n"
+  step "$R" "an l10n directory added in a theme directory" all
+  rmdir "$R$D/l10n"
+  step "$R" "an l10n directory removed" all
   icon=$(awk -F '\t' '$1 == "file" { print $3; exit }' "$R$S/manifest")
   printf '<!-- kic -->\n' >> "$R$icon"
   step "$R" "a planted icon's source rewritten in place ($icon)" kept
@@ -168,6 +174,97 @@ untrusted () { # untrusted ROOT THEMEDIR ICON
   ok $? "the rebuild after them leaves a state the next run keeps"
 }
 
+# ---- what the run after one change does not read again -------------------------
+# After one application is added (its icon outside the themes: no link goes
+# where it went), the rebuild opens no .desktop file but the new one (the
+# state keeps what each read gave, while the fingerprint finds the file's
+# stamp as it was), reads none of our links (the directories they are
+# in are as the last rebuild left them: writer.h, settled) and none of the
+# store copies (their stamps are as the last rebuild left them:
+# store_stamps).  Still seen:
+# a .desktop file rewritten in place with its modification time put back
+# (its change time moved), a link of ours that someone replaced, and a
+# store copy rewritten in place with its size and times put back.
+unread () { # unread ROOT
+  R=$1
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\n' > "$R/usr/share/applications/kicwarm.desktop"
+  sleep 1 # the fixture's files just copied: their stamps would be racy
+  "$BIN" -q --root "$R" --full || return 1
+  # (a run whose copies were written in the tick it stamps them keeps
+  # stamps that prove nothing: the next run reads them, and stamps again)
+  rm "$R/usr/share/applications/kicwarm.desktop"
+  "$BIN" -q --root "$R" || return 1
+  mkdir -p "$R/usr/share/pixmaps"
+  src=$(awk -F '\t' '$1 == "file" { print $3; exit }' "$R$S/manifest")
+  ext=${src##*.}
+  cp "$R$src" "$R/usr/share/pixmaps/kicunread.$ext"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicunread\n' \
+    > "$R/usr/share/applications/kicunread.desktop"
+  links=$(grep -c '^link	' "$R$S/manifest")
+  copies=$(grep -c '^file	' "$R$S/manifest")
+  if command -v strace > /dev/null; then
+    # (LeakSanitizer cannot run under ptrace: the sanitizer build's leaks
+    # are the other tests')
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+      strace -f -qq -y -s 4096 -e trace=openat,openat2,readlinkat,read -o "$WORK/unread.trace" "$BIN" --root "$R" \
+      2> "$WORK/unread.err"
+    # (the trace must show the run: a count of nothing proves nothing)
+    traced=$(grep -c 'kicunread\.desktop"' "$WORK/unread.trace")
+    [ "$traced" -gt 0 ] || diag "the trace shows no open of kicunread.desktop: $(head -c 300 "$WORK/unread.err")"
+    grep -v O_DIRECTORY "$WORK/unread.trace" | sed -n 's|.*"\([^"]*\.desktop\)".*|\1|p' | sort -u > "$WORK/opened"
+    # (a file that gave a warning is read again, to warn again)
+    others=$(grep -v '^usr/share/applications/kicunread\.desktop$' "$WORK/opened" | while read -r f; do
+               grep -qF "$f" "$WORK/unread.err" || echo "$f"; done | wc -l)
+    grep -qx 'usr/share/applications/kicunread\.desktop' "$WORK/opened" && [ "$others" -eq 0 ]
+    ok $? "one application added: only its .desktop file is opened (and those that warn: $(wc -l < "$WORK/opened") in all)"
+    ours=$(grep '^[0-9]* *readlinkat' "$WORK/unread.trace" | grep -c 'kde-icon-cache/files/')
+    [ "$traced" -gt 0 ] && [ "$links" -gt 0 ] && [ "$ours" -eq 0 ]
+    ok $? "one application added: none of our $links links is read again ($ours read)"
+    read=$(grep '^[0-9]* *read([0-9]*<[^>]*kde-icon-cache/files/' "$WORK/unread.trace" | sed 's/.*read([0-9]*<\([^>]*\)>.*/\1/' |
+             sort -u | wc -l)
+    [ "$traced" -gt 0 ] && [ "$copies" -gt 0 ] && [ "$read" -eq 0 ]
+    ok $? "one application added: none of the $copies store copies is read again ($read read)"
+  else
+    "$BIN" -q --root "$R"
+    ok 0 "# SKIP needs strace"
+    ok 0 "# SKIP needs strace"
+    ok 0 "# SKIP needs strace"
+  fi
+  f=$R/usr/share/applications/kicunread.desktop
+  touch -d '2001-01-01' "$f"
+  sleep 1
+  "$BIN" -q --root "$R" || return 1
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicunreae\n' > "$f"
+  cp "$R/usr/share/pixmaps/kicunread.$ext" "$R/usr/share/pixmaps/kicunreae.$ext"
+  touch -d '2001-01-01' "$f"
+  compared "$R" "a .desktop file rewritten in place, its modification time put back" any &&
+    grep -q '"kicunreae"' "$WORK/inc.json"
+  ok $? "a .desktop file rewritten in place, its modification time put back: its new Icon= is seen"
+  "$BIN" -q --root "$R" || return 1
+  # a store copy rewritten in place, its size and times put back
+  copy=$(awk -F '\t' '$1 == "file" { print $2; exit }' "$R$S/manifest")
+  size=$(stat -c %s "$R$copy")
+  touch -r "$R$copy" "$WORK/copy-time"
+  sleep 1
+  { head -c $((size - 1)) "$R$copy"; printf 'X'; } > "$WORK/copy-new"
+  cat "$WORK/copy-new" > "$R$copy" && touch -r "$WORK/copy-time" "$R$copy"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicunread\n' \
+    > "$R/usr/share/applications/kicunread3.desktop"
+  compared "$R" "a store copy rewritten in place" any &&
+    grep -q "is in the way and is no copy of ours" "$WORK/inc.err"
+  ok $? "a store copy rewritten in place, its size and times put back ($copy): seen, as --full sees it"
+  "$BIN" -q --root "$R" 2> /dev/null
+  link=$(awk -F '\t' '$1 == "link" { print $2; exit }' "$R$S/manifest")
+  rm "$R$link" && printf 'not ours\n' > "$R$link"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicunread\n' \
+    > "$R/usr/share/applications/kicunread2.desktop"
+  compared "$R" "a link of ours replaced by a file" any
+  ok $? "a link of ours replaced by a file ($link): the run plans and writes as --full"
+  "$BIN" -q --root "$R" 2> /dev/null
+  [ ! -L "$R$link" ] && [ "$(cat "$R$link")" = "not ours" ] && ! grep -q "	$link	" "$R$S/manifest"
+  ok $? "... and the file is left as it is, not ours"
+}
+
 # ---- a random walk of changes ------------------------------------------------
 # a tiny generator, the same on every machine: next_random sets RND
 RND_STATE=${KIC_RANDOM_SEED:-20261201}
@@ -233,13 +330,15 @@ T=$(realistic_tree 2>/dev/null) || T=
 n_realistic=0 n_walk=0
 [ -n "$T" ] && n_realistic=1
 [ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
-plan $((37 + 5 + 3 + 1 + 37 * n_realistic + n_walk))
+plan $((41 + 5 + 3 + 7 + 1 + 41 * n_realistic + n_walk))
 
 fixtures "$WORK/fx" basic
 kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
 untrusted "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/ch" basic
 chained "$WORK/ch/basic"
+fixtures "$WORK/un" basic
+unread "$WORK/un/basic"
 fixtures "$WORK/rw" basic
 random_walk "$WORK/rw/basic" "$STEPS"
 ok $? "a random walk of $STEPS changes on the fixture: each run plans as --full"

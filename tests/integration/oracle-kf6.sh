@@ -110,10 +110,17 @@ check () {
 # icon) and renders the same pixels for every name at every menu size
 # after a --rebuild.  TREE must have the root's libraries (check copied
 # them): the rebuild detects the KF6 that answers.
-promise () { # promise LABEL ROOT TREE PIXELS < names
+# BEFORE, when given, is what KF6 answered for the same names in TREE as
+# it is now (the after side of the last promise, nothing KDE reads
+# changed since): the same question is not asked twice.
+promise () { # promise LABEL ROOT TREE PIXELS [BEFORE] < names
   _label=$1 _kr=$2 _t=$3 _px=$4 _f=$WORK/$(echo "$1" | tr -c 'A-Za-z0-9._\n-' '_')
   cat > "$_f.pnames"
-  KIC_KF6_ROOT=$_kr "$K/run.sh" --render "$_t" "" 16,22,32,48 < "$_f.pnames" > "$_f.before" 2> "$_f.err"
+  if [ -n "${5:-}" ]; then
+    cp "$5" "$_f.before" && : > "$_f.err"
+  else
+    KIC_KF6_ROOT=$_kr "$K/run.sh" --render "$_t" "" 16,22,32,48 < "$_f.pnames" > "$_f.before" 2> "$_f.err"
+  fi
   _st=$?
   if [ $_st -eq 0 ] && "$BIN" -q --root "$_t" ${vopt:+--kde=kf6 "$vopt"} --rebuild 2>> "$_f.err"; then
     KIC_KF6_ROOT=$_kr "$K/run.sh" --render "$_t" "" 16,22,32,48 < "$_f.pnames" > "$_f.after" 2>> "$_f.err"
@@ -215,10 +222,13 @@ for KR in $present; do
     promise "$L, realistic" "$KR" "$VIEW" $px < "$W/realistic.names"
     # The opt-in that plants names KDE finds only outside the themes
     # (UnthemedLinks=true) promises the menu's own names as much: the same
-    # again, rebuilt from the default plan
+    # again, rebuilt from the default plan.  KF6 sees the tree as the last
+    # promise's after side left it (the configuration file is no file KDE
+    # reads): that is its before side, not asked again
+    _f=$WORK/$(echo "$L, realistic" | tr -c 'A-Za-z0-9._\n-' '_')
     mkdir -p "$VIEW/etc"
     printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$VIEW/etc/kde-icon-cache.conf"
-    promise "$L, realistic, UnthemedLinks=true" "$KR" "$VIEW" $px < "$W/realistic.names"
+    promise "$L, realistic, UnthemedLinks=true" "$KR" "$VIEW" $px "$_f.after" < "$W/realistic.names"
     # issue 20: xscreensaver has a .png and an .svg in pixmaps, 6.19 and
     # later show the .svg (unthemed fallback tries .svg first); a plan
     # with 6.13's rules linked the .png.  Before any rebuild, and after

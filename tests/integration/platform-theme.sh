@@ -120,8 +120,13 @@ if [ ! -f "$KF6_ROOT/.kic-kf6-stamp" ] || [ "$(id -u)" -ne 0 ] || [ ! -f "$lib/q
   finish
 fi
 export KIC_KF6_ROOT="$KF6_ROOT" TMPDIR="$WORK"
-# the real libraries and plugin, so that our detection sees what KDE runs
-cp -L "$lib/libKF6IconThemes.so.6" "$lib/libKF6BreezeIcons.so.6" "$R/usr/lib/x86_64-linux-gnu/"
+# the real libraries (under their file names, which carry the release our
+# profile follows: a cp -L of the soname had 6.30 planned with 6.13's
+# rules) and plugin, so that our detection sees what KDE runs
+# shellcheck source=tests/oracle/kf6/libs.sh
+. "$K/libs.sh"
+rm -f "$R/usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.6"
+kf6_copy_libs "$KF6_ROOT" "$R" || { echo "Bail out! cannot copy $KF6_ROOT's KF6 libraries"; exit 1; }
 cp -L "$lib/qt6/plugins/platformthemes/KDEPlasmaPlatformTheme6.so" "$R/$PLUGIN"
 printf 'kicb\nkic-none\nkicb-extra\n' > "$WORK/names"
 

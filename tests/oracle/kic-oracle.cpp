@@ -5,7 +5,7 @@
 // the Debian 13 root by tests/oracle/kf6/make-root.sh as kic-oracle6.
 //
 //   kic-oracle[6] [--sizes 16,22,32,48] [--app NAME] [--markers] [--render]
-//              [--debug] [--version] [--resources] [NAME...]
+//              [--debug] [--version] [--resources] [--icon-item] [NAME...]
 //
 // Names are read from stdin, one per line, when none are given.
 // Output: NAME<TAB>SIZE<TAB>PATH[<TAB>RENDERHASH]   (PATH "-" when not found)
@@ -21,6 +21,11 @@
 // --resources lists every file under ":/icons" (the library's resources:
 //            the embedded breeze, hicolor's index.theme) once the loader
 //            exists, one path a line, and exits.
+// --icon-item asks what Plasma 5's IconItem asks before KIconLoader's
+//            lookup: the loader's current theme alone, KIconTheme::iconPath()
+//            of NAME.svg and then of NAME.svgz at SIZE with MatchBest
+//            (plasma-framework@v5.103.0 src/declarativeimports/core/
+//            iconitem.cpp:175-181), instead of KIconLoader::iconPath().
 // --version  prints the KIconThemes version it was built against and the
 //            Qt version it runs with, and exits.
 //
@@ -61,7 +66,7 @@
 static void usage()
 {
     std::fprintf(stderr,
-                 "usage: %s [--sizes 16,22,32,48] [--app NAME] [--markers] [--render] [--debug] [--version] [--resources] [NAME...]\n",
+                 "usage: %s [--sizes 16,22,32,48] [--app NAME] [--markers] [--render] [--debug] [--version] [--resources] [--icon-item] [NAME...]\n",
                  PROGRAM);
     std::exit(2);
 }
@@ -112,7 +117,7 @@ int main(int argc, char **argv)
 {
     std::vector<int> sizes = {16, 22, 32, 48};
     std::string app = "plasmashell";
-    bool markers = false, render = false, debug = false, resources = false;
+    bool markers = false, render = false, debug = false, resources = false, iconItem = false;
     std::vector<std::string> names;
 
     for (int i = 1; i < argc; ++i) {
@@ -146,6 +151,8 @@ int main(int argc, char **argv)
             debug = true;
         } else if (a == "--resources") {
             resources = true;
+        } else if (a == "--icon-item") {
+            iconItem = true;
         } else if (a == "--version") {
             std::printf("kiconthemes %s (built against), Qt %s (running)\n", KICONTHEMES_VERSION_STRING, qVersion());
             return 0;
@@ -226,7 +233,14 @@ int main(int argc, char **argv)
         for (int s : sizes) {
             if (markers)
                 marker(n, s);
-            const QString path = loader->iconPath(qn, -s, true);
+            QString path;
+            if (!iconItem) {
+                path = loader->iconPath(qn, -s, true);
+            } else if (loader->theme()) {
+                path = loader->theme()->iconPath(qn + QStringLiteral(".svg"), s, KIconLoader::MatchBest);
+                if (path.isEmpty())
+                    path = loader->theme()->iconPath(qn + QStringLiteral(".svgz"), s, KIconLoader::MatchBest);
+            }
             std::string out = n + "\t" + std::to_string(s) + "\t" + (path.isEmpty() ? std::string("-") : path.toStdString());
             if (render) {
                 // loadIcon caches pixmaps per key; the key contains the size,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# probe-count.sh [--calls] [--symbolic] [--app NAME] [--trace FILE] TREE THEME SIZES < names
+# probe-count.sh [--calls] [--symbolic] [--app NAME] [--trace FILE] [--icon-item] TREE THEME SIZES < names
 #
 # Counts the filesystem calls the real KF5 KIconLoader::iconPath(name, -size, true)
 # makes per lookup, in the hermetic environment of oracle-env.sh.
@@ -16,6 +16,8 @@
 # --symbolic  print TREE's prefix as $TREE and the temporary XDG_DATA_HOME as
 #             $XDG_DATA_HOME, so traces from different runs compare equal.
 # --trace F   keep the raw strace output in F.
+# --icon-item count what Plasma 5's IconItem asks (NAME.svg, NAME.svgz of the
+#             current theme alone, kic-oracle --icon-item) instead.
 # SIZES: comma-separated pixel sizes, e.g. 16,22,32,48.
 # KIC_ORACLE overrides the helper binary (default: kic-oracle next to this script).
 #
@@ -53,8 +55,8 @@ in_kernel_counts () {
         mount -t tracefs tracefs /sys/kernel/tracing 2> /dev/null || true
     # bpftrace -c splits its command at spaces: the helper's arguments go
     # by the environment
-    printf '. "$PC_HERE/oracle-env.sh"\noracle_run "$PC_TREE" "$PC_THEME" "$PC_ORACLE" --markers --app "$PC_APP" --sizes "$PC_SIZES" < "$PC_WORK/names" > "$PC_WORK/out"\n' > "$work/run"
-    PC_HERE=$here PC_TREE=$tree PC_THEME=$theme PC_ORACLE=$oracle PC_APP=$app PC_SIZES=$sizes PC_WORK=$work \
+    printf '. "$PC_HERE/oracle-env.sh"\noracle_run "$PC_TREE" "$PC_THEME" "$PC_ORACLE" --markers $PC_ITEM --app "$PC_APP" --sizes "$PC_SIZES" < "$PC_WORK/names" > "$PC_WORK/out"\n' > "$work/run"
+    PC_ITEM=$icon_item PC_HERE=$here PC_TREE=$tree PC_THEME=$theme PC_ORACLE=$oracle PC_APP=$app PC_SIZES=$sizes PC_WORK=$work \
         bpftrace -q -o "$work/counts" -c "/bin/sh $work/run" "$here/count-calls.bt" > /dev/null 2> "$work/bpf.err" || return 1
     # every lookup had its window, and the end marker was seen
     awk -v n="$(wc -l < "$work/out")" '$1 == "windows" { ok = $2 == n && $4 == 1 } END { exit !ok }' "$work/counts" ||
@@ -76,7 +78,7 @@ fi
 
 oracle_run "$tree" "$theme" strace -f -qq -s 65535 \
     -e trace=access,faccessat,faccessat2,stat,lstat,newfstatat,statx,openat \
-    -o "$work/trace" "$oracle" --markers --app "$app" --sizes "$sizes" \
+    -o "$work/trace" "$oracle" --markers $icon_item --app "$app" --sizes "$sizes" \
     < "$work/names" > "$work/out"
 [ -n "$keep" ] && cp "$work/trace" "$keep"
 

@@ -30,6 +30,8 @@
  *                    (for_floor FALSE)
  *   absolute-and-not-found  add_name() not setting KIC_NAME_ABSOLUTE;
  *                    plan_name() giving SKIPPED for a name found nowhere
+ *   current-theme-unchanged  plan_size_set() giving SKIPPED to a name the
+ *                    current theme answers (as it did before)
  */
 #include "iconloader.h"
 #include "kic.h"
@@ -660,6 +662,42 @@ test_floor (void)
   fixture_clear (&f);
 }
 
+/* A name breeze itself has at 16 and 48 px (two files): KDE answers
+ * every size from breeze (MatchBest takes the closest of its own
+ * directories, kde-lookup.md §1.2), so the name is the current theme's
+ * own: left unchanged, no link, not reported as skipped. */
+static void
+test_current_theme_unchanged (void)
+{
+  static const char *const files[] = {
+    B "/apps/16/kicown.svg", "own 16",
+    B "/apps/48/kicown.svg", "own 48",
+    H "/32x32/apps/kicown.svg", "hicolor 32",
+    NULL,
+  };
+  static const char *const icons[] = { "kicown", NULL };
+
+  for (int on = 0; on < 2; on++)
+    {
+      Fixture f;
+      KicNamePlan *np;
+
+      fixture_init (&f, breeze_all, files);
+      f.options.per_size_sets = on;
+      fixture_plan (&f, icons);
+      np = find_name (f.plan->names, "kicown");
+      g_test_message ("PerSizeSets=%s: %s: %s", on ? "true" : "false", kic_name_status_to_string (np->status),
+                      np->reason);
+      g_assert_true (np->per_size);
+      g_assert_cmpint (np->status, ==, KIC_NAME_UNCHANGED);
+      g_assert_cmpuint (np->plants->len, ==, 0);
+      g_assert_cmpuint (g_hash_table_size (f.plan->links), ==, 0);
+      g_assert_false (np->size_set_helps);
+      g_assert_nonnull (strstr (np->reason, "current theme"));
+      fixture_clear (&f);
+    }
+}
+
 /* An absolute Icon= is loaded as it is (no search, nothing planted, even
  * when a theme holds its base name); a name no theme holds is not found,
  * and a plain name beside them is planted as ever. */
@@ -719,5 +757,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/per-size-set", test_per_size_set);
   g_test_add_func ("/plan/floor", test_floor);
   g_test_add_func ("/plan/absolute-and-not-found", test_absolute_and_not_found);
+  g_test_add_func ("/plan/current-theme-unchanged", test_current_theme_unchanged);
   return g_test_run ();
 }

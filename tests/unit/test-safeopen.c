@@ -153,6 +153,84 @@ test_mkdirs_obstacles (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_cmpint (rmdir (outside), ==, 0);
 }
 
+/* A rule as trusted.c's and source.c's: anything but a directory is
+ * refused (safeopen.h), and here a directory named "private" too. */
+static char *
+refuse_private (int fd, const char *host, gpointer data)
+{
+  struct stat st;
+
+  (*(guint *) data)++;
+  if (fstat (fd, &st) < 0 || !S_ISDIR (st.st_mode))
+    return g_strdup_printf ("'%s' is not a directory", host);
+  return g_str_has_suffix (host, "/private") ? g_strdup_printf ("'%s' is private", host) : NULL;
+}
+
+/* kic_walk_step(): "" and "." are no step; "..", a link (with either kind
+ * of open), a file and what the rule refuses are refused naming the
+ * component; a directory is opened, checked by the rule, and named. */
+static void
+test_walk_step (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  static const int kinds[] = { O_PATH, O_RDONLY | O_DIRECTORY };
+  g_autofree char *dir = at (f, "dir");
+  g_autofree char *private = at (f, "private");
+  g_autofree char *file = at (f, "file");
+  g_autofree char *link = at (f, "link");
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (private, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+  g_assert_cmpint (symlink ("dir", link), ==, 0);
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      static const struct { const char *component, *why; } refused[] = {
+        { "..", "'/h/..' is reached through '..'" },
+        { "link", "'/h/link' is a symbolic link" },
+        { "file", "'/h/file' is not a directory" },
+        { "private", "'/h/private' is private" },
+        { "absent", "cannot open '/h/absent': No such file or directory" },
+      };
+      guint checked = 0;
+
+      for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+        {
+          g_autoptr (GString) host = g_string_new ("/h");
+          g_autofree char *why = NULL;
+
+          g_test_message ("%s with flags %#x", refused[i].component, (unsigned) kinds[k]);
+          g_assert_cmpint (kic_walk_step (f->rootfd, refused[i].component, host, kinds[k], refuse_private, &checked,
+                                          &why), ==, -1);
+          g_assert_cmpstr (why, ==, refused[i].why);
+        }
+      for (guint i = 0; i < 2; i++)
+        {
+          g_autoptr (GString) host = g_string_new ("/h");
+          g_autofree char *why = NULL;
+
+          g_assert_cmpint (kic_walk_step (f->rootfd, i ? "." : "", host, kinds[k], refuse_private, &checked, &why), ==,
+                           KIC_WALK_SKIP);
+          g_assert_cmpstr (host->str, ==, "/h");
+          g_assert_null (why);
+        }
+      {
+        g_autoptr (GString) host = g_string_new ("/h");
+        g_autofree char *why = NULL;
+        guint before = checked;
+        int fd = kic_walk_step (f->rootfd, "dir", host, kinds[k], refuse_private, &checked, &why);
+        struct stat st;
+
+        g_assert_cmpint (fd, >=, 0);
+        g_assert_null (why);
+        g_assert_cmpstr (host->str, ==, "/h/dir");
+        g_assert_cmpuint (checked, ==, before + 1);
+        g_assert_cmpint (fstat (fd, &st), ==, 0);
+        g_assert_true (S_ISDIR (st.st_mode));
+        close (fd);
+      }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -160,5 +238,6 @@ main (int argc, char **argv)
   g_test_add ("/safeopen/open-in-root", Fixture, NULL, setup, test_open_in_root, teardown);
   g_test_add ("/safeopen/mkdirs-modes-and-made", Fixture, NULL, setup, test_mkdirs_modes_and_made, teardown);
   g_test_add ("/safeopen/mkdirs-obstacles", Fixture, NULL, setup, test_mkdirs_obstacles, teardown);
+  g_test_add ("/safeopen/walk-step", Fixture, NULL, setup, test_walk_step, teardown);
   return g_test_run ();
 }

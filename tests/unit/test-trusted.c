@@ -162,6 +162,52 @@ test_owner (Fixture *f, G_GNUC_UNUSED gconstpointer data)
     }
 }
 
+/* kic_trusted_dir_check_at() gives kic_trusted_dir_open_at()'s verdict
+ * on one component, without a descriptor: a link, "..", a file, a
+ * directory writable by others or owned by another user are refused. */
+static void
+test_check_at (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autofree char *size = at (f, "usr/share/icons/breeze/actions/22");
+  g_autofree char *file = at (f, "usr/share/icons/breeze/actions/file");
+  g_autofree char *link = at (f, "usr/share/icons/breeze/actions/link");
+  int pfd = kic_trusted_dir_open (f->rootfd, f->root, "/usr/share/icons/breeze/actions", NULL);
+  const char *names[] = { "22", "link", "file", "..", "22/x", "none" };
+
+  g_assert_cmpint (pfd, >=, 0);
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+  g_assert_cmpint (symlink ("22", link), ==, 0);
+  for (int round = 0; round < 3; round++)
+    {
+      if (round == 1)
+        g_assert_cmpint (chmod (size, 0757), ==, 0);
+      if (round == 2)
+        {
+          g_assert_cmpint (chmod (size, 0755), ==, 0);
+          if (geteuid () != 0)
+            break;
+          g_assert_cmpint (chown (size, 65534, 65534), ==, 0);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_autoptr (GError) e1 = NULL;
+          g_autoptr (GError) e2 = NULL;
+          int fd = kic_trusted_dir_open_at (pfd, names[i], names[i], &e1);
+          gboolean ok = kic_trusted_dir_check_at (pfd, names[i], names[i], &e2);
+
+          if (fd >= 0)
+            close (fd);
+          g_assert_cmpint (fd >= 0, ==, ok);
+          g_assert_cmpint (ok, ==, round == 0 && i == 0);
+          if (!ok)
+            g_assert_nonnull (e2);
+        }
+    }
+  if (geteuid () == 0)
+    g_assert_cmpint (chown (size, 0, 0), ==, 0);
+  close (pfd);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -170,5 +216,6 @@ main (int argc, char **argv)
   g_test_add ("/trusted/links-and-dotdot", Fixture, NULL, setup, test_links_and_dotdot, teardown);
   g_test_add ("/trusted/writable-by-others", Fixture, NULL, setup, test_writable_by_others, teardown);
   g_test_add ("/trusted/owner", Fixture, NULL, setup, test_owner, teardown);
+  g_test_add ("/trusted/check-at", Fixture, NULL, setup, test_check_at, teardown);
   return g_test_run ();
 }

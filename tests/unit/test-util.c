@@ -117,6 +117,37 @@ test_read_uint (void)
   g_assert_false (kic_read_uint (data, sizeof data, G_MAXUINT64, 1, TRUE, &v));
 }
 
+/* The state's checksum (state.c) tells a damaged text from a whole one:
+ * every single bit flipped, every cut and every byte added changes it. */
+static void
+test_checksum64 (void)
+{
+  guchar data[301];
+  g_autofree char *whole = NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < sizeof data; i++)
+    data[i] = (guchar) (i * 37 + 11);
+  whole = kic_checksum64 (data, sizeof data);
+  g_assert_cmpuint (strlen (whole), ==, 16);
+  g_assert_true (g_str_is_ascii (whole));
+  g_hash_table_add (seen, g_strdup (whole));
+  for (guint i = 0; i < sizeof data; i++)
+    for (guint bit = 0; bit < 8; bit++)
+      {
+        data[i] ^= (guchar) (1u << bit);
+        g_assert_true (g_hash_table_add (seen, kic_checksum64 (data, sizeof data)));
+        data[i] ^= (guchar) (1u << bit);
+      }
+  for (gsize n = 0; n < sizeof data; n++)
+    g_assert_true (g_hash_table_add (seen, kic_checksum64 (data, n)));
+  {
+    g_autofree char *again = kic_checksum64 (data, sizeof data);
+
+    g_assert_cmpstr (again, ==, whole);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -127,5 +158,6 @@ main (int argc, char **argv)
   g_test_add_func ("/util/relative-link-resolves", test_relative_link_resolves);
   g_test_add_func ("/util/parse-int", test_parse_int);
   g_test_add_func ("/util/read-uint", test_read_uint);
+  g_test_add_func ("/util/checksum64", test_checksum64);
   return g_test_run ();
 }

@@ -88,9 +88,14 @@ same_shots () { # same_shots A B: every screenshot of A equal to B's
   echo "identical"
 }
 
-# predict LABEL: the tool's figures (predict.py, --explain on the root as
-# it is now) for the lookups of the first session before the rebuild
-predict () { python3 "$HERE/predict.py" "$BIN" "$ROOT" "$W/lookups" > "$W/predicted.$1"; }
+# predict LABEL: the tool's figures (--explain on the root as it is now)
+# for the lookups of the first session before the rebuild: predict.py
+# (Plasma 6), events5.py (Plasma 5: KIconLoader's lookups and IconItem's
+# own search, tests/oracle/FINDINGS.md §m)
+predict () {
+  if [ "$V" = 5 ]; then python3 "$HERE/events5.py" --predict "$BIN" "$ROOT" "$W/events" > "$W/predicted.$1"
+  else python3 "$HERE/predict.py" "$BIN" "$ROOT" "$W/lookups" > "$W/predicted.$1"; fi
+}
 
 t0=$(date +%s)
 session before
@@ -103,6 +108,11 @@ first=$("$BIN" -q --root "$ROOT" --explain -s 32 kicnosuchname | awk '$2 == "acc
 python3 "$HERE/lookups.py" "$first" "$W/before/marks" "$W/before/trace" > "$W/lookups.names"
 python3 "$HERE/predict.py" --cuts "$BIN" "$ROOT" "$first" "$W/lookups.names" > "$W/cuts"
 python3 "$HERE/lookups.py" "$first" "$W/before/marks" "$W/before/trace" "$W/cuts" > "$W/lookups"
+if [ "$V" = 5 ]; then
+  # KF5: the trace cut into the model's own call lists (events5.py)
+  python3 "$HERE/events5.py" --seqs "$BIN" "$ROOT" "$W/lookups.names" > "$W/seqs.json"
+  python3 "$HERE/events5.py" --events "$ROOT" "$first" "$W/before/marks" "$W/before/trace" "$W/seqs.json" > "$W/events"
+fi
 predict before
 if [ "${KIC_PLASMA_ONE:-0}" = 1 ]; then # one session, to try the harness
   cat "$W/before/counts"; exit 0
@@ -139,18 +149,18 @@ for phase in "plasmashell start-up" "open the launcher (favourites, categories)"
     "$(awk -v a="$b" -v b="$a" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" "$c ($(col clean $p 3))"
   p=$((p + 1))
 done
-if [ "$V" = 5 ]; then
-  # KF5 probes breeze's first directory again within one lookup (its
-  # exact-size and closest-size passes), so lookups.py cannot tell one
-  # lookup from the next in a 5.27 trace
-  echo
-  echo "(per-phase prediction: Plasma 6 only; KF5 starts breeze's first directory again within one lookup)"
-else
 echo
+if [ "$V" = 5 ]; then
+echo "the tool's prediction beside Plasma's count, calls on icon paths (the first session before cut into"
+echo "the lookups --explain lists at 16/22/32/48 px: KIconLoader's, and --icon-item, the .svg/.svgz search of"
+echo "breeze alone Plasma 5's IconItem makes first; each priced by --explain on the root as it is (events5.py);"
+echo "the calls made outside any lookup, in brackets, added as measured to both states):"
+else
 echo "the tool's prediction beside Plasma's count, calls on icon paths (--explain for the lookups the first"
 echo "session before made, names and numbers from its trace, in pairs at 48 px and the drawn size: 32 for"
 echo "an application's icon, 16 for search, 22 for the rest (predict.py); the calls it made outside any"
 echo "lookup, in brackets, added as measured to both states):"
+fi
 printf '%-44s %7s %16s %7s %7s %16s %7s\n' phase before predicted error after predicted error
 p=1
 for phase in "plasmashell start-up" "open the launcher (favourites, categories)" "show All Applications" "scroll All Applications to the end"; do
@@ -163,6 +173,12 @@ for phase in "plasmashell start-up" "open the launcher (favourites, categories)"
     "$a" "$pa ($o)" "$(awk -v m="$a" -v p="$pa" 'BEGIN { if (m > 0) printf "%+.1f%%", 100 * (p - m) / m; else print "-" }')"
   p=$((p + 1))
 done
+if [ "$V" = 5 ]; then
+  echo "lookups in the first session before: $(awk -F '\t' '$3 == "full" || $3 == "item" { n[$1] += $5 } END { for (k = 1; k <= 4; k++) printf "%s%d", (k > 1 ? "/" : ""), n[k] }' "$W/events")" \
+    "(IconItem's: $(awk -F '\t' '$3 == "item" { n[$1] += $5 } END { for (k = 1; k <= 4; k++) printf "%s%d", (k > 1 ? "/" : ""), n[k] }' "$W/events"))" \
+    "of $(awk -F '\t' '$3 == "full" || $3 == "item"' "$W/events" | cut -f2 | sort -u | wc -l) names;" \
+    "probes of a lookup's first file no list of the model repeats: $(cut -f4 "$W/predicted.before" | paste -sd/)"
+else
 echo "lookups in the first session before: $(awk -F '\t' '$2 != "-" { n[$1] += $3 } END { for (k = 1; k <= 4; k++) printf "%s%d", (k > 1 ? "/" : ""), n[k] }' "$W/lookups")" \
   "of $(awk -F '\t' '$2 != "-"' "$W/lookups" | cut -f2 | sort -u | wc -l) names; names --explain could not tell: $(cut -f4 "$W/predicted.before" | paste -sd/)"
 fi

@@ -26,8 +26,13 @@ made from the lookup's start to the next lookup's start or the phase's
 end; and a line PHASE<TAB>-<TAB>0<TAB>CALLS for the icon path calls made
 outside any lookup (index.theme files read, directories listed).
 """
+import os
 import re
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import icontrace  # noqa: E402
 
 
 def main():
@@ -41,50 +46,31 @@ def main():
     pre, post = first.split("NAME")
     probe = re.compile(re.escape(pre) + r"([^/]+)" + re.escape(post) + "$")
     marks = [float(x) for x in open(marks_file).read().split()]
-    line_re = re.compile(r'^(\d+) +(\d+\.\d+) ([a-z0-9_]+)\(')
     current = {}            # pid -> (name, phase, FIRST probes of it so far)
     lookups = {}            # (phase, name) -> [lookups, calls]
     outside = {}            # phase -> calls
-    with open(trace, errors="replace") as f:
-        for line in f:
-            if " resumed>" in line:
-                continue
-            m = line_re.match(line)
-            if not m:
-                continue
-            t = float(m.group(2))
-            phase = next((k + 1 for k, e in enumerate(marks) if t < e), None)
-            if phase is None:
-                continue
-            q = line.find('"')
-            if q < 0:
-                continue
-            e = line.find('"', q + 1)
-            path = line[q + 1:e]
-            if "/icons/" not in path and "/pixmaps/" not in path:
-                continue
-            pid = m.group(1)
-            p = probe.match(path)
-            cur = current.get(pid)
-            if cur is not None and cur[1] != phase:
-                cur = None
-            if p:
-                name = p.group(1)
-                if cuts is None:
-                    goes_on = cur is not None and cur[0].startswith(name + "-")
-                else:
-                    seq = cuts.get(cur[0], []) if cur is not None else []
-                    goes_on = cur is not None and cur[2] < len(seq) and seq[cur[2]] == name
-                if goes_on:
-                    cur = (cur[0], cur[1], cur[2] + 1)
-                else:
-                    cur = (name, phase, 0)
-                    lookups.setdefault((phase, name), [0, 0])[0] += 1
-                current[pid] = cur
-            if cur is None:
-                outside[phase] = outside.get(phase, 0) + 1
+    for pid, phase, _call, path in icontrace.icon_calls(trace, marks):
+        p = probe.match(path)
+        cur = current.get(pid)
+        if cur is not None and cur[1] != phase:
+            cur = None
+        if p:
+            name = p.group(1)
+            if cuts is None:
+                goes_on = cur is not None and cur[0].startswith(name + "-")
             else:
-                lookups[(cur[1], cur[0])][1] += 1
+                seq = cuts.get(cur[0], []) if cur is not None else []
+                goes_on = cur is not None and cur[2] < len(seq) and seq[cur[2]] == name
+            if goes_on:
+                cur = (cur[0], cur[1], cur[2] + 1)
+            else:
+                cur = (name, phase, 0)
+                lookups.setdefault((phase, name), [0, 0])[0] += 1
+            current[pid] = cur
+        if cur is None:
+            outside[phase] = outside.get(phase, 0) + 1
+        else:
+            lookups[(cur[1], cur[0])][1] += 1
     for k in range(1, len(marks) + 1):
         for (phase, name), (n, calls) in sorted(lookups.items()):
             if phase == k:

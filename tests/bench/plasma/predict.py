@@ -141,4 +141,5 @@ def main():
         print("%d\t%d\t%d\t%d" % (k, pred, outside, unknown))
 
 
-main()
+if __name__ == "__main__":
+    main()

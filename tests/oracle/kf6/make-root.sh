@@ -45,22 +45,32 @@ PACKAGES="g++ pkg-config make qt6-base-dev libkf6iconthemes-dev strace binutils 
 # tests/bench/plasma/make-root.sh
 # shellcheck source=tests/debian-root.sh
 . "$here/../../debian-root.sh"
+# shellcheck source=tests/oracle/kf6/helper-id.sh
+. "$here/helper-id.sh"
 
 root_args "$@"
 
-# build_helper ROOT: (re)build /opt/kic/kic-oracle6 inside ROOT from the
-# source next to this script, unless the copy there is the same.
+# build_helper ROOT: build /opt/kic/kic-oracle6-ID inside ROOT from the
+# source next to this script (ID: the source's cksum, kf6_helper_id in
+# helper-id.sh), once.  Each source has its own build, made under a lock
+# and renamed into place whole: runs side by side (make check's) and
+# checkouts of another source sharing the root never see a half-written
+# helper or one another's.  /opt/kic/kic-oracle6 links to the last built.
 build_helper () {
+  _id=$(kf6_helper_id)
   mkdir -p "$1/opt/kic"
-  if [ -x "$1/opt/kic/kic-oracle6" ] && cmp -s "$here/../kic-oracle.cpp" "$1/opt/kic/kic-oracle6.cpp"; then
-    return 0
-  fi
-  cp "$here/../kic-oracle.cpp" "$1/opt/kic/kic-oracle6.cpp.new"
-  # shellcheck disable=SC2016
-  in_root "$1" sh -c 'cd /opt/kic && g++ -O1 -fPIC -std=c++17 $(pkg-config --cflags Qt6Gui Qt6Core) \
-      -I/usr/include/KF6/KIconThemes -o kic-oracle6 -x c++ kic-oracle6.cpp.new -x none \
-      -lKF6IconThemes $(pkg-config --libs Qt6Gui Qt6Core)' &&
-    mv "$1/opt/kic/kic-oracle6.cpp.new" "$1/opt/kic/kic-oracle6.cpp"
+  [ -x "$1/opt/kic/kic-oracle6-$_id" ] && return 0
+  (
+    flock 9
+    [ -x "$1/opt/kic/kic-oracle6-$_id" ] && exit 0
+    cp "$here/../kic-oracle.cpp" "$1/opt/kic/kic-oracle6-$_id.cpp"
+    # shellcheck disable=SC2016
+    in_root "$1" sh -c 'cd /opt/kic && g++ -O1 -fPIC -std=c++17 $(pkg-config --cflags Qt6Gui Qt6Core) \
+        -I/usr/include/KF6/KIconThemes -o "kic-oracle6-$1.new" -x c++ "kic-oracle6-$1.cpp" -x none \
+        -lKF6IconThemes $(pkg-config --libs Qt6Gui Qt6Core)' sh "$_id" &&
+      mv "$1/opt/kic/kic-oracle6-$_id.new" "$1/opt/kic/kic-oracle6-$_id" &&
+      ln -sfn "kic-oracle6-$_id" "$1/opt/kic/kic-oracle6.new" && mv -T "$1/opt/kic/kic-oracle6.new" "$1/opt/kic/kic-oracle6"
+  ) 9> "$1/opt/kic/.build.lock"
 }
 
 # shellcheck disable=SC2086

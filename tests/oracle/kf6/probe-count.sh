@@ -19,6 +19,9 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../probe-args.sh"
+# Plasma 6 draws through Kirigami, which has no search of its own
+# (FINDINGS §m): --icon-item is Plasma 5's
+[ -z "$icon_item" ] || { echo "probe-count.sh: --icon-item models Plasma 5 (KF5) only" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kic-probe6.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM

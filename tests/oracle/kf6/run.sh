@@ -51,8 +51,12 @@ done
 tree=$(cd "$1" && pwd) theme=$2 sizes=$3
 [ -f "$ROOT/.kic-kf6-stamp" ] || { echo "run.sh: no KF6 root at $ROOT (run tests/oracle/kf6/make-root.sh)" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "run.sh: needs root (chroot, mount)" >&2; exit 2; }
-# the helper follows its source (make-root.sh rebuilds it when it changed)
-if ! cmp -s "$here/../kic-oracle.cpp" "$ROOT/opt/kic/kic-oracle6.cpp"; then
+# the helper built from this checkout's source (make-root.sh builds it
+# when the root has none yet; another source's build is left alone)
+# shellcheck source=tests/oracle/kf6/helper-id.sh
+. "$here/helper-id.sh"
+helper=/opt/kic/kic-oracle6-$(kf6_helper_id)
+if [ ! -x "$ROOT$helper" ]; then
   KIC_KF6_ROOT=$ROOT "$here/make-root.sh" > "${TMPDIR:-/tmp}/kic-kf6-build.log" 2>&1 ||
     { cat "${TMPDIR:-/tmp}/kic-kf6-build.log" >&2; exit 2; }
 fi
@@ -86,7 +90,7 @@ unshare --mount --propagation private sh -c '
     XDG_CACHE_HOME="$r/cache" XDG_DATA_HOME="$r/data" XDG_RUNTIME_DIR="$r/rt" \
     XDG_DATA_DIRS="$r/tree/usr/local/share:$r/tree/usr/share" \
     ${ORACLE_EXTRA_ENV:-} \
-    $strace /opt/kic/kic-oracle6 --app "$app" --sizes "$sizes" $opts < "$run/names" > "$run/out"
+    $strace $helper --app "$app" --sizes "$sizes" $opts < "$run/names" > "$run/out"
 
 if [ -n "$trace" ]; then
   sed -e "s|\"$r/tree\\([/\"]\\)|\"\$TREE\\1|g" -e "s|\"$r/data\\([/\"]\\)|\"\$XDG_DATA_HOME\\1|g" "$run/trace" > "$trace"
