@@ -115,27 +115,55 @@ def hostile():
 PHASES = r"(plasmashell start-up|open the launcher \(favourites, categories\)|show All Applications|scroll All Applications to the end)"
 
 
-def plasma6_calls():
-    rows = re.findall(PHASES + r"\s+(\d+) \(\d+\)\s+(\d+) \(\d+\)\s+([\d.]+x)\s+\d+ \(\d+\)$",
-                      results("bench-plasma-6"), re.M)
+def plasma_calls(v, shell):
+    """Plasma V's calls per phase before and after a rebuild (make bench-plasma PLASMA=V)"""
+    target = "bench-plasma-%d" % v
+    rows = re.findall(PHASES + r"\s+(\d+) \(\d+\)\s+(\d+) \(\d+\)\s+([\d.]+x)\s+\d+ \(\d+\)$", results(target), re.M)
     if len(rows) != 4:
-        raise Missing("tests/bench/results/bench-plasma-6.txt: not the four phases' calls")
-    s = find("bench-plasma-6", r"^screenshots .*before vs after rebuild: (\w+);", "the screenshots")
-    return ("Plasma 6.3's calls on icon paths after a rebuild (start-up, launcher, All Applications, scroll)",
-            ", ".join(ratio(r[3]) + " fewer" for r in rows) + f"; screenshots {s[1]}", "make bench-plasma PLASMA=6")
+        raise Missing(f"tests/bench/results/{target}.txt: not the four phases' calls")
+    s = find(target, r"^screenshots .*before vs after rebuild: (\w+);", "the screenshots")
+    return (f"{shell}'s calls on icon paths after a rebuild (start-up, launcher, All Applications, scroll)",
+            ", ".join(ratio(r[3]) + " fewer" for r in rows) + f"; screenshots {s[1]}", f"make bench-plasma PLASMA={v}")
+
+
+def plasma_prediction(v):
+    target = "bench-plasma-%d" % v
+    rows = re.findall(PHASES + r"\s+\d+\s+\d+ \(\d+\)\s+([+-][\d.]+%)\s+\d+\s+\d+ \(\d+\)\s+([+-][\d.]+%)$",
+                      results(target), re.M)
+    if len(rows) != 4:
+        raise Missing(f"tests/bench/results/{target}.txt: not the four phases' prediction")
+    return ("The tool's prediction of those calls, error per phase",
+            "before " + " / ".join(r[1] for r in rows) + "; after " + " / ".join(r[2] for r in rows),
+            f"make bench-plasma PLASMA={v}")
+
+
+def plasma5_calls():
+    return plasma_calls(5, "Plasma 5.27")
+
+
+def plasma5_prediction():
+    return plasma_prediction(5)
+
+
+def plasma6_calls():
+    return plasma_calls(6, "Plasma 6.3")
 
 
 def plasma6_prediction():
-    rows = re.findall(PHASES + r"\s+\d+\s+\d+ \(\d+\)\s+([+-][\d.]+%)\s+\d+\s+\d+ \(\d+\)\s+([+-][\d.]+%)$",
-                      results("bench-plasma-6"), re.M)
-    if len(rows) != 4:
-        raise Missing("tests/bench/results/bench-plasma-6.txt: not the four phases' prediction")
-    return ("The tool's prediction of those calls, error per phase",
-            "before " + " / ".join(r[1] for r in rows) + "; after " + " / ".join(r[2] for r in rows),
-            "make bench-plasma PLASMA=6")
+    return plasma_prediction(6)
 
 
-ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, kf6_menu, kf6_prediction, plasma6_calls, plasma6_prediction, hostile]
+def rebuild_vs_gtk():
+    m = find("bench", r"^realistic\s+(\S+)\s+\|\s+(\d+)\s+(\d+)\s+([\d.]+)\s+\|\s+(\d+)\s+(\d+)\s+([\d.]+)\s+\|"
+                      r"\s+(\d+)\s+([\d.]+)\s+\|\s+(\d+)$", "the rebuild against gtk-update-icon-cache")
+    return ("The rebuild's time against `gtk-update-icon-cache` (ours/gtk, above 1 slower), realistic tree",
+            f"full rebuild {m[2]} ms, {m[4]} of gtk over {m[1].replace(',', ', ')}; after one application is added "
+            f"{m[5]} ms, {m[7]} of gtk on hicolor; no change {m[8]} ms; peak memory {int(m[10]) // 1024} MB",
+            "make bench")
+
+
+ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, rebuild_vs_gtk, kf6_menu, kf6_prediction, plasma5_calls, plasma5_prediction,
+        plasma6_calls, plasma6_prediction, hostile]
 
 
 def table():
