@@ -117,7 +117,7 @@ if [ ! -f "$KF6_ROOT/.kic-kf6-stamp" ] || [ "$(id -u)" -ne 0 ] || [ ! -f "$lib/q
   _tap_n=$((_tap_n + 1))
   echo "ok $_tap_n # SKIP no KF6 root with plasma-integration at $KF6_ROOT, or not root"
   echo "1..$_tap_n"
-  finish
+  finish; exit
 fi
 export KIC_KF6_ROOT="$KF6_ROOT" TMPDIR="$WORK"
 # the real libraries (under their file names, which carry the release our
