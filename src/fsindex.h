@@ -81,6 +81,13 @@ const char *kic_fs_dir_real (const KicFsDir *dir);
  * transfer container (the strings belong to the index) */
 GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
 
+/* The names of the directory REAL (a real path) as the index read them
+ * (from the disk or the state), or NULL when it has not read REAL or REAL
+ * is not a directory; never reads the disk, never a virtual index's
+ * listing.  Unsorted.  transfer container (the strings belong to the
+ * index) */
+GPtrArray *kic_fs_index_list_read (KicFsIndex *index, const char *real);
+
 /* The real path of PATH inside the root with every link resolved, or NULL
  * when it does not exist.  transfer full */
 char *kic_fs_index_realpath (KicFsIndex *index, const char *path);

@@ -26,22 +26,131 @@
 #include <time.h>
 #include <unistd.h>
 
+const char WRITER_LEFT_GONE[] = "";
+const char WRITER_LEFT_FILE[] = "";
+
+/* The run changed NAME in the directory HANDLE and left WHAT there: the
+ * target of a link, WRITER_LEFT_GONE, or WRITER_LEFT_FILE. */
+void
+writer_dir_left (DirHandle *handle, const char *name, const char *what)
+{
+  if (handle->left == NULL)
+    handle->left = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  handle->changed = TRUE;
+  /* (the table holds const strings: the two markers, interned targets) */
+  g_hash_table_replace (handle->left, g_strdup (name),
+                        (gpointer) (what == WRITER_LEFT_GONE || what == WRITER_LEFT_FILE ? what
+                                                                                         : g_intern_string (what)));
+}
+
+/* Someone else changed the directory HANDLE while the run ran (a name
+ * appeared where a link was to go, or went where one was): its time must
+ * not be put back. */
+void
+writer_dir_foreign (DirHandle *handle)
+{
+  handle->changed = TRUE;
+  handle->foreign = TRUE;
+}
+
+/* Does NAME in the directory open as FD hold what the run left there? */
+static gboolean
+left_as_left (int fd, const char *name, const char *what, GHashTable *now)
+{
+  g_autofree char *target = NULL;
+
+  if (what == WRITER_LEFT_GONE)
+    return !g_hash_table_contains (now, name);
+  if (what == WRITER_LEFT_FILE)
+    return g_hash_table_contains (now, name);
+  target = writer_read_link (fd, name);
+  return target != NULL && strcmp (target, what) == 0;
+}
+
+/* Is the directory HANDLE (open) as this run's reading found it, but for
+ * what the run itself changed in it?  Its names now are read and compared
+ * with the index's listing, when the run read one: a package that added
+ * or removed a name meanwhile shows there, whatever the times say (two
+ * changes in one tick of the clock have one time).  A directory the run
+ * did not read hides nothing from the fingerprint. */
+static gboolean
+dir_as_read (Writer *w, DirHandle *handle)
+{
+  g_autoptr (GPtrArray) read = NULL;
+  g_autoptr (GHashTable) now = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  struct dirent *de;
+  guint untouched = 0;
+  DIR *d;
+  int fd;
+
+  if (handle->foreign)
+    return FALSE;
+  read = kic_fs_index_list_read (w->options.index, handle->path);
+  if (read == NULL)
+    return TRUE;
+  fd = openat (handle->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || (d = fdopendir (fd)) == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      return FALSE;
+    }
+  now = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  errno = 0;
+  while ((de = readdir (d)) != NULL)
+    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
+      g_hash_table_add (now, g_strdup (de->d_name));
+  if (errno != 0)
+    {
+      closedir (d);
+      return FALSE;
+    }
+  closedir (d);
+  if (handle->left != NULL)
+    {
+      g_hash_table_iter_init (&iter, handle->left);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          if (!left_as_left (handle->fd, key, value, now))
+            return FALSE;
+          g_hash_table_remove (now, key);
+        }
+    }
+  for (guint i = 0; i < read->len; i++)
+    {
+      const char *name = g_ptr_array_index (read, i);
+
+      if (handle->left != NULL && g_hash_table_contains (handle->left, name))
+        continue;
+      if (!g_hash_table_contains (now, name))
+        return FALSE;
+      untouched++;
+    }
+  return untouched == g_hash_table_size (now);
+}
+
 /* Put back the time of the directory HANDLE (open) when the run changed
- * it: GTK caches and KDE 4 compare it. */
+ * it: GTK caches and KDE 4 compare it.  Unless someone else changed it
+ * too (dir_as_read()): the fingerprint stamps a directory only root may
+ * write by its modification time, and the time put back would hide that
+ * change from the next run, and a package's new icon from GTK.  The check
+ * comes after the time is put back: a change before it shows in the
+ * names, one after moves the time again. */
 gboolean
 writer_restore_time (Writer *w, DirHandle *handle, GError **error)
 {
-  if (handle->changed && handle->fd >= 0)
-    {
-      handle->changed = FALSE;
-      if (futimens (handle->fd, handle->times) < 0)
-        {
-          g_autofree char *host = writer_host_path (w, handle->path);
+  static const struct timespec now[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
+  g_autofree char *host = NULL;
 
-          return writer_set_errno_error (error, errno, "put back the modification time of", host);
-        }
-    }
-  return TRUE;
+  if (!handle->changed || handle->fd < 0)
+    return TRUE;
+  handle->changed = FALSE;
+  if (futimens (handle->fd, handle->times) == 0 && (dir_as_read (w, handle) || futimens (handle->fd, now) == 0))
+    return TRUE;
+  host = writer_host_path (w, handle->path);
+  return writer_set_errno_error (error, errno, "put back the modification time of", host);
 }
 
 /* Close HANDLE's descriptor, its time put back first; an error there is
@@ -69,6 +178,8 @@ writer_dir_handle_free (gpointer data)
   /* (the writer closed it: kic_writer_free() closes every one first) */
   if (handle->fd >= 0)
     close (handle->fd);
+  if (handle->left != NULL)
+    g_hash_table_unref (handle->left);
   g_free (handle->path);
   g_free (handle);
 }
@@ -343,7 +454,7 @@ writer_write_file_at (Writer *w, DirHandle *dir, const char *name, const char *d
   fd = openat (dir->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
     return writer_set_errno_error (error, errno, "create", what);
-  dir->changed = TRUE;
+  writer_dir_left (dir, tmp, WRITER_LEFT_GONE);
   while (done < length)
     {
       ssize_t n = write (fd, data + done, length - done);
@@ -385,6 +496,7 @@ writer_write_file_at (Writer *w, DirHandle *dir, const char *name, const char *d
       unlinkat (dir->fd, tmp, 0);
       return writer_set_errno_error (error, errsv, "rename into place", what);
     }
+  writer_dir_left (dir, name, WRITER_LEFT_FILE);
   /* the rename itself must reach the disk before the manifest says so */
   if (durable && fsync (dir->fd) < 0)
     {

@@ -57,19 +57,28 @@ replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, c
       *refused = TRUE;
       return FALSE;
     }
-  dir->changed = TRUE;
+  writer_dir_left (dir, tmp, WRITER_LEFT_GONE);
   if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE) < 0)
     {
       int errsv = errno;
 
-      /* gone meanwhile: a new link, which replaces nothing */
+      /* gone meanwhile: a new link, which replaces nothing (but someone
+       * else removed our old one) */
       if (errsv == ENOENT && renameat2 (dir->fd, tmp, dir->fd, name, RENAME_NOREPLACE) == 0)
-        return TRUE;
+        {
+          writer_dir_foreign (dir);
+          writer_dir_left (dir, name, target);
+          return TRUE;
+        }
       /* a file system without exchange (NFS before 4.2): a plain rename,
        * with the window between the check and it (SECURITY.md) */
       if ((errsv == EINVAL || errsv == ENOSYS) && renameat (dir->fd, tmp, dir->fd, name) == 0)
-        return TRUE;
+        {
+          writer_dir_left (dir, name, target);
+          return TRUE;
+        }
       errsv = errno;
+      writer_dir_foreign (dir);
       unlinkat (dir->fd, tmp, 0); /* our own new link */
       if (writer_errno_is_global (errsv))
         return writer_set_errno_error (error, errsv, "rename link into place", host);
@@ -79,6 +88,7 @@ replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, c
       return FALSE;
     }
   got = writer_read_link (dir->fd, tmp);
+  writer_dir_left (dir, name, target);
   if (got != NULL && strcmp (got, old_target) == 0)
     {
       if (unlinkat (dir->fd, tmp, 0) < 0 && errno != ENOENT)
@@ -90,6 +100,7 @@ replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, c
       return TRUE;
     }
   /* not our old link: give it its name back */
+  writer_dir_foreign (dir);
   if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_EXCHANGE) < 0)
     {
       g_autofree char *dir_host = writer_host_path (w, dir->path);
@@ -183,7 +194,7 @@ writer_put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused,
        * check stays */
       if (symlinkat (entry->target, handle->fd, name) == 0)
         {
-          handle->changed = TRUE;
+          writer_dir_left (handle, name, entry->target);
           w->stats->added++;
           writer_say (w, "link", entry->path, entry->target);
           return TRUE;
@@ -201,6 +212,7 @@ writer_put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused,
           refuse_link (w, entry, refused, why);
           return TRUE;
         }
+      writer_dir_foreign (handle); /* a name came since the plan's reading */
       lost = TRUE;
     }
   else if (replace_link (w, handle, name, entry->target, have, entry->path, &lost, error))
@@ -231,7 +243,10 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
   if (renameat2 (dir->fd, name, dir->fd, tmp, RENAME_NOREPLACE) < 0)
     {
       if (errno == ENOENT)
-        return TRUE;
+        {
+          writer_dir_foreign (dir); /* read a moment ago: someone removed it */
+          return TRUE;
+        }
       if (writer_errno_is_global (errno))
         return writer_set_errno_error (error, errno, "remove", host);
       if (errno != EINVAL && errno != ENOSYS)
@@ -247,12 +262,19 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
           return TRUE;
         }
       if (renameat (dir->fd, name, dir->fd, tmp) < 0)
-        return errno == ENOENT ? TRUE : writer_set_errno_error (error, errno, "remove", host);
+        {
+          if (errno != ENOENT)
+            return writer_set_errno_error (error, errno, "remove", host);
+          writer_dir_foreign (dir);
+          return TRUE;
+        }
     }
-  dir->changed = TRUE;
+  writer_dir_left (dir, tmp, WRITER_LEFT_GONE);
+  writer_dir_left (dir, name, WRITER_LEFT_GONE);
   got = writer_read_link (dir->fd, tmp);
   if (got == NULL || strcmp (got, target) != 0)
     {
+      writer_dir_foreign (dir);
       if (renameat2 (dir->fd, tmp, dir->fd, name, RENAME_NOREPLACE) < 0)
         kic_warning ("'%s' appeared while kde-icon-cache ran; it is now '%s': %s", host, tmp,
                      g_strerror (errno));
@@ -340,7 +362,7 @@ writer_remove_entry (Writer *w, const KicManifestEntry *entry, GError **error)
       kic_warning ("cannot remove '%s': %s: left as it is", host, g_strerror (errno));
       return TRUE;
     }
-  handle->changed = TRUE;
+  writer_dir_left (handle, name, WRITER_LEFT_GONE);
   writer_say (w, "remove", entry->path, NULL);
   return TRUE;
 }

@@ -38,6 +38,10 @@ typedef struct {
   ino_t ino;
   struct timespec times[2]; /* atime, mtime to restore */
   gboolean changed;
+  /* each name the run changed -> what it left there: a link's target,
+   * or WRITER_LEFT_GONE or WRITER_LEFT_FILE (writer_dir_left()) */
+  GHashTable *left;
+  gboolean foreign;         /* someone else changed it while the run ran */
   gboolean trusted;         /* FD was opened by kic_trusted_dir_open() */
   GList *open_link;         /* its link in the writer's OPEN queue */
 } DirHandle;
@@ -86,6 +90,11 @@ DirHandle *writer_open_dir (Writer *w, const char *dir, int flags, GError **erro
 gboolean writer_read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **error);
 char *writer_read_link (int dirfd, const char *name);
 gboolean writer_restore_time (Writer *w, DirHandle *handle, GError **error);
+/* what writer_dir_left() records of a name besides a link's target */
+extern const char WRITER_LEFT_GONE[];
+extern const char WRITER_LEFT_FILE[];
+void writer_dir_left (DirHandle *handle, const char *name, const char *what);
+void writer_dir_foreign (DirHandle *handle);
 gboolean writer_set_errno_error (GError **error, int errsv, const char *what, const char *path);
 gboolean writer_errno_is_global (int errsv);
 gboolean writer_error_is_global (const GError *error);

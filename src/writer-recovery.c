@@ -191,7 +191,7 @@ remove_left (Writer *w, DirHandle *handle, const char *tmp, gboolean in_store_di
 
       return writer_set_errno_error (error, errno, "remove what a killed run left,", host);
     }
-  handle->changed = TRUE;
+  writer_dir_left (handle, tmp, WRITER_LEFT_GONE);
   return TRUE;
 }
 

@@ -10,7 +10,9 @@
 #   11 the owner of an input directory adds an icon and sets the
 #      directory's modification time back: the fingerprint says nothing
 #      changed; and git's racy rule (a stamp taken within a tick of the
-#      file system's clock of its read proves nothing).
+#      file system's clock of its read proves nothing); and a package that
+#      adds an icon to a directory while the run plants there, whose time
+#      the run puts back.
 # The user is nobody (setpriv); races are made deterministic: the shell's
 # own readlink is the hook at which the other party acts (row 5), and a
 # FIFO's writer, blocked until someone opens it, tells whether the run
@@ -21,7 +23,7 @@
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (setpriv to another user, chown, mkfifo in a store under /var/lib)"
 command -v setpriv > /dev/null || skip_all "needs setpriv (util-linux)"
-plan 32
+plan 34
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # the work directory must be searchable by nobody (mktemp made it 0700),
@@ -207,6 +209,26 @@ ok $? "11: ... --check sees the change (the directory's change time)"
 "$BIN" --root "$R" > "$WORK/out11" 2>&1
 ! grep -q 'nothing to do' "$WORK/out11" && grep -q 'desktop files, ' "$WORK/out11"
 ok $? "11: ... and the rebuild plans in full"
+
+# the writer's part: a package adds an icon to a directory only root may
+# write while the run plants a link there (an LD_PRELOAD hook at the
+# run's first symlinkat); the run puts the directory's time back (GTK's
+# caches compare it), which must not hide that icon from the next run's
+# fingerprint (it stamps such a directory by that time)
+R=$(fresh r11c)
+HOOK=$WORK/dpkg-race.so
+${CC:-cc} -shared -fPIC -o "$HOOK" "$TOP/tests/integration/dpkg-race.c" -ldl
+sleep 0.05
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" KIC_RACE_NAME=kicrace.png LD_PRELOAD=$HOOK \
+  "$BIN" -q --root "$R"
+raced=$(find "$R/usr" -name kicrace.png)
+[ -n "$raced" ] && [ "$(stat -c %u "$(dirname "$raced")")" = 0 ]
+ok $? "11: a package added an icon beside the run's first link, in a directory only root may write"
+sleep 0.05
+"$BIN" -v --root "$R" --check > "$WORK/out11" 2>&1
+raced_dir=$(dirname "${raced#"$R"}")
+grep -q "fingerprint: '$raced_dir' changed" "$WORK/out11"
+ok $? "11: ... the next run's fingerprint sees it: the directory's time was not put back over it"
 
 # git's racy rule: a clock by which every input changed no earlier than a
 # tick before the run read it (libfaketime, a day behind; the times stat(2)

@@ -4,6 +4,7 @@
 #include "writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,66 @@ test_race_remove (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_cmpuint (stats.removed, ==, 0);
 }
 
+/* before_link: a package adds its own icon beside the link, in the same
+ * directory */
+static void
+dpkg_adds_beside (G_GNUC_UNUSED const char *link, gpointer data)
+{
+  write_at (data, "/usr/share/icons/t/apps/pkg.png", "\x89PNG\r\n\x1a\nP", 9);
+}
+
+/* The link directory's modification time (seconds) after one run that
+ * plants the link: the directory's time set to an old one first, then
+ * its listing read by the run's index (as the planner reads it); HOOK
+ * acts before the link is made. */
+static gint64
+mtime_after_run (Fixture *f, void (*hook) (const char *, gpointer))
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = at (f, "/usr/share/icons/t/apps");
+  const struct timespec old[2] = { { 0, UTIME_OMIT }, { 1000000000, 0 } };
+  g_autoptr (KicWriter) writer = NULL;
+  g_autoptr (KicContentTable) table = NULL;
+  g_autoptr (GPtrArray) listed = NULL;
+  KicWriteStats stats;
+  GPtrArray *links;
+  struct stat st;
+
+  g_assert_cmpint (utimensat (AT_FDCWD, dir, old, 0), ==, 0);
+  f->options.before_link = hook;
+  f->options.before_link_data = f;
+  writer = open_writer (f, &error);
+  g_assert_no_error (error);
+  listed = kic_fs_index_list (f->options.index, "/usr/share/icons/t/apps");
+  g_assert_nonnull (listed);
+  table = kic_content_table_new (f->options.index);
+  links = links_of (table, "/usr/share/src/a.png");
+  g_assert_true (kic_writer_apply (writer, links, "test", &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.added, ==, 1);
+  links_free (links);
+  f->options.before_link = NULL;
+  g_assert_cmpint (stat (dir, &st), ==, 0);
+  return st.st_mtim.tv_sec;
+}
+
+/* The run puts back the time of a directory it planted in: GTK's caches
+ * compare it. */
+static void
+test_dir_time_put_back (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_assert_cmpint (mtime_after_run (f, NULL), ==, 1000000000);
+}
+
+/* But not over a change a package made there meanwhile: the time put back
+ * would hide it from the next run's fingerprint (which stamps a directory
+ * only root may write by that time) and GTK's. */
+static void
+test_dir_time_foreign_change (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_assert_cmpint (mtime_after_run (f, dpkg_adds_beside), >, 1000000000);
+}
+
 /* A manifest naming a file outside the store, a store path with other
  * content, and a link that does not point into the store: --clean
  * removes none of them, and everything of ours. */
@@ -388,6 +449,8 @@ main (int argc, char **argv)
   g_test_add ("/writer/race-new-link", Fixture, NULL, setup, test_race_new_link, teardown);
   g_test_add ("/writer/race-replace", Fixture, NULL, setup, test_race_replace, teardown);
   g_test_add ("/writer/race-remove", Fixture, NULL, setup, test_race_remove, teardown);
+  g_test_add ("/writer/dir-time-put-back", Fixture, NULL, setup, test_dir_time_put_back, teardown);
+  g_test_add ("/writer/dir-time-foreign-change", Fixture, NULL, setup, test_dir_time_foreign_change, teardown);
   g_test_add ("/writer/hostile-manifest", Fixture, NULL, setup, test_hostile_manifest, teardown);
   g_test_add ("/writer/lock", Fixture, NULL, setup, test_lock, teardown);
   g_test_add ("/writer/fifo-manifest", Fixture, NULL, setup, test_fifo_manifest, teardown);
