@@ -562,7 +562,9 @@ kic_system_has_theme (KicSystem *system, const char *name)
   if (name[0] == '\0' || strchr (name, '/') != NULL)
     return FALSE;
   theme = load_theme_once (&loader, name, NULL);
-  return theme != NULL;
+  /* kiconloader.cpp:433-442 (build_theme_list()): a theme with no valid
+   * directory is not used, as if it were not there */
+  return theme != NULL && kic_theme_is_valid (theme);
 }
 
 KicSystem *

@@ -68,9 +68,10 @@ KicResolver *kic_system_new_resolver_for (KicSystem *system, const char *configu
                                           gboolean platform_theme, char **used_theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicSystem, kic_system_free)
 
-/* Whether KDE would find the theme NAME on the system (an index.theme in
- * one of its bases, or built in): a current theme it does not find is
- * replaced by the default (kiconloader.cpp initIconThemes()). */
+/* Whether KDE would use the theme NAME on the system (an index.theme in
+ * one of its bases, or built in, with a valid directory): a current
+ * theme it would not is replaced by the default (kiconloader.cpp
+ * initIconThemes()). */
 gboolean kic_system_has_theme (KicSystem *system, const char *name);
 
 #endif /* KIC_ICONLOADER_H */

@@ -116,8 +116,12 @@ resolver_index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir,
   const char *disk = dir->mirror ? dir->mirror : dir->path;
   const OverlayEntry *e;
 
-  /* a resource read from the library holds none of our links; a name
-   * with a '/' is not followed there (Qt would clean it; no menu does) */
+  /* kicontheme.cpp:783-792 probes DIR/NAME with QFileInfo::exists(): for
+   * the breeze built into KF6 (@v6.13.0 src/kicontheme.cpp:373-388, the
+   * ':/icons' base) Qt answers from the resource tree in memory, which
+   * holds none of our links.  A name with a '/' is not followed there:
+   * Qt's resource engine would clean the path (QDir::cleanPath), which
+   * this model does not do; no menu entry has such a name. */
   if (dir->resource_files != NULL)
     return !file->has_slash && g_hash_table_contains (dir->resource_files, file->name) ? KIC_FS_FILE
                                                                                        : KIC_FS_NONE;

@@ -249,7 +249,8 @@ find_matching_icon (Lookup *lookup, const char *name, int size)
 }
 
 /* A variant with a '/' (Icon=../48/foo) probes a file named after its
- * last component, in another directory: that is the stem that counts. */
+ * last component, in another directory (kicontheme.cpp:783-792 joins the
+ * directory and the name as they are): that is the stem that counts. */
 static void
 add_stem (GPtrArray *stems, const char *variant)
 {

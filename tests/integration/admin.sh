@@ -49,5 +49,13 @@ ok $? "... but a warning"
 "$BIN" --root "$R" --theme breeze --list > /dev/null 2> "$WORK/err"
 ! grep -q "warning" "$WORK/err"
 ok $? "an installed --theme: no warning"
+# a theme whose index.theme lists no directory KDE takes (no Size=) is
+# one KDE does not use: the same warning
+mkdir -p "$R/usr/share/icons/kicnodirs/48x48/apps"
+printf '[Icon Theme]\nName=No dirs\nDirectories=48x48/apps\n\n[48x48/apps]\nContext=Applications\n' \
+  > "$R/usr/share/icons/kicnodirs/index.theme"
+"$BIN" --root "$R" --theme kicnodirs --list > /dev/null 2> "$WORK/err"
+grep -q "warning: --theme: no icon theme 'kicnodirs'" "$WORK/err"
+ok $? "a theme with no valid directory: the same warning (KDE falls back)"
 
 tap_done
