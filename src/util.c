@@ -94,32 +94,51 @@ kic_debug (const char *format, ...)
 char *
 kic_path_clean (const char *path)
 {
-  g_autofree char *cwd = g_path_is_absolute (path) ? NULL : g_get_current_dir ();
-  g_autofree char *absolute = cwd ? g_build_filename (cwd, path, NULL) : g_strdup (path);
-  g_auto (GStrv) parts = g_strsplit (absolute, "/", -1);
-  g_autoptr (GPtrArray) kept = g_ptr_array_new ();
-  GString *out = g_string_new (NULL);
+  g_autofree char *joined = NULL;
+  const char *p = path;
+  char *out;
+  gsize len = 0;
 
-  for (guint i = 0; parts[i] != NULL; i++)
+  if (!g_path_is_absolute (path))
     {
-      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
+      g_autofree char *cwd = g_get_current_dir ();
+
+      p = joined = g_strconcat (cwd, "/", path, NULL);
+    }
+  /* one pass, in one buffer: every component the result keeps came with
+   * at least one '/' before it, so it is no longer than P (the planner
+   * cleans a path per link and per record read: no split, no array) */
+  out = g_malloc (strlen (p) + 2);
+  while (*p != '\0')
+    {
+      const char *start;
+      gsize n;
+
+      while (*p == '/')
+        p++;
+      start = p;
+      while (*p != '\0' && *p != '/')
+        p++;
+      n = (gsize) (p - start);
+      if (n == 0 || (n == 1 && start[0] == '.'))
         continue;
-      if (strcmp (parts[i], "..") == 0)
+      if (n == 2 && start[0] == '.' && start[1] == '.')
         {
-          if (kept->len > 0)
-            g_ptr_array_remove_index (kept, kept->len - 1);
+          /* drop the last component kept, and its '/' ("/.." is "/") */
+          while (len > 0 && out[len - 1] != '/')
+            len--;
+          if (len > 0)
+            len--;
           continue;
         }
-      g_ptr_array_add (kept, parts[i]);
+      out[len++] = '/';
+      memcpy (out + len, start, n);
+      len += n;
     }
-  for (guint i = 0; i < kept->len; i++)
-    {
-      g_string_append_c (out, '/');
-      g_string_append (out, g_ptr_array_index (kept, i));
-    }
-  if (out->len == 0)
-    g_string_append_c (out, '/');
-  return g_string_free (out, FALSE);
+  if (len == 0)
+    out[len++] = '/';
+  out[len] = '\0';
+  return out;
 }
 
 char *

@@ -12,6 +12,11 @@ test_path_clean (void)
     { "/usr/./share/../lib", "/usr/lib" },
     { "/../../etc", "/etc" },
     { "/a/b/../../..", "/" },
+    { "/.", "/" },
+    { "/a/.../b/..c/.d", "/a/.../b/..c/.d" },
+    { "/a/b/../c/./d/..", "/a/c" },
+    { "/usr/share/icons/hicolor/48x48/apps/../../../../../../../var/x.png", "/var/x.png" },
+    { "/a//b/./../../c/", "/c" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
