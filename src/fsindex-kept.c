@@ -83,11 +83,11 @@ compare_listing_entries (gconstpointer a, gconstpointer b)
   return strcmp ((*(KicFsListingEntry *const *) a)->name, (*(KicFsListingEntry *const *) b)->name);
 }
 
-/* DIR's names as KicFsListingEntry*, sorted; with FOLLOW every link is
- * followed first; with BORROW the strings are the index's (each entry
- * freed with g_free()).  transfer full */
+/* DIR's names as KicFsListingEntry*, sorted; each link whose name is in
+ * FOLLOW (NULL: none) is followed first; with BORROW the strings are the
+ * index's (each entry freed with g_free()).  transfer full */
 static GPtrArray *
-listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow, gboolean borrow)
+listing_of (KicFsIndex *index, KicFsDir *dir, GHashTable *follow, gboolean borrow)
 {
   GPtrArray *list = g_ptr_array_new_full (g_hash_table_size (dir->entries),
                                           borrow ? g_free : kic_fs_listing_entry_free);
@@ -100,7 +100,7 @@ listing_of (KicFsIndex *index, KicFsDir *dir, gboolean follow, gboolean borrow)
       KicFsEntry *entry = value;
       KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
 
-      if (follow && entry->d_type == DT_LNK)
+      if (follow != NULL && entry->d_type == DT_LNK && g_hash_table_contains (follow, key))
         fsindex_entry_type (index, dir->real, key, entry);
       e->kind = entry->d_type == DT_REG ? 'f' : entry->d_type == DT_DIR ? 'd' : entry->d_type == DT_LNK ? 'l' : 'o';
       e->name = borrow ? key : g_strdup (key);
@@ -133,17 +133,17 @@ kic_fs_index_listings (KicFsIndex *index)
 
       if (index->is_virtual || (dir != NULL && !dir->from_disk))
         continue;
-      g_hash_table_insert (listings, (gpointer) key, dir ? listing_of (index, dir, FALSE, TRUE) : NULL);
+      g_hash_table_insert (listings, (gpointer) key, dir ? listing_of (index, dir, NULL, TRUE) : NULL);
     }
   return listings;
 }
 
 GPtrArray *
-kic_fs_index_listing (KicFsIndex *index, const char *real)
+kic_fs_index_listing (KicFsIndex *index, const char *real, GHashTable *follow)
 {
   KicFsDir *dir = fsindex_get_dir (index, real);
 
-  return dir != NULL ? listing_of (index, dir, TRUE, FALSE) : NULL;
+  return dir != NULL ? listing_of (index, dir, follow, FALSE) : NULL;
 }
 
 void

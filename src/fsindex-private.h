@@ -36,6 +36,10 @@ struct _KicFsDir {
 struct _KicFsIndex {
   char *root;             /* host prefix, "" for "/" and for virtual */
   int rootfd;             /* every open is relative to it (safeopen.h) */
+  /* the directory of the last link read, open O_PATH: a listing's links
+   * are read one after the other, so one open serves them all */
+  char *link_parent;
+  int link_parent_fd;
   gboolean is_virtual;
   GHashTable *dirs;       /* real path -> KicFsDir*, or NULL: not a readable directory */
   GHashTable *real_paths; /* path as asked -> real path, or NULL: missing */

@@ -76,6 +76,7 @@ fsindex_index_new (const char *root, gboolean is_virtual)
 
   index->root = g_strdup (root);
   index->rootfd = is_virtual ? -1 : kic_root_open (root[0] ? root : "/");
+  index->link_parent_fd = -1;
   if (index->rootfd < 0 && !is_virtual)
     index->incomplete = g_error_new (G_FILE_ERROR, g_file_error_from_errno (errno), "cannot open the root '%s': %s",
                                      root[0] ? root : "/", g_strerror (errno));
@@ -109,6 +110,9 @@ kic_fs_index_free (KicFsIndex *index)
     g_hash_table_unref (index->stamps);
   if (index->rootfd >= 0)
     close (index->rootfd);
+  if (index->link_parent_fd >= 0)
+    close (index->link_parent_fd);
+  g_free (index->link_parent);
   g_clear_error (&index->incomplete);
   g_free (index->root);
   g_free (index);
@@ -270,12 +274,20 @@ resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links
 
   if (++*links > KIC_MAX_LINKS)
     return NULL;
-  /* the link itself (O_PATH | O_NOFOLLOW), then read it through its fd */
-  fd = kic_open_in_root (index->rootfd, link, O_PATH, TRUE);
-  if (fd < 0)
-    return NULL;
-  n = readlinkat (fd, "", buf, sizeof buf - 1);
-  close (fd);
+  /* its directory (O_PATH, no link on the way), then the link in it:
+   * readlinkat() never follows the name it reads */
+  if (index->link_parent == NULL || strcmp (index->link_parent, parent) != 0)
+    {
+      if (index->link_parent_fd >= 0)
+        close (index->link_parent_fd);
+      g_free (index->link_parent);
+      index->link_parent = NULL;
+      index->link_parent_fd = fd = kic_open_in_root (index->rootfd, parent, O_PATH | O_DIRECTORY, TRUE);
+      if (fd < 0)
+        return NULL;
+      index->link_parent = g_strdup (parent);
+    }
+  n = readlinkat (index->link_parent_fd, strrchr (link, '/') + 1, buf, sizeof buf - 1);
   if (n < 0)
     return NULL;
   buf[n] = '\0';

@@ -172,8 +172,10 @@ void kic_fs_listing_entry_free (gpointer entry);
 GHashTable *kic_fs_index_listings (KicFsIndex *index);
 
 /* The names of directory REAL (a real path), read if they were not, each
- * link followed; NULL when it is not a directory.  transfer full */
-GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real);
+ * link whose name is in FOLLOW (NULL: none) followed first, so that its
+ * TARGET and REAL say where it leads now; NULL when it is not a
+ * directory.  transfer full */
+GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real, GHashTable *follow);
 
 /* Take the listing of directory REAL (a real path) as given instead of
  * reading it: what it was when a run read it, for a directory whose STAMP

@@ -68,20 +68,28 @@ walks_through (GHashTable *e, const char *path)
 }
 
 /* Compare the listing of DIR now (through INDEX, without OURS) with WAS
- * (NULL: no directory then); the names that came, went or changed go to E. */
+ * (NULL: no directory then); the names that came, went or changed go to E.
+ * Only the links the last run followed are followed again: where one that
+ * no lookup followed leads cannot have mattered to any name it planned
+ * (the names that look it up now are planned again, and follow it), and a
+ * new name is a change whatever it is. */
 static void
 compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTable *ours, GHashTable *e)
 {
-  g_autoptr (GPtrArray) now = kic_fs_index_listing (index, dir);
   g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) followed = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) now = NULL;
 
   for (guint i = 0; was != NULL && i < was->len; i++)
     {
       const KicFsListingEntry *entry = g_ptr_array_index (was, i);
 
       g_hash_table_insert (before, entry->name, (gpointer) entry);
+      if (entry->target != NULL)
+        g_hash_table_add (followed, entry->name);
     }
+  now = kic_fs_index_listing (index, dir, followed);
   for (guint i = 0; now != NULL && i < now->len; i++)
     {
       const KicFsListingEntry *entry = g_ptr_array_index (now, i);
