@@ -25,6 +25,8 @@ kic_system_free (KicSystem *system)
   if (system == NULL)
     return;
   kic_resolver_free (system->resolver);
+  if (system->theme_names != NULL)
+    g_hash_table_unref (system->theme_names);
   if (system->themes != NULL)
     g_hash_table_unref (system->themes);
   kic_profile_free (system->profile);
@@ -547,6 +549,7 @@ kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gb
     *used_theme = used ? used : g_strdup ("");
   else
     g_free (used);
+  setup.theme_names = system->theme_names;
   return kic_resolver_new (&setup, system->index);
 }
 
@@ -588,6 +591,7 @@ kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GErro
 
   system->index = index;
   system->themes = kic_theme_cache_new ();
+  system->theme_names = kic_resolver_names_new ();
   /* a root that cannot be opened is an error, not an empty system */
   if (!kic_fs_index_complete (system->index, error))
     return NULL;

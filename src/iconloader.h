@@ -42,6 +42,7 @@ typedef struct {
   GPtrArray *kdeglobals; /* GKeyFile*, highest priority first */
   KicResolver *resolver; /* for the configured theme */
   GHashTable *themes;    /* the themes loaded (kic_theme_cache_new()) */
+  GHashTable *theme_names; /* their names, for every resolver (kic_resolver_names_new()) */
 } KicSystem;
 
 /* transfer full */

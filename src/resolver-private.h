@@ -61,6 +61,7 @@ typedef struct {
                           * the size (resolver_theme_distances()) */
   guint8 *kinds;      /* per directory: 0 not of scale 1, 1 on disk (a probe
                        * costs a call), 2 a Qt resource (it costs none) */
+  KicTheme *theme;    /* the theme (a reference: it is the table's key) */
 } ThemeNames;
 
 /* Where the links kic_resolve_priced() watches are in one theme's

@@ -23,6 +23,7 @@ resolver_theme_names_free (gpointer data)
   g_hash_table_unref (tn->twice);
   g_hash_table_unref (tn->distances);
   g_free (tn->kinds);
+  kic_theme_free (tn->theme);
   g_free (tn);
 }
 
@@ -233,6 +234,7 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
   tn->distances = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   tn->kinds = g_new0 (guint8, theme->dirs->len + 1);
   tn->generation = generation;
+  tn->theme = kic_theme_ref ((KicTheme *) theme);
   for (guint i = 0; i < theme->dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);

@@ -37,7 +37,7 @@ kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index)
   /* no directory is read here: a cache entry is filled when a lookup
    * first probes its directory, as KDE's own probes go */
   resolver->dir_caches = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  resolver->theme_names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, resolver_theme_names_free);
+  resolver->theme_names = setup->theme_names ? g_hash_table_ref (setup->theme_names) : kic_resolver_names_new ();
   for (guint t = 0; t < resolver->themes->len; t++)
     {
       KicTheme *theme = g_ptr_array_index (resolver->themes, t);
@@ -46,6 +46,14 @@ kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index)
         g_hash_table_insert (resolver->dir_caches, theme, g_new0 (DirCache, theme->dirs->len + 1));
     }
   return resolver;
+}
+
+GHashTable *
+kic_resolver_names_new (void)
+{
+  /* (each ThemeNames holds a reference to its theme: a key cannot be
+   * freed and its address given to another theme while the table lives) */
+  return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, resolver_theme_names_free);
 }
 
 void

@@ -61,7 +61,16 @@ typedef struct {
                               * (in each data dir), or absolute directories */
   GHashTable *generic_icons; /* mime icon name -> generic icon name; taken, may be NULL */
   int group_size[KIC_GROUP_LAST];
+  GHashTable *theme_names;   /* what each theme's directories list, shared by the
+                              * resolvers over one index (kic_resolver_names_new());
+                              * borrowed; NULL: the resolver's own */
 } KicResolverSetup;
+
+/* A table for KicResolverSetup.theme_names: the resolvers of one run look
+ * up the same themes (the current theme's user, any other theme's, the
+ * processes with and without the platform theme), and the name table of
+ * a large theme is the largest thing a lookup builds.  transfer full */
+GHashTable *kic_resolver_names_new (void);
 
 /* transfer full; takes over setup->themes and setup->generic_icons */
 KicResolver *kic_resolver_new (KicResolverSetup *setup, KicFsIndex *index);
