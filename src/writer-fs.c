@@ -87,6 +87,9 @@ dir_as_read (Writer *w, DirHandle *handle)
 
   if (handle->foreign)
     return FALSE;
+  /* the store is no input of the fingerprint, and nobody else writes there */
+  if (strcmp (handle->path, w->options.store) == 0 || g_str_has_prefix (handle->path, w->files))
+    return TRUE;
   read = kic_fs_index_list_read (w->options.index, handle->path);
   if (read == NULL)
     return TRUE;

@@ -269,9 +269,9 @@ done
 is $bad 0 "held out: ... and each name's links show its own file, not the other's"
 
 # -- review: errors the writer used to drop ---------------------------------
-# a listing of the store cut short (EIO at the run's last getdents64, the
-# store's pruning after a copy went): an error naming the directory, not a
-# listing taken as complete
+# a listing of the store cut short (EIO at the store's last getdents64, its
+# pruning after a copy went): an error naming the directory, not a listing
+# taken as complete
 R=$(fresh rr)
 svg kicgone > "$R$H/scalable/apps/kicgone.svg"
 desktop "$R" kicgone
@@ -281,8 +281,10 @@ cp -a "$R" "$WORK/rr-count"
 # (--full: the copy's every stamp differs, so without it the copy would be
 # planned in full and the tree itself from its state, reading fewer
 # directories)
-traced -o "$WORK/count" -e trace=getdents64 "$BIN" -q --full --root "$WORK/rr-count" 2> /dev/null
-n=$(grep -c 'getdents64(' "$WORK/count")
+# (-y names each descriptor's path: the store's last listing, not the
+# writer's check of a theme directory's names after it, which comes later)
+traced -y -o "$WORK/count" -e trace=getdents64 "$BIN" -q --full --root "$WORK/rr-count" 2> /dev/null
+n=$(grep 'getdents64(' "$WORK/count" | grep -n "$S/files" | tail -n 1 | cut -d: -f1)
 traced -o /dev/null -e trace=getdents64 -e inject=getdents64:error=EIO:when=$n "$BIN" -q --full --root "$R" 2> "$WORK/errr"
 is $? 3 "review: a readdir error in the store: an error (3)"
 grep -q "cannot read directory '$R$S/files" "$WORK/errr"
