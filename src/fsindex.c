@@ -274,15 +274,16 @@ resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links
 
   if (++*links > KIC_MAX_LINKS)
     return NULL;
-  /* its directory (O_PATH, no link on the way), then the link in it:
-   * readlinkat() never follows the name it reads */
+  /* its directory (O_PATH: opened to reach the link, not read; no link
+   * on the way), then the link in it: readlinkat() never follows the
+   * name it reads, and fails on anything but a directory */
   if (index->link_parent == NULL || strcmp (index->link_parent, parent) != 0)
     {
       if (index->link_parent_fd >= 0)
         close (index->link_parent_fd);
       g_free (index->link_parent);
       index->link_parent = NULL;
-      index->link_parent_fd = fd = kic_open_in_root (index->rootfd, parent, O_PATH | O_DIRECTORY, TRUE);
+      index->link_parent_fd = fd = kic_open_in_root (index->rootfd, parent, O_PATH, TRUE);
       if (fd < 0)
         return NULL;
       index->link_parent = g_strdup (parent);

@@ -48,7 +48,8 @@ strace -f -qq -o "$WORK/many.trace" "$BIN" -q --root "$T" --resolve < "$WORK/nam
 # A symbolic link is read once, when a lookup first meets it (KDE treats a
 # dangling link as a miss); everything else is per directory.
 fs_calls='^[0-9]* *(open|openat|openat2|getdents64|stat|lstat|newfstatat|statx|access|faccessat|faccessat2)\('
-# (a link is read by opening it with O_PATH, then readlinkat)
+# (a link is read with readlinkat in its directory, opened with O_PATH
+# once for the links there: not a read of the directory)
 few=$(grep -E "$fs_calls" "$WORK/few.trace" | grep -vc O_PATH)
 many=$(grep -E "$fs_calls" "$WORK/many.trace" | grep -vc O_PATH)
 links=$(grep -Ec '^[0-9]* *readlink(at)?\(' "$WORK/many.trace")
