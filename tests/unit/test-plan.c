@@ -530,22 +530,31 @@ static const char *const sizes_scalable[] = {
   NULL,
 };
 
+/* The plan of NAME alone over breeze_all and FILES, PerSizeSets=ON (F is
+ * cleared by the caller: fixture_clear()). */
+static KicNamePlan *
+plan_one_name (Fixture *f, const char *const *files, const char *name, int on)
+{
+  const char *const icons[] = { name, NULL };
+  KicNamePlan *np;
+
+  fixture_init (f, breeze_all, files);
+  f->options.per_size_sets = on;
+  fixture_plan (f, icons);
+  np = find_name (f->plan->names, name);
+  g_test_message ("PerSizeSets=%s: %s: %s", on ? "true" : "false", kic_name_status_to_string (np->status),
+                  np->reason);
+  return np;
+}
+
 static void
 test_per_size_no_hint (void)
 {
-  static const char *const icons[] = { "kicsizes", NULL };
-
   for (int on = 0; on < 2; on++)
     {
       Fixture f;
-      KicNamePlan *np;
+      KicNamePlan *np = plan_one_name (&f, sizes_scalable, "kicsizes", on);
 
-      fixture_init (&f, breeze_all, sizes_scalable);
-      f.options.per_size_sets = on;
-      fixture_plan (&f, icons);
-      np = find_name (f.plan->names, "kicsizes");
-      g_test_message ("PerSizeSets=%s: %s: %s", on ? "true" : "false", kic_name_status_to_string (np->status),
-                      np->reason);
       g_assert_true (np->per_size);
       g_assert_cmpint (np->status, ==, KIC_NAME_SKIPPED);
       g_assert_cmpuint (np->plants->len, ==, 0);
@@ -675,19 +684,11 @@ test_current_theme_unchanged (void)
     H "/32x32/apps/kicown.svg", "hicolor 32",
     NULL,
   };
-  static const char *const icons[] = { "kicown", NULL };
-
   for (int on = 0; on < 2; on++)
     {
       Fixture f;
-      KicNamePlan *np;
+      KicNamePlan *np = plan_one_name (&f, files, "kicown", on);
 
-      fixture_init (&f, breeze_all, files);
-      f.options.per_size_sets = on;
-      fixture_plan (&f, icons);
-      np = find_name (f.plan->names, "kicown");
-      g_test_message ("PerSizeSets=%s: %s: %s", on ? "true" : "false", kic_name_status_to_string (np->status),
-                      np->reason);
       g_assert_true (np->per_size);
       g_assert_cmpint (np->status, ==, KIC_NAME_UNCHANGED);
       g_assert_cmpuint (np->plants->len, ==, 0);
