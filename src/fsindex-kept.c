@@ -139,6 +139,14 @@ kic_fs_index_listings (KicFsIndex *index)
 }
 
 GPtrArray *
+kic_fs_index_listing_read (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = index->is_virtual ? NULL : g_hash_table_lookup (index->dirs, real);
+
+  return dir != NULL ? listing_of (index, dir, NULL, TRUE) : NULL;
+}
+
+GPtrArray *
 kic_fs_index_listing (KicFsIndex *index, const char *real, GHashTable *follow)
 {
   KicFsDir *dir = fsindex_get_dir (index, real);

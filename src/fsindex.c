@@ -560,23 +560,6 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
   return names;
 }
 
-GPtrArray *
-kic_fs_index_list_read (KicFsIndex *index, const char *real)
-{
-  KicFsDir *listing = g_hash_table_lookup (index->dirs, real);
-  GPtrArray *names;
-  GHashTableIter iter;
-  gpointer key;
-
-  if (listing == NULL || index->is_virtual)
-    return NULL;
-  names = g_ptr_array_new ();
-  g_hash_table_iter_init (&iter, listing->entries);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (names, key);
-  return names;
-}
-
 int
 kic_fs_index_open_file (KicFsIndex *index, const char *real)
 {

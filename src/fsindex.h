@@ -81,12 +81,6 @@ const char *kic_fs_dir_real (const KicFsDir *dir);
  * transfer container (the strings belong to the index) */
 GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
 
-/* The names of the directory REAL (a real path) as the index read them
- * (from the disk or the state), or NULL when it has not read REAL or REAL
- * is not a directory; never reads the disk, never a virtual index's
- * listing.  Unsorted.  transfer container (the strings belong to the
- * index) */
-GPtrArray *kic_fs_index_list_read (KicFsIndex *index, const char *real);
 
 /* The real path of PATH inside the root with every link resolved, or NULL
  * when it does not exist.  transfer full */
@@ -170,6 +164,14 @@ void kic_fs_listing_entry_free (gpointer entry);
  * entries' strings are the index's, valid while it lives and is not
  * asked anything more (the state is written from them at once) */
 GHashTable *kic_fs_index_listings (KicFsIndex *index);
+
+/* The names of the directory REAL (a real path) as the index has them
+ * (KicFsListingEntry*, sorted: read from the disk, or taken from the state
+ * by kic_fs_index_seed(), which leaves out our own links), or NULL when it
+ * has not read REAL or REAL is not a directory; never reads the disk, nor
+ * a virtual index's listing.  transfer container: the strings are the
+ * index's */
+GPtrArray *kic_fs_index_listing_read (KicFsIndex *index, const char *real);
 
 /* The names of directory REAL (a real path), read if they were not, each
  * link whose name is in FOLLOW (NULL: none) followed first, so that its

@@ -53,35 +53,70 @@ writer_dir_foreign (DirHandle *handle)
   handle->foreign = TRUE;
 }
 
-/* Does NAME in the directory open as FD hold what the run left there? */
+/* Is NAME in the directory open as FD a link to TARGET? */
 static gboolean
-left_as_left (int fd, const char *name, const char *what, GHashTable *now)
+link_is (int fd, const char *name, const char *target)
+{
+  g_autofree char *have = writer_read_link (fd, name);
+
+  return have != NULL && strcmp (have, target) == 0;
+}
+
+/* The kind of the entry DE of the directory open as FD, as a listing
+ * says it ('f', 'd', 'l', 'o'); asked with fstatat() when readdir does not
+ * tell. */
+static char
+kind_now (int fd, const struct dirent *de)
+{
+  unsigned char t = de->d_type;
+  struct stat st;
+
+  if (t == DT_UNKNOWN && fstatat (fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    t = S_ISREG (st.st_mode) ? DT_REG : S_ISDIR (st.st_mode) ? DT_DIR : S_ISLNK (st.st_mode) ? DT_LNK : DT_FIFO;
+  return t == DT_REG ? 'f' : t == DT_DIR ? 'd' : t == DT_LNK ? 'l' : 'o';
+}
+
+/* Is the entry NAME of the directory HANDLE, of kind KIND now, still what
+ * the listing's entry WAS says: the same kind, and for a link a lookup
+ * followed, the same target (joined to the directory and cleaned, as
+ * the index keeps it)? */
+static gboolean
+entry_as_read (DirHandle *handle, const char *name, char kind, const KicFsListingEntry *was)
 {
   g_autofree char *target = NULL;
+  g_autofree char *joined = NULL;
+  g_autofree char *clean = NULL;
 
-  if (what == WRITER_LEFT_GONE)
-    return !g_hash_table_contains (now, name);
-  if (what == WRITER_LEFT_FILE)
-    return g_hash_table_contains (now, name);
-  target = writer_read_link (fd, name);
-  return target != NULL && strcmp (target, what) == 0;
+  if (kind != was->kind)
+    return FALSE;
+  if (was->kind != 'l' || was->target == NULL)
+    return TRUE;
+  target = writer_read_link (handle->fd, name);
+  if (target == NULL || target[0] == '\0')
+    return FALSE;
+  joined = target[0] == '/' ? g_strdup (target) : g_strconcat (handle->path, "/", target, NULL);
+  clean = kic_path_clean (joined);
+  return strcmp (clean, was->target) == 0;
 }
 
 /* Is the directory HANDLE (open) as this run's reading found it, but for
- * what the run itself changed in it?  Its names now are read and compared
- * with the index's listing, when the run read one: a package that added
- * or removed a name meanwhile shows there, whatever the times say (two
- * changes in one tick of the clock have one time).  A directory the run
- * did not read hides nothing from the fingerprint. */
+ * what the run itself changed in it?  Its entries now are read and
+ * compared with the index's listing, when the run read one: a package
+ * that added, removed or replaced a name meanwhile shows there (as a name
+ * that came or went, or another kind or link target under a name),
+ * whatever the times say (two changes in one tick of the clock have one
+ * time).  A listing taken from the state leaves out our links (state.c):
+ * a name it does not have is ours when the last manifest lists a link of
+ * ours there and the link is still that one.  A directory the run did not
+ * read hides nothing from the fingerprint. */
 static gboolean
 dir_as_read (Writer *w, DirHandle *handle)
 {
   g_autoptr (GPtrArray) read = NULL;
-  g_autoptr (GHashTable) now = NULL;
-  GHashTableIter iter;
-  gpointer key, value;
+  g_autoptr (GHashTable) listed = NULL;
+  g_autoptr (GHashTable) seen = NULL;
   struct dirent *de;
-  guint untouched = 0;
+  gboolean same = TRUE;
   DIR *d;
   int fd;
 
@@ -90,48 +125,74 @@ dir_as_read (Writer *w, DirHandle *handle)
   /* the store is no input of the fingerprint, and nobody else writes there */
   if (strcmp (handle->path, w->options.store) == 0 || g_str_has_prefix (handle->path, w->files))
     return TRUE;
-  read = kic_fs_index_list_read (w->options.index, handle->path);
+  read = kic_fs_index_listing_read (w->options.index, handle->path);
   if (read == NULL)
     return TRUE;
+  listed = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < read->len; i++)
+    {
+      const KicFsListingEntry *e = g_ptr_array_index (read, i);
+
+      g_hash_table_insert (listed, e->name, (gpointer) e);
+    }
   fd = openat (handle->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 || (d = fdopendir (fd)) == NULL)
     {
       if (fd >= 0)
         close (fd);
+      kic_debug ("'%s': cannot read it again (%s): its time is left as it is", handle->path, g_strerror (errno));
       return FALSE;
     }
-  now = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  errno = 0;
-  while ((de = readdir (d)) != NULL)
-    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
-      g_hash_table_add (now, g_strdup (de->d_name));
-  if (errno != 0)
+  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  while (same)
     {
-      closedir (d);
-      return FALSE;
-    }
-  closedir (d);
-  if (handle->left != NULL)
-    {
-      g_hash_table_iter_init (&iter, handle->left);
-      while (g_hash_table_iter_next (&iter, &key, &value))
+      const KicFsListingEntry *was;
+      const char *left;
+
+      errno = 0;
+      if ((de = readdir (d)) == NULL)
         {
-          if (!left_as_left (handle->fd, key, value, now))
-            return FALSE;
-          g_hash_table_remove (now, key);
+          same = errno == 0;
+          break;
+        }
+      if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
+        continue;
+      g_hash_table_add (seen, g_strdup (de->d_name));
+      if (handle->left != NULL && (left = g_hash_table_lookup (handle->left, de->d_name)) != NULL)
+        same = left != WRITER_LEFT_GONE
+               && (left == WRITER_LEFT_FILE || link_is (handle->fd, de->d_name, left));
+      else if ((was = g_hash_table_lookup (listed, de->d_name)) != NULL)
+        same = entry_as_read (handle, de->d_name, kind_now (handle->fd, de), was);
+      else
+        {
+          g_autofree char *path = g_build_filename (handle->path, de->d_name, NULL);
+          const KicManifestEntry *ours = g_hash_table_lookup (w->old->entries, path);
+
+          same = ours != NULL && ours->kind == KIC_ENTRY_LINK
+                 && link_is (handle->fd, de->d_name, ours->target);
         }
     }
-  for (guint i = 0; i < read->len; i++)
+  closedir (d);
+  /* and nothing the listing has, or the run left, went */
+  for (guint i = 0; same && i < read->len; i++)
     {
-      const char *name = g_ptr_array_index (read, i);
+      const KicFsListingEntry *e = g_ptr_array_index (read, i);
 
-      if (handle->left != NULL && g_hash_table_contains (handle->left, name))
-        continue;
-      if (!g_hash_table_contains (now, name))
-        return FALSE;
-      untouched++;
+      same = g_hash_table_contains (seen, e->name)
+             || (handle->left != NULL && g_hash_table_lookup (handle->left, e->name) == WRITER_LEFT_GONE);
     }
-  return untouched == g_hash_table_size (now);
+  if (same && handle->left != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, handle->left);
+      while (same && g_hash_table_iter_next (&iter, &key, &value))
+        same = value == WRITER_LEFT_GONE || g_hash_table_contains (seen, key);
+    }
+  if (!same)
+    kic_debug ("'%s' changed while kde-icon-cache ran: its time is left as it is", handle->path);
+  return same;
 }
 
 /* Put back the time of the directory HANDLE (open) when the run changed

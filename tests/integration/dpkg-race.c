@@ -1,8 +1,12 @@
 /* dpkg-race.c - an LD_PRELOAD hook for hardening-3.sh: just before the
- * first symlinkat(2) of a process, a "package" adds the file
- * $KIC_RACE_NAME to the directory the link goes into, as dpkg unpacking
- * at that moment would.  (The tool's writer makes its links with
- * symlinkat relative to the directory's descriptor.) */
+ * first symlinkat(2) of a process, a "package" changes the directory the
+ * link goes into, as dpkg unpacking at that moment would:
+ *   KIC_RACE_NAME=N      adds the file N;
+ *   KIC_RACE_REPLACE=N   replaces N by a symbolic link to N.dpkg-new
+ *                        (made beside it and renamed over it: the
+ *                        directory keeps its names).
+ * (The tool's writer makes its links with symlinkat relative to the
+ * directory's descriptor.) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -19,17 +23,27 @@ symlinkat (const char *target, int dirfd, const char *linkpath)
   static int done;
   int (*real) (const char *, int, const char *) = (int (*) (const char *, int, const char *)) dlsym (RTLD_NEXT, "symlinkat");
   const char *name = getenv ("KIC_RACE_NAME");
+  const char *replace = getenv ("KIC_RACE_REPLACE");
 
   if (!done && name != NULL)
     {
       int fd = openat (dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
-      done = 1;
       if (fd >= 0)
         {
           (void) write (fd, "\x89PNG\r\n\x1a\n", 8);
           close (fd);
         }
     }
+  if (!done && replace != NULL)
+    {
+      char tmp[PATH_MAX], to[PATH_MAX];
+
+      snprintf (tmp, sizeof tmp, ".%s.kic-race", replace);
+      snprintf (to, sizeof to, "%s.dpkg-new", replace);
+      if (real (to, dirfd, tmp) == 0)
+        (void) renameat (dirfd, tmp, dirfd, replace);
+    }
+  done = 1;
   return real (target, dirfd, linkpath);
 }

@@ -11,8 +11,8 @@
 #      directory's modification time back: the fingerprint says nothing
 #      changed; and git's racy rule (a stamp taken within a tick of the
 #      file system's clock of its read proves nothing); and a package that
-#      adds an icon to a directory while the run plants there, whose time
-#      the run puts back.
+#      adds an icon to (or replaces one in) a directory while the run
+#      plants there, whose time the run puts back.
 # The user is nobody (setpriv); races are made deterministic: the shell's
 # own readlink is the hook at which the other party acts (row 5), and a
 # FIFO's writer, blocked until someone opens it, tells whether the run
@@ -23,7 +23,7 @@
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (setpriv to another user, chown, mkfifo in a store under /var/lib)"
 command -v setpriv > /dev/null || skip_all "needs setpriv (util-linux)"
-plan 34
+plan 36
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # the work directory must be searchable by nobody (mktemp made it 0700),
@@ -229,6 +229,19 @@ sleep 0.05
 raced_dir=$(dirname "${raced#"$R"}")
 grep -q "fingerprint: '$raced_dir' changed" "$WORK/out11"
 ok $? "11: ... the next run's fingerprint sees it: the directory's time was not put back over it"
+# the same with the names unchanged: a package puts a link in place of a
+# file of that directory (dpkg renames over the old name)
+R=$(fresh r11d)
+sleep 0.05
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" KIC_RACE_REPLACE=hilocal32.png LD_PRELOAD=$HOOK \
+  "$BIN" -q --root "$R"
+D=/usr/local/share/icons/hicolor/32x32/apps
+[ -L "$R$D/hilocal32.png" ]
+ok $? "11: a package replaced a file by a link beside the run's first link, the names as they were"
+sleep 0.05
+"$BIN" -v --root "$R" --check > "$WORK/out11" 2>&1
+grep -q "fingerprint: '$D' changed" "$WORK/out11"
+ok $? "11: ... the next run's fingerprint sees it too"
 
 # git's racy rule: a clock by which every input changed no earlier than a
 # tick before the run read it (libfaketime, a day behind; the times stat(2)
