@@ -165,6 +165,14 @@ path_join (const char *dir, const char *name)
 }
 
 char *
+kic_fs_link_target (const char *dir, const char *text)
+{
+  g_autofree char *joined = text[0] == '/' ? g_strdup (text) : path_join (dir, text);
+
+  return kic_path_clean (joined);
+}
+
+char *
 kic_fs_index_host_path (const KicFsIndex *index, const char *path)
 {
   return g_strconcat (index->root, path, NULL);
@@ -299,7 +307,7 @@ resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links
     {
       g_free (entry->target);
       g_free (entry->real);
-      entry->target = kic_path_clean (joined);
+      entry->target = kic_fs_link_target (parent, buf);
       entry->real = g_strdup (real);
     }
   return real;

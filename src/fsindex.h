@@ -165,6 +165,11 @@ void kic_fs_listing_entry_free (gpointer entry);
  * asked anything more (the state is written from them at once) */
 GHashTable *kic_fs_index_listings (KicFsIndex *index);
 
+/* The target of a link in directory DIR whose text is TEXT, as a listing
+ * keeps it (KicFsListingEntry.target): joined to DIR (an absolute TEXT
+ * starts at the root, as in a chroot) and cleaned.  transfer full */
+char *kic_fs_link_target (const char *dir, const char *text);
+
 /* The names of the directory REAL (a real path) as the index has them
  * (KicFsListingEntry*, sorted: read from the disk, or taken from the state
  * by kic_fs_index_seed(), which leaves out our own links), or NULL when it

@@ -84,7 +84,6 @@ static gboolean
 entry_as_read (DirHandle *handle, const char *name, char kind, const KicFsListingEntry *was)
 {
   g_autofree char *target = NULL;
-  g_autofree char *joined = NULL;
   g_autofree char *clean = NULL;
 
   if (kind != was->kind)
@@ -94,8 +93,7 @@ entry_as_read (DirHandle *handle, const char *name, char kind, const KicFsListin
   target = writer_read_link (handle->fd, name);
   if (target == NULL || target[0] == '\0')
     return FALSE;
-  joined = target[0] == '/' ? g_strdup (target) : g_strconcat (handle->path, "/", target, NULL);
-  clean = kic_path_clean (joined);
+  clean = kic_fs_link_target (handle->path, target);
   return strcmp (clean, was->target) == 0;
 }
 
