@@ -336,6 +336,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
   g_autoptr (GPtrArray) candidates = NULL;
   g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
   g_autoptr (GPtrArray) all = NULL;
+  PlanLastContent last = { 0 };
   double before = 0, after;
   g_autofree char *store = NULL;
   const char *why;
@@ -358,7 +359,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
                       content ? "KDE finds it at some sizes only" : "KDE finds no file for it");
           return;
         }
-      c = plan_content_of_result (p, r, NULL);
+      c = plan_content_of_sized (p, r, &last);
       if (content == NULL)
         {
           content = c;

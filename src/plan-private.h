@@ -90,6 +90,15 @@ void plan_plants_remove (Planner *p, const char *link);
 const KicContent *plan_content_of_path (Planner *p, const char *path);
 const char *plan_link_extension (Planner *p, const char *source);
 const KicContent *plan_content_of_result (Planner *p, const KicResult *r, const char *trial_source);
+/* The last result of a loop over one name's sizes and its content: KDE
+ * loads one file over runs of sizes, and within such a loop the plan does
+ * not change, so a result equal to the last one has the last one's
+ * content (plan_content_of_sized()).  Start each loop with { 0 }. */
+typedef struct {
+  const KicResult *result;
+  const KicContent *content;
+} PlanLastContent;
+const KicContent *plan_content_of_sized (Planner *p, const KicResult *r, PlanLastContent *last);
 
 /* plan-choose.c */
 const char *plan_dir_key (Planner *p, const KicThemeDir *dir);

@@ -29,13 +29,14 @@ size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const G
                char **wrong)
 {
   g_autoptr (GPtrArray) after_all = NULL;
+  PlanLastContent last_before = { 0 }, last_after = { 0 };
   double cost = 0;
 
   kic_resolver_set_overlay (resolver, p->after);
   after_all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
   for (guint k = 0; k < before_all->len; k++)
-    if (!kic_content_equal (plan_content_of_result (p, g_ptr_array_index (before_all, k), NULL),
-                            plan_content_of_result (p, g_ptr_array_index (after_all, k), NULL)))
+    if (!kic_content_equal (plan_content_of_sized (p, g_ptr_array_index (before_all, k), &last_before),
+                            plan_content_of_sized (p, g_ptr_array_index (after_all, k), &last_after)))
       {
         const char *path = ((const KicResult *) g_ptr_array_index (after_all, k))->path;
 

@@ -420,29 +420,49 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
     }
   for (int s = min + 1; s <= max; s++)
     {
-      KicResult *r = g_new0 (KicResult, 1);
+      KicResult *last = g_ptr_array_index (results, results->len - 1);
+      KicResult *r;
 
-      r->via = first.result->via;
       if (first.scan_file == NULL)
         {
+          /* found outside a theme's scan, or nothing: one answer for all
+           * sizes (a result of the first size's own lookup that names a
+           * theme or lists its calls is not the others' answer) */
+          if (first.result->theme == NULL && first.result->dir == NULL && first.result->calls == NULL)
+            {
+              first.result->shared++;
+              g_ptr_array_add (results, first.result);
+              continue;
+            }
+          r = g_new0 (KicResult, 1);
+          r->via = first.result->via;
           r->path = g_strdup (first.result->path);
           r->n_calls = first.result->n_calls;
+          g_ptr_array_add (results, r);
+          continue;
+        }
+      r = g_new0 (KicResult, 1);
+      r->via = first.result->via;
+      r->n_calls = count ? first.scan_start : 0;
+      r->theme = first.result->theme;
+      r->dir = scan_probes (resolver, probes, s, &r->n_calls);
+      if (r->dir == NULL)
+        {
+          /* cannot happen with sane sizes (theme.c refuses others);
+           * the full lookup is always right */
+          kic_result_free (r);
+          r = kic_resolve (resolver, name, s, FALSE);
+        }
+      else if (last != first.result && last->dir == r->dir && last->n_calls == r->n_calls && last->via == r->via
+               && last->theme == r->theme && last->calls == NULL)
+        {
+          /* the same directory as the size before: the same result */
+          g_free (r);
+          last->shared++;
+          r = last;
         }
       else
-        {
-          r->n_calls = count ? first.scan_start : 0;
-          r->theme = first.result->theme;
-          r->dir = scan_probes (resolver, probes, s, &r->n_calls);
-          if (r->dir == NULL)
-            {
-              /* cannot happen with sane sizes (theme.c refuses others);
-               * the full lookup is always right */
-              kic_result_free (r);
-              r = kic_resolve (resolver, name, s, FALSE);
-            }
-          else
-            r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
-        }
+        r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
       g_ptr_array_add (results, r);
     }
   g_free (first.scan_file);

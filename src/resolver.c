@@ -88,6 +88,11 @@ kic_result_free (KicResult *result)
 {
   if (result == NULL)
     return;
+  if (result->shared > 0)
+    {
+      result->shared--;
+      return;
+    }
   g_free (result->path);
   if (result->calls)
     g_ptr_array_unref (result->calls);

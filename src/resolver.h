@@ -47,6 +47,10 @@ typedef struct {
   const KicThemeDir *dir;   /* ... and the directory */
   guint n_calls;            /* KDE's file system calls for this lookup */
   GPtrArray *calls;         /* KicCall*, only when asked for */
+  guint shared;             /* how many owners besides the first: the
+                             * arrays of kic_resolve_sizes() hold one result
+                             * for a run of sizes that get the same one
+                             * (kic_result_free() drops one owner) */
 } KicResult;
 
 typedef struct _KicResolver KicResolver;
