@@ -9,6 +9,7 @@
 #include "kic.h"
 #include "raster.h"
 #include "source.h"
+#include "sha256.h"
 
 #include <errno.h>
 #include <string.h>
@@ -181,29 +182,6 @@ content_matches_name (const char *name, const char *data, gsize length)
   return FALSE;
 }
 
-static void
-hex_of (const guint8 *sum, char *hex)
-{
-  static const char digits[] = "0123456789abcdef";
-
-  for (guint i = 0; i < 32; i++)
-    {
-      hex[2 * i] = digits[sum[i] >> 4];
-      hex[2 * i + 1] = digits[sum[i] & 15];
-    }
-  hex[64] = '\0';
-}
-
-static void
-sha256_of (const char *data, gsize length, guint8 *sum)
-{
-  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  gsize n = 32;
-
-  g_checksum_update (checksum, (const guchar *) data, length);
-  g_checksum_get_digest (checksum, sum, &n);
-}
-
 /* The directory cache of TABLE's reads while the plan is made; NULL
  * after it (the writer's reads check every directory again). */
 static KicSourceDirs *
@@ -300,7 +278,7 @@ content_read (Content *c)
     {
       guint8 sum[32];
 
-      sha256_of (data, length, sum);
+      kic_sha256_of (data, length, sum);
       if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
         {
           /* not what was compared: it cannot be copied for it */
@@ -312,9 +290,9 @@ content_read (Content *c)
     }
   else
     {
-      sha256_of (data, length, c->pub.sha256);
+      kic_sha256_of (data, length, c->pub.sha256);
       c->pub.hashed = TRUE;
-      hex_of (c->pub.sha256, c->sha_hex);
+      kic_sha256_hex (c->pub.sha256, c->sha_hex);
     }
   c->mtime = st.st_mtim;
   c->st = st;
@@ -351,7 +329,7 @@ read_again (Content *c, GError **error)
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why != NULL ? why : copy_why);
       return NULL;
     }
-  sha256_of (data, length, sum);
+  kic_sha256_of (data, length, sum);
   if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
     {
       g_free (data);
@@ -406,7 +384,7 @@ kic_content_table_know (KicContentTable *table, const char *real, const char *sh
         return;
       c->pub.sha256[i] = (guint8) (hi << 4 | lo);
     }
-  hex_of (c->pub.sha256, c->sha_hex);
+  kic_sha256_hex (c->pub.sha256, c->sha_hex);
   c->pub.hashed = TRUE;
   c->known = TRUE;
 }
@@ -479,8 +457,8 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
           const char *data = g_bytes_get_data (c->png, &length);
           guint8 sum[32];
 
-          sha256_of (data, length, sum);
-          hex_of (sum, c->png_sha);
+          kic_sha256_of (data, length, sum);
+          kic_sha256_hex (sum, c->png_sha);
         }
     }
   if (sha256 != NULL)

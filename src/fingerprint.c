@@ -12,6 +12,7 @@
 #include "kic.h"
 #include "manifest.h"
 #include "safeopen.h"
+#include "sha256.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -149,11 +150,11 @@ add_input (GString *out, KicFsType type, const char *state, const char *path)
  * above the store, whose state is taken after the run wrote: there the
  * path alone counts. */
 static void
-digest_input (GChecksum *digest, char type, const char *state, const char *escaped_path)
+digest_input (KicSha256 *digest, char type, const char *state, const char *escaped_path)
 {
   g_autofree char *line = g_strdup_printf ("%c\t%s\t%s\n", type, state ? state : "-", escaped_path);
 
-  g_checksum_update (digest, (const guchar *) line, -1);
+  kic_sha256_update (digest, line, strlen (line));
 }
 
 static gboolean
@@ -194,10 +195,12 @@ char *
 kic_fingerprint_inputs (KicFsIndex *index, const char *store)
 {
   GHashTable *stamps = kic_fs_index_stamps (index);
-  g_autoptr (GChecksum) digest = g_checksum_new (G_CHECKSUM_SHA256);
+  KicSha256 digest;
+  char hex[KIC_SHA256_HEX_LEN + 1];
   g_autoptr (GPtrArray) paths = NULL;
 
   g_return_val_if_fail (stamps != NULL, NULL);
+  kic_sha256_init (&digest);
   paths = sorted_inputs (index, store);
   for (guint i = 0; i < paths->len; i++)
     {
@@ -206,9 +209,10 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
       g_autofree char *state = is_under (store, path) ? NULL : stamp_state (stamp);
       g_autofree char *escaped = g_strescape (path, NULL);
 
-      digest_input (digest, stamp->type == KIC_FS_DIR ? 'd' : 'f', state, escaped);
+      digest_input (&digest, stamp->type == KIC_FS_DIR ? 'd' : 'f', state, escaped);
     }
-  return g_strdup (g_checksum_get_string (digest));
+  kic_sha256_digest_hex (&digest, hex);
+  return g_strdup (hex);
 }
 
 char *
@@ -254,13 +258,15 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
   g_autofree char *escaped = g_strescape (settings, NULL);
   g_autofree char *settings_line = g_strconcat ("settings\t", escaped, NULL);
   g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
-  g_autoptr (GChecksum) digest = g_checksum_new (G_CHECKSUM_SHA256);
+  KicSha256 digest;
+  char hex[KIC_SHA256_HEX_LEN + 1];
   /* per input: its line, cut after the state ("d\t<state>"), and its path */
   g_autoptr (GPtrArray) heads = g_ptr_array_new ();
   g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   GHashTable *changed;
   gboolean has_manifest = FALSE;
 
+  kic_sha256_init (&digest);
   if (stamps != NULL)
     *stamps = NULL;
   if (lines[0] == NULL || strcmp (lines[0], HEADER) != 0 || lines[1] == NULL
@@ -290,10 +296,11 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       if (strcmp (path, manifest) == 0)
         has_manifest = TRUE;
       else
-        digest_input (digest, line[0], is_under (store, path) ? NULL : state, path_field);
+        digest_input (&digest, line[0], is_under (store, path) ? NULL : state, path_field);
       g_ptr_array_add (heads, line);
     }
-  if (!has_manifest || inputs == NULL || strcmp (g_checksum_get_string (digest), inputs) != 0)
+  kic_sha256_digest_hex (&digest, hex);
+  if (!has_manifest || inputs == NULL || strcmp (hex, inputs) != 0)
     {
       kic_debug ("fingerprint: not the one made with the manifest's inputs");
       return NULL;

@@ -198,7 +198,7 @@ theme_candidates (Planner *p, const KicTheme *theme)
 }
 
 void
-plan_digest_candidates (Planner *p, GChecksum *checksum)
+plan_digest_candidates (Planner *p, KicSha256 *checksum)
 {
   for (guint r = 0; r + 1 < p->resolvers->len; r++)
     {
@@ -208,9 +208,13 @@ plan_digest_candidates (Planner *p, GChecksum *checksum)
         {
           const GArray *list = theme_candidates (p, g_ptr_array_index (themes, t));
 
-          g_checksum_update (checksum, (const guchar *) "\ncandidates", -1);
+          kic_sha256_update (checksum, "\ncandidates", strlen ("\ncandidates"));
           for (guint i = 0; i < list->len; i++)
-            g_checksum_update (checksum, (const guchar *) g_array_index (list, ThemeCandidate, i).key, -1);
+            {
+              const char *key = g_array_index (list, ThemeCandidate, i).key;
+
+              kic_sha256_update (checksum, key, strlen (key));
+            }
         }
     }
 }

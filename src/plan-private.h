@@ -112,7 +112,7 @@ gboolean plan_may_plant_dir (Planner *p, const KicThemeDir *dir);
  * candidate (the writer's verdict on each, plan_may_plant_dir(), included):
  * part of the plan's key, since a directory that became plantable or not
  * changes plans that no listing tells of. */
-void plan_digest_candidates (Planner *p, GChecksum *checksum);
+void plan_digest_candidates (Planner *p, KicSha256 *checksum);
 #define UNTHEMED_REASON                                                                                       \
   "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
   "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"

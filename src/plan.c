@@ -274,7 +274,8 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
 static char *
 plan_key (Planner *p)
 {
-  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  KicSha256 checksum;
+  char hex[KIC_SHA256_HEX_LEN + 1];
   const KicPlanOptions *o = p->options;
   GString *s = g_string_new (NULL);
 
@@ -289,12 +290,14 @@ plan_key (Planner *p)
     }
   for (guint i = 0; i < p->theme_names->len; i++)
     g_string_append_printf (s, "\ntheme=%s", (char *) g_ptr_array_index (p->theme_names, i));
-  g_checksum_update (checksum, (const guchar *) s->str, s->len + 1);
+  kic_sha256_init (&checksum);
+  kic_sha256_update (&checksum, s->str, s->len + 1);
   g_string_free (s, TRUE);
   for (guint r = 0; r < p->resolvers->len; r++)
-    kic_resolver_digest (g_ptr_array_index (p->resolvers, r), checksum);
-  plan_digest_candidates (p, checksum);
-  return g_strdup (g_checksum_get_string (checksum));
+    kic_resolver_digest (g_ptr_array_index (p->resolvers, r), &checksum);
+  plan_digest_candidates (p, &checksum);
+  kic_sha256_digest_hex (&checksum, hex);
+  return g_strdup (hex);
 }
 
 static void

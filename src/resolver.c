@@ -520,17 +520,17 @@ kic_resolve_icon_item (KicResolver *resolver, const char *name, int size, gboole
 }
 
 static void
-digest_str (GChecksum *checksum, const char *s)
+digest_str (KicSha256 *checksum, const char *s)
 {
   /* NUL-terminated, so that "ab","c" and "a","bc" differ; NULL as "\1" */
   if (s == NULL)
-    g_checksum_update (checksum, (const guchar *) "\1", 2);
+    kic_sha256_update (checksum, "\1", 2);
   else
-    g_checksum_update (checksum, (const guchar *) s, strlen (s) + 1);
+    kic_sha256_update_str0 (checksum, s);
 }
 
 static void
-digest_int (GChecksum *checksum, gint64 v)
+digest_int (KicSha256 *checksum, gint64 v)
 {
   char buf[32];
 
@@ -545,7 +545,7 @@ compare_keys (gconstpointer a, gconstpointer b)
 }
 
 static void
-digest_set (GChecksum *checksum, GHashTable *table, gboolean values)
+digest_set (KicSha256 *checksum, GHashTable *table, gboolean values)
 {
   g_autoptr (GPtrArray) keys = g_ptr_array_new ();
   GHashTableIter iter;
@@ -567,7 +567,7 @@ digest_set (GChecksum *checksum, GHashTable *table, gboolean values)
 }
 
 static void
-digest_dirs (GChecksum *checksum, KicFsIndex *index, const GPtrArray *dirs)
+digest_dirs (KicSha256 *checksum, KicFsIndex *index, const GPtrArray *dirs)
 {
   digest_int (checksum, dirs != NULL ? (gint64) dirs->len : -1);
   for (guint d = 0; dirs != NULL && d < dirs->len; d++)
@@ -592,7 +592,7 @@ digest_dirs (GChecksum *checksum, KicFsIndex *index, const GPtrArray *dirs)
 }
 
 void
-kic_resolver_digest (const KicResolver *resolver, GChecksum *checksum)
+kic_resolver_digest (const KicResolver *resolver, KicSha256 *checksum)
 {
   g_autofree char *profile = kic_profile_id (resolver->profile);
 

@@ -14,6 +14,7 @@
 
 #include "fsindex.h"
 #include "profile.h"
+#include "sha256.h"
 #include "theme.h"
 
 #include <glib.h>
@@ -178,7 +179,7 @@ GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
  * search directories, the mime generic icons, the group sizes) into
  * CHECKSUM: two resolvers with the same digest answer every lookup alike
  * over the same files (state.h keys what a run learned with it). */
-void kic_resolver_digest (const KicResolver *resolver, GChecksum *checksum);
+void kic_resolver_digest (const KicResolver *resolver, KicSha256 *checksum);
 
 /* The mime/generic-icons name of NAME (a name without extension), or
  * NULL.  transfer none */

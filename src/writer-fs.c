@@ -12,6 +12,7 @@
 
 #include "kic.h"
 #include "safeopen.h"
+#include "sha256.h"
 #include "trusted.h"
 
 #include <dirent.h>
@@ -427,15 +428,18 @@ writer_read_link (int dirfd, const char *name)
 char *
 writer_sha256_of_fd (int fd)
 {
-  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  KicSha256 sum;
+  char hex[KIC_SHA256_HEX_LEN + 1];
   char buf[65536];
   ssize_t n;
 
+  kic_sha256_init (&sum);
   while ((n = read (fd, buf, sizeof buf)) > 0)
-    g_checksum_update (sum, (const guchar *) buf, n);
+    kic_sha256_update (&sum, buf, n);
   if (n < 0)
     return NULL;
-  return g_strdup (g_checksum_get_string (sum));
+  kic_sha256_digest_hex (&sum, hex);
+  return g_strdup (hex);
 }
 
 /* The SHA-256 of the regular file NAME in DIRFD; NULL when it is not one

@@ -16,7 +16,7 @@ set -eu
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-  make gcc libc6-dev pkgconf libglib2.0-dev libjson-glib-dev libxdg-basedir-dev libzstd-dev libxpm-dev libpng-dev \
+  make gcc libc6-dev pkgconf libglib2.0-dev libjson-glib-dev libxdg-basedir-dev libzstd-dev libxpm-dev libpng-dev nettle-dev \
   perl strace bpftrace python3 time ca-certificates valgrind faketime \
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt \
   gtk-update-icon-cache gnuplot-nox fuse3 libfuse3-dev linux-perf \
