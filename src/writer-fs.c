@@ -210,10 +210,21 @@ writer_restore_time (Writer *w, DirHandle *handle, GError **error)
   if (!handle->changed || handle->fd < 0)
     return TRUE;
   handle->changed = FALSE;
-  if (futimens (handle->fd, handle->times) == 0 && (dir_as_read (w, handle) || futimens (handle->fd, now) == 0))
+  if (futimens (handle->fd, handle->times) != 0)
+    {
+      host = writer_host_path (w, handle->path);
+      return writer_set_errno_error (error, errno, "put back the modification time of", host);
+    }
+  if (dir_as_read (w, handle))
     return TRUE;
-  host = writer_host_path (w, handle->path);
-  return writer_set_errno_error (error, errno, "put back the modification time of", host);
+  /* another process changed it during the run: its time must move */
+  if (futimens (handle->fd, now) != 0)
+    {
+      host = writer_host_path (w, handle->path);
+      return writer_set_errno_error (error, errno, "give the present time (another process changed it during the run) to",
+                                     host);
+    }
+  return TRUE;
 }
 
 /* Close HANDLE's descriptor, its time put back first; an error there is

@@ -4,7 +4,10 @@
  *   KIC_RACE_NAME=N      adds the file N;
  *   KIC_RACE_REPLACE=N   replaces N by a symbolic link to N.dpkg-new
  *                        (made beside it and renamed over it: the
- *                        directory keeps its names).
+ *                        directory keeps its names);
+ *   KIC_RACE_FAIL_NOW=1  makes futimens(2) fail with EIO when it sets a
+ *                        time to now (the writer's answer to such a
+ *                        change), and only then.
  * (The tool's writer makes its links with symlinkat relative to the
  * directory's descriptor.) */
 #define _GNU_SOURCE
@@ -12,10 +15,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int symlinkat (const char *target, int dirfd, const char *linkpath);
+int futimens (int fd, const struct timespec times[2]);
 
 int
 symlinkat (const char *target, int dirfd, const char *linkpath)
@@ -46,4 +52,17 @@ symlinkat (const char *target, int dirfd, const char *linkpath)
     }
   done = 1;
   return real (target, dirfd, linkpath);
+}
+
+int
+futimens (int fd, const struct timespec times[2])
+{
+  int (*real) (int, const struct timespec *) = (int (*) (int, const struct timespec *)) dlsym (RTLD_NEXT, "futimens");
+
+  if (getenv ("KIC_RACE_FAIL_NOW") != NULL && times != NULL && times[1].tv_nsec == UTIME_NOW)
+    {
+      errno = EIO;
+      return -1;
+    }
+  return real (fd, times);
 }

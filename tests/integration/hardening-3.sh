@@ -23,7 +23,7 @@
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (setpriv to another user, chown, mkfifo in a store under /var/lib)"
 command -v setpriv > /dev/null || skip_all "needs setpriv (util-linux)"
-plan 36
+plan 38
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # the work directory must be searchable by nobody (mktemp made it 0700),
@@ -242,6 +242,20 @@ sleep 0.05
 "$BIN" -v --root "$R" --check > "$WORK/out11" 2>&1
 grep -q "fingerprint: '$D' changed" "$WORK/out11"
 ok $? "11: ... the next run's fingerprint sees it too"
+# the present time that cannot be given to such a directory: an error
+# naming it, and no fingerprint the next run could stop at
+R=$(fresh r11e)
+sleep 0.05
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" KIC_RACE_NAME=kicrace.png KIC_RACE_FAIL_NOW=1 \
+  LD_PRELOAD=$HOOK "$BIN" -q --root "$R" 2> "$WORK/err11e"
+rc=$?
+raced_dir=$(dirname "$(find "$R/usr" -name kicrace.png)")
+[ $rc -eq 3 ] && grep -q "cannot give the present time (another process changed it during the run) to '$raced_dir'" "$WORK/err11e"
+ok $? "11: a raced directory whose time cannot be set to now: an error (3) naming it (exit $rc)"
+"$BIN" -v --root "$R" --check > "$WORK/out11e" 2>&1
+[ ! -e "$R/var/lib/kde-icon-cache/fingerprint" ] && ! grep -q "nothing to do" "$WORK/out11e" &&
+  grep -q "the proof took" "$WORK/out11e"
+ok $? "11: ... it left no fingerprint: the next run plans"
 
 # git's racy rule: a clock by which every input changed no earlier than a
 # tick before the run read it (libfaketime, a day behind; the times stat(2)
