@@ -162,7 +162,17 @@ def rebuild_vs_gtk():
             "make bench")
 
 
-ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, rebuild_vs_gtk, kf6_menu, kf6_prediction, plasma5_calls, plasma5_prediction,
+def rebuild_vs_gtk_scale():
+    m = find("bench-scale", r"^apps3\s+(\S+)\s+\|\s+(\d+)\s+(\d+)\s+([\d.]+)\s+\|\s+(\d+)\s+(\d+)\s+([\d.]+)\s+\|"
+                            r"\s+(\d+)\s+([\d.]+)\s+\|\s+(\d+)$", "the rebuild of the largest tree against gtk-update-icon-cache")
+    t = find("bench-scale", r"^apps3\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", "the largest tree's size")
+    return (f"The same on the largest tree ({t[1]} themes, {num(t[2])} .desktop files, {num(t[3])} icon files)",
+            f"full rebuild {m[2]} ms, {m[4]} of gtk over {m[1].replace(',', ', ')}; after one application is added "
+            f"{m[5]} ms, {m[7]} of gtk on hicolor; no change {m[8]} ms; peak memory {int(m[10]) // 1024} MB",
+            "make bench-scale")
+
+
+ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, rebuild_vs_gtk, rebuild_vs_gtk_scale, kf6_menu, kf6_prediction, plasma5_calls, plasma5_prediction,
         plasma6_calls, plasma6_prediction, hostile]
 
 
