@@ -102,20 +102,25 @@ kinds () { # kinds ROOT THEMEDIR ICON DESKTOP
   step "$R" "a link to an icon in another directory added" kept
   rm "$R$D/kictarget.svg"
   step "$R" "a link's target removed (the link's directory unchanged)" kept
-  # a link no lookup follows (the state keeps its kind, not its target:
-  # state-changes.c, compare_dir), pointed elsewhere, then asked for; then
-  # pointed back, followed now, with the directory of its targets as it was
-  cp "$R$D/$I" "$R$D/kicother-a.svg"
-  { cat "$R$D/$I"; printf '<!-- kic b -->\n'; } > "$R$D/kicother-b.svg"
-  ln -s "$D/kicother-a.svg" "$R/usr/share/pixmaps/kicunfollowed.svg"
+  # a link in hicolor that no lookup follows yet (the state keeps such a
+  # link's kind, not its target: state-changes.c, compare_dir), pointed at
+  # another file; then named by a .desktop file (KDE finds it in hicolor
+  # only: it is planted), and pointed back while followed, the files it
+  # points at unchanged
+  H=/usr/share/icons/hicolor/scalable/apps
+  cp "$R$D/$I" "$R$H/kicother-a.svg"
+  { cat "$R$D/$I"; printf '<!-- kic b -->\n'; } > "$R$H/kicother-b.svg"
+  ln -s kicother-a.svg "$R$H/kicfollowed.svg"
   step "$R" "a link no name asks for added" kept
-  ln -sfn "$D/kicother-b.svg" "$R/usr/share/pixmaps/kicunfollowed.svg"
+  ln -sfn kicother-b.svg "$R$H/kicfollowed.svg"
   step "$R" "that link pointed at another file" kept
-  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicunfollowed\n' \
-    > "$R/usr/share/applications/kicunfollowed.desktop"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicfollowed\n' \
+    > "$R/usr/share/applications/kicfollowed.desktop"
   step "$R" "a .desktop file naming that link" kept
-  ln -sfn "$D/kicother-a.svg" "$R/usr/share/pixmaps/kicunfollowed.svg"
-  step "$R" "that link, now followed, pointed back (its targets' directory unchanged)" kept
+  grep -q "kicfollowed" "$WORK/full.txt"
+  ok $? "... and the plan plants it"
+  ln -sfn kicother-a.svg "$R$H/kicfollowed.svg"
+  step "$R" "that link, now followed, pointed at the other file again (the files unchanged)" kept
   mkdir -p "$R/usr/local/share/applications"
   cp "$R/usr/share/applications/$A" "$R/usr/local/share/applications/kic-local.desktop"
   step "$R" "a data directory that did not exist" any
@@ -344,7 +349,7 @@ T=$(realistic_tree 2>/dev/null) || T=
 n_realistic=0 n_walk=0
 [ -n "$T" ] && n_realistic=1
 [ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
-plan $((49 + 5 + 3 + 7 + 1 + 49 * n_realistic + n_walk))
+plan $((50 + 5 + 3 + 7 + 1 + 50 * n_realistic + n_walk))
 
 fixtures "$WORK/fx" basic
 kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
