@@ -402,6 +402,9 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
   GPtrArray *results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
   Lookup first = { resolver, g_new0 (KicResult, 1), 0, NULL };
   g_autoptr (GArray) probes = NULL;
+  /* the result the sizes before share, while it is the scan's own (a full
+   * lookup's may name another file of the same directory) */
+  KicResult *run;
 
   if (resolver->profile->table->passes != KIC_PASSES_BEST || resolver->profile->apps_first_pass)
     {
@@ -418,27 +421,18 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
 
       probes = probe_once (&scratch, first.result->theme, first.scan_file, count);
     }
+  run = first.result;
   for (int s = min + 1; s <= max; s++)
     {
-      KicResult *last = g_ptr_array_index (results, results->len - 1);
       KicResult *r;
 
       if (first.scan_file == NULL)
         {
           /* found outside a theme's scan, or nothing: one answer for all
-           * sizes (a result of the first size's own lookup that names a
-           * theme or lists its calls is not the others' answer) */
-          if (first.result->theme == NULL && first.result->dir == NULL && first.result->calls == NULL)
-            {
-              first.result->shared++;
-              g_ptr_array_add (results, first.result);
-              continue;
-            }
-          r = g_new0 (KicResult, 1);
-          r->via = first.result->via;
-          r->path = g_strdup (first.result->path);
-          r->n_calls = first.result->n_calls;
-          g_ptr_array_add (results, r);
+           * sizes (resolver_scan_file() alone names a theme and a
+           * directory, and no call is recorded here) */
+          first.result->shared++;
+          g_ptr_array_add (results, first.result);
           continue;
         }
       r = g_new0 (KicResult, 1);
@@ -452,17 +446,20 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
            * the full lookup is always right */
           kic_result_free (r);
           r = kic_resolve (resolver, name, s, FALSE);
+          run = NULL;
         }
-      else if (last != first.result && last->dir == r->dir && last->n_calls == r->n_calls && last->via == r->via
-               && last->theme == r->theme && last->calls == NULL)
+      else if (run != NULL && run->dir == r->dir && run->n_calls == r->n_calls)
         {
-          /* the same directory as the size before: the same result */
+          /* the same directory and calls as the size before: its result */
           g_free (r);
-          last->shared++;
-          r = last;
+          run->shared++;
+          r = run;
         }
       else
-        r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
+        {
+          r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
+          run = r;
+        }
       g_ptr_array_add (results, r);
     }
   g_free (first.scan_file);
