@@ -31,11 +31,11 @@ typedef struct {
   char *not_copyable;   /* why it may not go into the store, once read */
   struct timespec mtime;
   struct stat st;       /* the file as it was read (kic_content_unchanged()) */
-  char sha_hex[65];
+  char sha_hex[KIC_SHA256_HEX_LEN + 1];
   gboolean png_made;    /* kic_content_png() was asked */
   GBytes *png;
   char *png_why;
-  char png_sha[65];
+  char png_sha[KIC_SHA256_HEX_LEN + 1];
 } Content;
 
 struct _KicContentTable {
@@ -276,7 +276,7 @@ content_read (Content *c)
     }
   if (c->known)
     {
-      guint8 sum[32];
+      guint8 sum[KIC_SHA256_LEN];
 
       kic_sha256_of (data, length, sum);
       if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
@@ -319,7 +319,7 @@ read_again (Content *c, GError **error)
   g_autofree char *why = NULL;
   g_autofree char *copy_why = NULL;
   char *data = NULL;
-  guint8 sum[32];
+  guint8 sum[KIC_SHA256_LEN];
   struct stat st;
   gsize length;
 
@@ -367,7 +367,7 @@ kic_content_table_know (KicContentTable *table, const char *real, const char *sh
 {
   Content *c = g_hash_table_lookup (table->by_real, real);
 
-  if (strlen (sha256) != 64 || (c != NULL && (c->read || c->pub.kind != KIC_CONTENT_FILE)))
+  if (strlen (sha256) != KIC_SHA256_HEX_LEN || (c != NULL && (c->read || c->pub.kind != KIC_CONTENT_FILE)))
     return;
   if (c == NULL)
     {
@@ -376,7 +376,7 @@ kic_content_table_know (KicContentTable *table, const char *real, const char *sh
       c = content_new (table, KIC_CONTENT_FILE, real);
       g_hash_table_insert (table->by_real, c->path, c);
     }
-  for (guint i = 0; i < 32; i++)
+  for (guint i = 0; i < KIC_SHA256_LEN; i++)
     {
       int hi = g_ascii_xdigit_value (sha256[2 * i]), lo = g_ascii_xdigit_value (sha256[2 * i + 1]);
 
@@ -455,7 +455,7 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
         {
           gsize length;
           const char *data = g_bytes_get_data (c->png, &length);
-          guint8 sum[32];
+          guint8 sum[KIC_SHA256_LEN];
 
           kic_sha256_of (data, length, sum);
           kic_sha256_hex (sum, c->png_sha);

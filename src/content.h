@@ -23,6 +23,7 @@
 #define KIC_CONTENT_H
 
 #include "fsindex.h"
+#include "sha256.h"
 
 #include <glib.h>
 #include <time.h>
@@ -43,7 +44,7 @@ typedef struct {
   KicContentKind kind;  /* FILE may turn UNREADABLE when it is read */
   const char *path;     /* the real path (FILE, UNREADABLE, DIRECTORY), else the path as given */
   gboolean hashed;      /* FILE, read: sha256 holds its SHA-256 */
-  guint8 sha256[32];
+  guint8 sha256[KIC_SHA256_LEN];
 } KicContent;
 
 /* A table for the files of INDEX (which must outlive it).  transfer full */

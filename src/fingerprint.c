@@ -154,7 +154,7 @@ digest_input (KicSha256 *digest, char type, const char *state, const char *escap
 {
   g_autofree char *line = g_strdup_printf ("%c\t%s\t%s\n", type, state ? state : "-", escaped_path);
 
-  kic_sha256_update (digest, line, strlen (line));
+  kic_sha256_update_str (digest, line);
 }
 
 static gboolean
@@ -196,7 +196,6 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
 {
   GHashTable *stamps = kic_fs_index_stamps (index);
   KicSha256 digest;
-  char hex[KIC_SHA256_HEX_LEN + 1];
   g_autoptr (GPtrArray) paths = NULL;
 
   g_return_val_if_fail (stamps != NULL, NULL);
@@ -211,8 +210,7 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
 
       digest_input (&digest, stamp->type == KIC_FS_DIR ? 'd' : 'f', state, escaped);
     }
-  kic_sha256_digest_hex (&digest, hex);
-  return g_strdup (hex);
+  return kic_sha256_dup_hex (&digest);
 }
 
 char *

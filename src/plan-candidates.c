@@ -208,13 +208,9 @@ plan_digest_candidates (Planner *p, KicSha256 *checksum)
         {
           const GArray *list = theme_candidates (p, g_ptr_array_index (themes, t));
 
-          kic_sha256_update (checksum, "\ncandidates", strlen ("\ncandidates"));
+          kic_sha256_update_str (checksum, "\ncandidates");
           for (guint i = 0; i < list->len; i++)
-            {
-              const char *key = g_array_index (list, ThemeCandidate, i).key;
-
-              kic_sha256_update (checksum, key, strlen (key));
-            }
+            kic_sha256_update_str (checksum, g_array_index (list, ThemeCandidate, i).key);
         }
     }
 }

@@ -275,7 +275,6 @@ static char *
 plan_key (Planner *p)
 {
   KicSha256 checksum;
-  char hex[KIC_SHA256_HEX_LEN + 1];
   const KicPlanOptions *o = p->options;
   GString *s = g_string_new (NULL);
 
@@ -296,8 +295,7 @@ plan_key (Planner *p)
   for (guint r = 0; r < p->resolvers->len; r++)
     kic_resolver_digest (g_ptr_array_index (p->resolvers, r), &checksum);
   plan_digest_candidates (p, &checksum);
-  kic_sha256_digest_hex (&checksum, hex);
-  return g_strdup (hex);
+  return kic_sha256_dup_hex (&checksum);
 }
 
 static void

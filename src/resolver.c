@@ -526,7 +526,7 @@ digest_str (KicSha256 *checksum, const char *s)
   if (s == NULL)
     kic_sha256_update (checksum, "\1", 2);
   else
-    kic_sha256_update_str0 (checksum, s);
+    kic_sha256_update (checksum, s, strlen (s) + 1);
 }
 
 static void

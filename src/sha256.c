@@ -16,9 +16,9 @@ kic_sha256_update (KicSha256 *sha, const void *data, gsize length)
 }
 
 void
-kic_sha256_update_str0 (KicSha256 *sha, const char *s)
+kic_sha256_update_str (KicSha256 *sha, const char *s)
 {
-  kic_sha256_update (sha, s, strlen (s) + 1);
+  kic_sha256_update (sha, s, strlen (s));
 }
 
 void
@@ -34,6 +34,15 @@ kic_sha256_digest_hex (KicSha256 *sha, char hex[KIC_SHA256_HEX_LEN + 1])
 
   kic_sha256_digest (sha, sum);
   kic_sha256_hex (sum, hex);
+}
+
+char *
+kic_sha256_dup_hex (KicSha256 *sha)
+{
+  char hex[KIC_SHA256_HEX_LEN + 1];
+
+  kic_sha256_digest_hex (sha, hex);
+  return g_strdup (hex);
 }
 
 void

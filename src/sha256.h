@@ -21,12 +21,14 @@ typedef struct {
 
 void kic_sha256_init (KicSha256 *sha);
 void kic_sha256_update (KicSha256 *sha, const void *data, gsize length);
-/* ... a string, with its terminating NUL */
-void kic_sha256_update_str0 (KicSha256 *sha, const char *s);
+/* ... the bytes of the string S, without its NUL */
+void kic_sha256_update_str (KicSha256 *sha, const char *s);
 /* SUM gets the digest, and SHA starts again */
 void kic_sha256_digest (KicSha256 *sha, guint8 sum[KIC_SHA256_LEN]);
 /* ... in lower-case hex: HEX gets 64 digits and a NUL */
 void kic_sha256_digest_hex (KicSha256 *sha, char hex[KIC_SHA256_HEX_LEN + 1]);
+/* ... as a new string.  transfer full */
+char *kic_sha256_dup_hex (KicSha256 *sha);
 
 /* The SHA-256 of LENGTH bytes at DATA */
 void kic_sha256_of (const void *data, gsize length, guint8 sum[KIC_SHA256_LEN]);

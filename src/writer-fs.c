@@ -440,7 +440,6 @@ char *
 writer_sha256_of_fd (int fd)
 {
   KicSha256 sum;
-  char hex[KIC_SHA256_HEX_LEN + 1];
   char buf[65536];
   ssize_t n;
 
@@ -449,8 +448,7 @@ writer_sha256_of_fd (int fd)
     kic_sha256_update (&sum, buf, n);
   if (n < 0)
     return NULL;
-  kic_sha256_digest_hex (&sum, hex);
-  return g_strdup (hex);
+  return kic_sha256_dup_hex (&sum);
 }
 
 /* The SHA-256 of the regular file NAME in DIRFD; NULL when it is not one
