@@ -102,7 +102,7 @@ listing_of (KicFsIndex *index, KicFsDir *dir, GHashTable *follow, gboolean borro
 
       if (follow != NULL && entry->d_type == DT_LNK && g_hash_table_contains (follow, key))
         fsindex_entry_type (index, dir->real, key, entry);
-      e->kind = entry->d_type == DT_REG ? 'f' : entry->d_type == DT_DIR ? 'd' : entry->d_type == DT_LNK ? 'l' : 'o';
+      e->kind = kic_fs_kind_letter (entry->d_type);
       e->name = borrow ? key : g_strdup (key);
       e->target = borrow ? entry->target : g_strdup (entry->target);
       e->real = borrow ? entry->real : g_strdup (entry->real);

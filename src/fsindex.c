@@ -172,6 +172,24 @@ kic_fs_link_target (const char *dir, const char *text)
   return kic_path_clean (joined);
 }
 
+unsigned char
+kic_fs_entry_type (int dirfd, const struct dirent *de)
+{
+  struct stat st;
+
+  if (de->d_type != DT_UNKNOWN)
+    return de->d_type;
+  if (fstatat (dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return DT_UNKNOWN;
+  return S_ISLNK (st.st_mode) ? DT_LNK : S_ISDIR (st.st_mode) ? DT_DIR : S_ISREG (st.st_mode) ? DT_REG : DT_FIFO;
+}
+
+char
+kic_fs_kind_letter (unsigned char d_type)
+{
+  return d_type == DT_REG ? 'f' : d_type == DT_DIR ? 'd' : d_type == DT_LNK ? 'l' : 'o';
+}
+
 char *
 kic_fs_index_host_path (const KicFsIndex *index, const char *path)
 {
@@ -217,17 +235,7 @@ read_dir (KicFsIndex *index, const char *real)
       if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
         continue;
       entry = g_new0 (KicFsEntry, 1);
-      entry->d_type = de->d_type;
-      if (de->d_type == DT_UNKNOWN)
-        {
-          struct stat st;
-
-          /* some file systems (old NFS, XFS v4) give no type in readdir */
-          if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-            entry->d_type = S_ISLNK (st.st_mode) ? DT_LNK : S_ISDIR (st.st_mode) ? DT_DIR
-                            : S_ISREG (st.st_mode)                                ? DT_REG
-                                                                                  : DT_FIFO;
-        }
+      entry->d_type = kic_fs_entry_type (dirfd (d), de);
       if (entry->d_type != DT_LNK)
         {
           entry->resolved = TRUE;

@@ -19,6 +19,7 @@
 
 #include "util.h"
 
+#include <dirent.h>
 #include <glib.h>
 
 typedef enum {
@@ -169,6 +170,15 @@ GHashTable *kic_fs_index_listings (KicFsIndex *index);
  * keeps it (KicFsListingEntry.target): joined to DIR (an absolute TEXT
  * starts at the root, as in a chroot) and cleaned.  transfer full */
 char *kic_fs_link_target (const char *dir, const char *text);
+
+/* The type of the entry DE of the directory open as DIRFD (DT_REG,
+ * DT_DIR, DT_LNK, DT_FIFO for anything else), asked with fstatat() where
+ * readdir gives none (old NFS, XFS v4); DT_UNKNOWN when that fails too. */
+unsigned char kic_fs_entry_type (int dirfd, const struct dirent *de);
+
+/* A listing's letter for the entry type D_TYPE (KicFsListingEntry.kind):
+ * 'f', 'd', 'l', or 'o' for anything else. */
+char kic_fs_kind_letter (unsigned char d_type);
 
 /* The names of the directory REAL (a real path) as the index has them
  * (KicFsListingEntry*, sorted: read from the disk, or taken from the state

@@ -63,20 +63,6 @@ link_is (int fd, const char *name, const char *target)
   return have != NULL && strcmp (have, target) == 0;
 }
 
-/* The kind of the entry DE of the directory open as FD, as a listing
- * says it ('f', 'd', 'l', 'o'); asked with fstatat() when readdir does not
- * tell. */
-static char
-kind_now (int fd, const struct dirent *de)
-{
-  unsigned char t = de->d_type;
-  struct stat st;
-
-  if (t == DT_UNKNOWN && fstatat (fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-    t = S_ISREG (st.st_mode) ? DT_REG : S_ISDIR (st.st_mode) ? DT_DIR : S_ISLNK (st.st_mode) ? DT_LNK : DT_FIFO;
-  return t == DT_REG ? 'f' : t == DT_DIR ? 'd' : t == DT_LNK ? 'l' : 'o';
-}
-
 /* Is the entry NAME of the directory HANDLE, of kind KIND now, still what
  * the listing's entry WAS says: the same kind, and for a link a lookup
  * followed, the same target (joined to the directory and cleaned, as
@@ -161,7 +147,7 @@ dir_as_read (Writer *w, DirHandle *handle)
         same = left != WRITER_LEFT_GONE
                && (left == WRITER_LEFT_FILE || link_is (handle->fd, de->d_name, left));
       else if ((was = g_hash_table_lookup (listed, de->d_name)) != NULL)
-        same = entry_as_read (handle, de->d_name, kind_now (handle->fd, de), was);
+        same = entry_as_read (handle, de->d_name, kic_fs_kind_letter (kic_fs_entry_type (handle->fd, de)), was);
       else
         {
           g_autofree char *path = g_build_filename (handle->path, de->d_name, NULL);
