@@ -217,10 +217,14 @@ ok $? "11: ... and the rebuild plans in full"
 # fingerprint (it stamps such a directory by that time)
 R=$(fresh r11c)
 HOOK=$WORK/dpkg-race.so
+# raced VAR=VALUE... COMMAND...: COMMAND with the hook (and ASan told the
+# preload is meant), the hook's settings VAR=VALUE
+raced () {
+  env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" LD_PRELOAD="$HOOK" "$@"
+}
 ${CC:-cc} -shared -fPIC -o "$HOOK" "$TOP/tests/integration/dpkg-race.c" -ldl
 sleep 0.05
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" KIC_RACE_NAME=kicrace.png LD_PRELOAD=$HOOK \
-  "$BIN" -q --root "$R"
+raced KIC_RACE_NAME=kicrace.png "$BIN" -q --root "$R"
 raced=$(find "$R/usr" -name kicrace.png)
 [ -n "$raced" ] && [ "$(stat -c %u "$(dirname "$raced")")" = 0 ]
 ok $? "11: a package added an icon beside the run's first link, in a directory only root may write"
@@ -233,8 +237,7 @@ ok $? "11: ... the next run's fingerprint sees it: the directory's time was not 
 # file of that directory (dpkg renames over the old name)
 R=$(fresh r11d)
 sleep 0.05
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" KIC_RACE_REPLACE=hilocal32.png LD_PRELOAD=$HOOK \
-  "$BIN" -q --root "$R"
+raced KIC_RACE_REPLACE=hilocal32.png "$BIN" -q --root "$R"
 D=/usr/local/share/icons/hicolor/32x32/apps
 [ -L "$R$D/hilocal32.png" ]
 ok $? "11: a package replaced a file by a link beside the run's first link, the names as they were"
@@ -246,8 +249,7 @@ ok $? "11: ... the next run's fingerprint sees it too"
 # naming it, and no fingerprint the next run could stop at
 R=$(fresh r11e)
 sleep 0.05
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" KIC_RACE_NAME=kicrace.png KIC_RACE_FAIL_NOW=1 \
-  LD_PRELOAD=$HOOK "$BIN" -q --root "$R" 2> "$WORK/err11e"
+raced KIC_RACE_NAME=kicrace.png KIC_RACE_FAIL_NOW=1 "$BIN" -q --root "$R" 2> "$WORK/err11e"
 rc=$?
 raced_dir=$(dirname "$(find "$R/usr" -name kicrace.png)")
 [ $rc -eq 3 ] && grep -q "cannot give the present time (another process changed it during the run) to '$raced_dir'" "$WORK/err11e"
