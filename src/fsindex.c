@@ -468,6 +468,18 @@ kic_fs_dir_names (const KicFsDir *dir)
   return names;
 }
 
+gboolean
+kic_fs_dir_has (const KicFsDir *dir, const char *name)
+{
+  return g_hash_table_contains (dir->entries, name);
+}
+
+guint
+kic_fs_dir_size (const KicFsDir *dir)
+{
+  return g_hash_table_size (dir->entries);
+}
+
 const char *
 kic_fs_dir_real (const KicFsDir *dir)
 {

@@ -210,6 +210,9 @@ guint kic_fs_index_generation (const KicFsIndex *index);
 /* The names in the listing DIR (kic_fs_index_dir()).  transfer container
  * (the strings belong to the index) */
 GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
+/* Does DIR list NAME?  How many names does it list? */
+gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
+guint kic_fs_dir_size (const KicFsDir *dir);
 
 /* Keep STAMP as the stamp of the file REAL, as if it was read now (a file
  * a previous run read, whose content is known and did not change). */

@@ -41,7 +41,11 @@ struct _KicResolver {
  * per file name it tries, not per lookup (issue 19). */
 typedef struct {
   GHashTable *names;  /* file name -> GArray of the indexes (guint, rising)
-                       * of the scale-1 directories that list it */
+                       * of the scale-1 directories that list it; NULL
+                       * until asks of each directory would cost more
+                       * (theme_names_listed()) */
+  gsize ask_budget;   /* what asks may still cost before the table is made */
+  guint ask_cost;     /* what one ask costs: the scale-1 directories */
   GHashTable *positions; /* KicFsDir* -> GArray of the indexes of the
                           * directories on disk with that listing */
   const KicFsDir **listings; /* per directory: its disk listing, or NULL */

@@ -16,7 +16,8 @@ resolver_theme_names_free (gpointer data)
 {
   ThemeNames *tn = data;
 
-  g_hash_table_unref (tn->names);
+  if (tn->names != NULL)
+    g_hash_table_unref (tn->names);
   g_hash_table_unref (tn->positions);
   g_free (tn->listings);
   g_free (tn->before);
@@ -214,6 +215,85 @@ resolver_prune_dir (KicPruneRule rule, int dw, int delta)
   return abs (dw) >= abs (delta) && (dw < 0 || delta > 0);
 }
 
+/* TN's table of names, made when first asked (theme_names_listed()). */
+static GHashTable *
+theme_names_table (ThemeNames *tn)
+{
+  const KicTheme *theme = tn->theme;
+
+  if (tn->names != NULL)
+    return tn->names;
+  tn->names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < theme->dirs->len; i++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
+      g_autoptr (GPtrArray) names = NULL;
+      GHashTableIter iter;
+      gpointer key;
+
+      if (tn->kinds[i] == 0)
+        continue;
+      if (dir->resource_files != NULL)
+        {
+          names = g_ptr_array_new ();
+          g_hash_table_iter_init (&iter, dir->resource_files);
+          while (g_hash_table_iter_next (&iter, &key, NULL))
+            g_ptr_array_add (names, key);
+        }
+      else if (tn->listings[i] != NULL)
+        names = kic_fs_dir_names (tn->listings[i]);
+      for (guint n = 0; names != NULL && n < names->len; n++)
+        {
+          GArray *at = g_hash_table_lookup (tn->names, g_ptr_array_index (names, n));
+
+          if (at == NULL)
+            g_hash_table_insert (tn->names, g_ptr_array_index (names, n), at = g_array_new (FALSE, FALSE, sizeof (guint)));
+          if (at->len == 0 || g_array_index (at, guint, at->len - 1) != i)
+            g_array_append_val (at, i);
+        }
+    }
+  return tn->names;
+}
+
+/* Append to AT (may be NULL: only whether there is one) the indexes,
+ * rising, of TN's scale-1 directories that list FILE; TRUE when there is
+ * one.  Until the table of every name (theme_names_table()) would cost
+ * less than the asks so far, each directory is asked: a run that looks up
+ * a few names (a rebuild after one package) does not list a whole theme's
+ * names for them. */
+static gboolean
+theme_names_listed (ThemeNames *tn, const char *file, GArray *at)
+{
+  const KicTheme *theme = tn->theme;
+  gboolean any = FALSE;
+
+  if (tn->names == NULL && tn->ask_budget >= tn->ask_cost)
+    {
+      tn->ask_budget -= tn->ask_cost;
+      for (guint i = 0; i < theme->dirs->len; i++)
+        {
+          const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
+
+          if (tn->kinds[i] == 0
+              || !(dir->resource_files != NULL ? g_hash_table_contains (dir->resource_files, file)
+                                               : tn->listings[i] != NULL && kic_fs_dir_has (tn->listings[i], file)))
+            continue;
+          any = TRUE;
+          if (at == NULL)
+            break;
+          g_array_append_val (at, i);
+        }
+      return any;
+    }
+  {
+    const GArray *listed = g_hash_table_lookup (theme_names_table (tn), file);
+
+    if (listed != NULL && at != NULL)
+      g_array_append_vals (at, listed->data, listed->len);
+    return listed != NULL;
+  }
+}
+
 /* THEME's names (ThemeNames), made or made again when the index changed. */
 ThemeNames *
 resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
@@ -226,7 +306,6 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
   g_autoptr (GHashTable) listings = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   tn = g_new0 (ThemeNames, 1);
-  tn->names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
   tn->positions = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   tn->listings = g_new0 (const KicFsDir *, theme->dirs->len + 1);
   tn->before = g_new0 (guint, theme->dirs->len + 1);
@@ -235,24 +314,20 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
   tn->kinds = g_new0 (guint8, theme->dirs->len + 1);
   tn->generation = generation;
   tn->theme = kic_theme_ref ((KicTheme *) theme);
+  /* the table of names would cost about a step per directory and per
+   * name listed; an ask costs one per directory */
+  tn->ask_budget = theme->dirs->len;
   for (guint i = 0; i < theme->dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
-      g_autoptr (GPtrArray) names = NULL;
-      GHashTableIter iter;
-      gpointer key;
 
       tn->before[i + 1] = tn->before[i];
       if (dir->spec->scale != 1)
         continue;
       tn->kinds[i] = dir->mirror != NULL || dir->resource_files != NULL ? 2 : 1;
+      tn->ask_cost++;
       if (dir->resource_files != NULL)
-        {
-          names = g_ptr_array_new ();
-          g_hash_table_iter_init (&iter, dir->resource_files);
-          while (g_hash_table_iter_next (&iter, &key, NULL))
-            g_ptr_array_add (names, key);
-        }
+        tn->ask_budget += g_hash_table_size (dir->resource_files);
       else
         {
           const KicFsDir *listing = kic_fs_index_dir (resolver->index, dir->mirror ? dir->mirror : dir->path);
@@ -266,7 +341,7 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
           tn->listings[i] = listing;
           if (listing != NULL)
             {
-              names = kic_fs_dir_names (listing);
+              tn->ask_budget += kic_fs_dir_size (listing);
               if (!g_hash_table_add (listings, (gpointer) listing))
                 g_hash_table_add (tn->twice, (gpointer) listing);
               if ((at = g_hash_table_lookup (tn->positions, listing)) == NULL)
@@ -274,16 +349,10 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
               g_array_append_val (at, i);
             }
         }
-      for (guint n = 0; names != NULL && n < names->len; n++)
-        {
-          GArray *at = g_hash_table_lookup (tn->names, g_ptr_array_index (names, n));
-
-          if (at == NULL)
-            g_hash_table_insert (tn->names, g_ptr_array_index (names, n), at = g_array_new (FALSE, FALSE, sizeof (guint)));
-          if (at->len == 0 || g_array_index (at, guint, at->len - 1) != i)
-            g_array_append_val (at, i);
-        }
     }
+  /* the asks before the table cost at most a quarter of it: a full
+   * rebuild, which makes it anyway, pays little for them */
+  tn->ask_budget /= 4;
   g_hash_table_replace (resolver->theme_names, (gpointer) theme, tn);
   return tn;
 }
@@ -329,7 +398,7 @@ resolver_theme_distances (KicResolver *resolver, const KicTheme *theme, int size
 gboolean
 kic_resolver_theme_may_hold (KicResolver *resolver, const KicTheme *theme, const char *file)
 {
-  return g_hash_table_contains (resolver_theme_names (resolver, theme)->names, file);
+  return theme_names_listed (resolver_theme_names (resolver, theme), file, NULL);
 }
 
 static int
@@ -346,11 +415,9 @@ GArray *
 resolver_candidate_positions (KicResolver *resolver, const KicTheme *theme, const ProbeFile *file)
 {
   ThemeNames *tn = resolver_theme_names (resolver, theme);
-  const GArray *listed = g_hash_table_lookup (tn->names, file->name);
   GArray *at = g_array_new (FALSE, FALSE, sizeof (guint));
 
-  if (listed != NULL)
-    g_array_append_vals (at, listed->data, listed->len);
+  theme_names_listed (tn, file->name, at);
   for (guint e = 0; file->overlay != NULL && e < file->overlay->len; e++)
     {
       const OverlayEntry *entry = &g_array_index (file->overlay, OverlayEntry, e);

@@ -353,6 +353,62 @@ static const char *const many_files[] = {
   NULL,
 };
 
+/* kic_resolver_theme_may_hold() and the lookups: the first asks of a
+ * theme look in each directory's listing, the later ones (once the asks
+ * would have cost a quarter of a table of every name the theme lists) in
+ * that table; both must say the same.  400 more files in each theme make
+ * the first round of asks below (7 a theme, 4 directories each at most)
+ * cost less than that quarter; 1000 asks of a name none lists then make
+ * the table. */
+static void
+test_may_hold_asked_then_listed (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const GPtrArray *themes = kic_resolver_themes (f->resolver);
+  const KicTheme *breeze = g_ptr_array_index (themes, 0), *hicolor = g_ptr_array_index (themes, 2);
+  const struct {
+    const KicTheme *theme;
+    const char *file;
+    gboolean held;
+  } asks[] = {
+    { breeze, "doc.svg", TRUE },   /* actions/16 and actions/32 */
+    { breeze, "pick.svg", TRUE },  /* actions/22 and apps/48 */
+    { breeze, "app.png", FALSE },  /* only hicolor lists it */
+    { breeze, "only.xpm", FALSE }, /* pixmaps, in no theme */
+    { hicolor, "app.png", TRUE },
+    { hicolor, "app.svg", TRUE },
+    { hicolor, "doc.svg", FALSE },
+  };
+
+  for (int i = 0; i < 400; i++)
+    {
+      g_autofree char *in_breeze = g_strdup_printf ("/usr/share/icons/breeze/apps/48/filler-%d.svg", i);
+      g_autofree char *in_hicolor = g_strdup_printf ("/usr/share/icons/hicolor/48x48/apps/filler-%d.png", i);
+
+      add_file (f->index, in_breeze);
+      add_file (f->index, in_hicolor);
+    }
+  for (int round = 0; round < 2; round++)
+    {
+      g_autoptr (GPtrArray) doc = NULL;
+      g_autoptr (GPtrArray) app = NULL;
+
+      for (guint a = 0; a < G_N_ELEMENTS (asks); a++)
+        g_assert_cmpint (kic_resolver_theme_may_hold (f->resolver, asks[a].theme, asks[a].file), ==, asks[a].held);
+      /* doc at 16: actions/16 (dw 0); at 48: actions/32 (Scalable 32-256)
+       * before apps/48, which has no doc; app at 48: hicolor 48x48 */
+      doc = kic_resolve_sizes_uncounted (f->resolver, "doc", 16, 48);
+      app = kic_resolve_sizes_uncounted (f->resolver, "app", 48, 48);
+      g_assert_cmpstr (((KicResult *) g_ptr_array_index (doc, 0))->path, ==, "/usr/share/icons/breeze/actions/16/doc.svg");
+      g_assert_cmpstr (((KicResult *) g_ptr_array_index (doc, 32))->path, ==, "/usr/share/icons/breeze/actions/32/doc.svg");
+      g_assert_cmpstr (((KicResult *) g_ptr_array_index (app, 0))->path, ==, "/usr/share/icons/hicolor/48x48/apps/app.png");
+      for (int n = 0; round == 0 && n < 1000; n++)
+        {
+          g_assert_false (kic_resolver_theme_may_hold (f->resolver, breeze, "nothing.svg"));
+          g_assert_false (kic_resolver_theme_may_hold (f->resolver, hicolor, "nothing.png"));
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -369,5 +425,6 @@ main (int argc, char **argv)
   ADD ("user-group", user_files, test_user_group);
   ADD ("names", NULL, test_names);
   ADD ("sizes-shortcut", many_files, test_sizes_shortcut);
+  ADD ("may-hold-asked-then-listed", many_files, test_may_hold_asked_then_listed);
   return g_test_run ();
 }
