@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "resolver-private.h"
+#include "util.h"
 
 static void
 call_free (gpointer data)
@@ -532,9 +533,9 @@ digest_str (KicSha256 *checksum, const char *s)
 static void
 digest_int (KicSha256 *checksum, gint64 v)
 {
-  char buf[32];
+  char buf[KIC_INT64_DIGITS];
 
-  g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, v);
+  kic_format_int64 (buf, v);
   digest_str (checksum, buf);
 }
 

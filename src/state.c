@@ -72,6 +72,17 @@ put_str (GString *out, const char *s)
   append_escaped (out, s);
 }
 
+/* A tab and V in decimal */
+static void
+put_int (GString *out, gint64 v)
+{
+  char digits[KIC_INT64_DIGITS];
+  gsize n = kic_format_int64 (digits, v);
+
+  g_string_append_c (out, '\t');
+  g_string_append_len (out, digits, n);
+}
+
 static void
 put_opt (GString *out, const char *s)
 {
@@ -91,7 +102,7 @@ put_head (GString *out, const char *tag, const KicNamePlan *np)
   put_str (out, np->name);
   put_str (out, kic_name_status_to_string (np->status));
   put_opt (out, np->reason);
-  g_string_append_printf (out, "\t%d", np->per_size ? 1 : 0);
+  put_int (out, np->per_size ? 1 : 0);
   put_opt (out, np->ban_reason);
 }
 
@@ -119,9 +130,12 @@ put_result (GString *out, const KicNamePlan *np)
     {
       const KicSizeReport *r = g_ptr_array_index (np->sizes, i);
 
-      g_string_append_printf (out, "S\t%d", r->size);
+      g_string_append (out, "S");
+      put_int (out, r->size);
       put_opt (out, r->path);
-      g_string_append_printf (out, "\t%u\t%u\t%u", r->calls_before, r->calls_after, r->calls_floor);
+      put_int (out, r->calls_before);
+      put_int (out, r->calls_after);
+      put_int (out, r->calls_floor);
       put_opt (out, r->floor_reason);
       g_string_append_c (out, '\n');
     }
@@ -192,7 +206,8 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
         continue;
       g_string_append (out, "D");
       put_str (out, dir);
-      g_string_append_printf (out, "\t%d\n", entries != NULL);
+      put_int (out, entries != NULL);
+      g_string_append_c (out, '\n');
       gboolean has_ours = g_hash_table_contains (our_dirs, dir);
 
       for (guint i = 0; entries != NULL && i < entries->len; i++)
@@ -220,7 +235,8 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
             }
           else
             {
-              g_string_append_printf (out, "E\t%c", e->kind);
+              g_string_append (out, "E\t");
+              g_string_append_c (out, e->kind);
               put_str (out, e->name);
             }
           g_string_append_c (out, '\n');
@@ -236,9 +252,12 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
 
           g_string_append (out, "F");
           put_str (out, g_ptr_array_index (files, i));
-          g_string_append_printf (out, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\t%" G_GINT64_FORMAT
-                                       "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\n",
-                                  st->dev, st->ino, st->size, st->mtime_ns, st->ctime_ns, st->read_ns);
+          g_string_append_printf (out, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT, st->dev, st->ino);
+          put_int (out, st->size);
+          put_int (out, st->mtime_ns);
+          put_int (out, st->ctime_ns);
+          put_int (out, st->read_ns);
+          g_string_append_c (out, '\n');
         }
     }
   if (desktop_read != NULL)
@@ -252,7 +271,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
 
           g_string_append (out, "M");
           put_str (out, path);
-          g_string_append_printf (out, "\t%d", read->hidden ? 1 : 0);
+          put_int (out, read->hidden ? 1 : 0);
           put_opt (out, read->icon);
           g_string_append_c (out, '\n');
         }
@@ -291,7 +310,8 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
 
       g_string_append (out, "V");
       put_str (out, name);
-      g_string_append_printf (out, "\t%u\n", GPOINTER_TO_UINT (g_hash_table_lookup (plan->verified, name)));
+      put_int (out, GPOINTER_TO_UINT (g_hash_table_lookup (plan->verified, name)));
+      g_string_append_c (out, '\n');
     }
   {
     g_autofree char *sum = kic_checksum64 (out->str, out->len);

@@ -313,3 +313,22 @@ kic_checksum64 (const void *data, gsize length)
   h ^= h >> 33;
   return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", h);
 }
+
+gsize
+kic_format_int64 (char buf[KIC_INT64_DIGITS], gint64 v)
+{
+  char digits[KIC_INT64_DIGITS];
+  char *p = digits + sizeof digits;
+  guint64 u = v < 0 ? -(guint64) v : (guint64) v;
+  gsize n;
+
+  do
+    *--p = (char) ('0' + u % 10);
+  while ((u /= 10) != 0);
+  if (v < 0)
+    *--p = '-';
+  n = (gsize) (digits + sizeof digits - p);
+  memcpy (buf, p, n);
+  buf[n] = '\0';
+  return n;
+}

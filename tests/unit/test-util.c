@@ -153,6 +153,24 @@ test_checksum64 (void)
   }
 }
 
+/* kic_format_int64() must print what printf's "%" G_GINT64_FORMAT does
+ * (the state and the plan key were written that way before it) */
+static void
+test_format_int64 (void)
+{
+  const gint64 values[] = { 0, 1, 9, 10, -1, -10, 1796191166895137387, G_MAXINT64, G_MININT64, G_MININT64 + 1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      char buf[KIC_INT64_DIGITS];
+      g_autofree char *want = g_strdup_printf ("%" G_GINT64_FORMAT, values[i]);
+      gsize n = kic_format_int64 (buf, values[i]);
+
+      g_assert_cmpstr (buf, ==, want);
+      g_assert_cmpuint (n, ==, strlen (want));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -164,5 +182,6 @@ main (int argc, char **argv)
   g_test_add_func ("/util/parse-int", test_parse_int);
   g_test_add_func ("/util/read-uint", test_read_uint);
   g_test_add_func ("/util/checksum64", test_checksum64);
+  g_test_add_func ("/util/format-int64", test_format_int64);
   return g_test_run ();
 }
