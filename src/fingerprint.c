@@ -13,6 +13,7 @@
 #include "manifest.h"
 #include "safeopen.h"
 #include "sha256.h"
+#include "util.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -83,24 +84,48 @@ stamp_is_racy (const KicFsStamp *stamp)
  * change time (issue 19, row 11).  Not the change time of a directory
  * only root may write: the writer plants there and keeps its
  * modification time, but a link changes the change time. */
+/* Numbers joined by spaces, as stamp_state() writes them */
+typedef struct {
+  char text[5 * KIC_INT64_DIGITS];
+  gsize len;
+} StampText;
+
+static void
+stamp_text_add (StampText *t, gboolean is_signed, guint64 v)
+{
+  if (t->len > 0)
+    t->text[t->len++] = ' ';
+  t->len += is_signed ? kic_format_int64 (t->text + t->len, (gint64) v) : kic_format_uint64 (t->text + t->len, v);
+}
+
 static char *
 stamp_state (const KicFsStamp *stamp)
 {
+  StampText t = { .len = 0 };
+
   if (!stamp->exists)
     return g_strdup ("none");
   if (stamp_is_racy (stamp))
     return g_strdup ("racy");
-  if (stamp->type == KIC_FS_DIR && others_may_write (stamp))
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
-                            stamp->dev, stamp->ino, stamp->mtime_ns, stamp->ctime_ns);
+  /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
+   * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
+  stamp_text_add (&t, FALSE, stamp->dev);
+  stamp_text_add (&t, FALSE, stamp->ino);
   if (stamp->type == KIC_FS_DIR)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, stamp->dev,
-                            stamp->ino, stamp->mtime_ns);
-  /* dpkg gives an unpacked file its package's modification time: the
-   * change time says when it came */
-  return g_strdup_printf ("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
-                          " %" G_GINT64_FORMAT,
-                          stamp->dev, stamp->ino, stamp->size, stamp->mtime_ns, stamp->ctime_ns);
+    {
+      stamp_text_add (&t, TRUE, (guint64) stamp->mtime_ns);
+      if (others_may_write (stamp))
+        stamp_text_add (&t, TRUE, (guint64) stamp->ctime_ns);
+    }
+  else
+    {
+      /* dpkg gives an unpacked file its package's modification time: the
+       * change time says when it came */
+      stamp_text_add (&t, TRUE, (guint64) stamp->size);
+      stamp_text_add (&t, TRUE, (guint64) stamp->mtime_ns);
+      stamp_text_add (&t, TRUE, (guint64) stamp->ctime_ns);
+    }
+  return g_strndup (t.text, t.len);
 }
 
 gboolean

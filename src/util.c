@@ -314,21 +314,33 @@ kic_checksum64 (const void *data, gsize length)
   return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", h);
 }
 
-gsize
-kic_format_int64 (char buf[KIC_INT64_DIGITS], gint64 v)
+/* U in decimal, after SIGN ('-' or 0) */
+static gsize
+format_decimal (char buf[KIC_INT64_DIGITS], guint64 u, char sign)
 {
   char digits[KIC_INT64_DIGITS];
   char *p = digits + sizeof digits;
-  guint64 u = v < 0 ? -(guint64) v : (guint64) v;
   gsize n;
 
   do
     *--p = (char) ('0' + u % 10);
   while ((u /= 10) != 0);
-  if (v < 0)
-    *--p = '-';
+  if (sign != 0)
+    *--p = sign;
   n = (gsize) (digits + sizeof digits - p);
   memcpy (buf, p, n);
   buf[n] = '\0';
   return n;
+}
+
+gsize
+kic_format_int64 (char buf[KIC_INT64_DIGITS], gint64 v)
+{
+  return format_decimal (buf, v < 0 ? -(guint64) v : (guint64) v, v < 0 ? '-' : 0);
+}
+
+gsize
+kic_format_uint64 (char buf[KIC_INT64_DIGITS], guint64 v)
+{
+  return format_decimal (buf, v, 0);
 }

@@ -52,10 +52,11 @@ void kic_error_unquote (GError *error);
  * write the tree itself (SECURITY.md). */
 char *kic_checksum64 (const void *data, gsize length);
 
-/* V in decimal, as "%" G_GINT64_FORMAT prints it, into BUF (NUL-ended);
- * its length.  (For the records written thousands of times a run, where
- * printf is most of the cost.) */
+/* V in decimal, as "%" G_GINT64_FORMAT (G_GUINT64_FORMAT) prints it, into
+ * BUF (NUL-ended); its length.  (For the records written thousands of
+ * times a run, where printf is most of the cost.) */
 #define KIC_INT64_DIGITS 21
 gsize kic_format_int64 (char buf[KIC_INT64_DIGITS], gint64 v);
+gsize kic_format_uint64 (char buf[KIC_INT64_DIGITS], guint64 v);
 
 #endif /* KIC_UTIL_H */

@@ -153,18 +153,29 @@ test_checksum64 (void)
   }
 }
 
-/* kic_format_int64() must print what printf's "%" G_GINT64_FORMAT does
+/* kic_format_int64() and kic_format_uint64() must print what printf's
+ * "%" G_GINT64_FORMAT and G_GUINT64_FORMAT do
  * (the state and the plan key were written that way before it) */
 static void
 test_format_int64 (void)
 {
   const gint64 values[] = { 0, 1, 9, 10, -1, -10, 1796191166895137387, G_MAXINT64, G_MININT64, G_MININT64 + 1 };
+  const guint64 unsigned_values[] = { 0, 7, 10, 6341201, G_MAXINT64, (guint64) G_MAXINT64 + 1, G_MAXUINT64 };
 
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     {
       char buf[KIC_INT64_DIGITS];
       g_autofree char *want = g_strdup_printf ("%" G_GINT64_FORMAT, values[i]);
       gsize n = kic_format_int64 (buf, values[i]);
+
+      g_assert_cmpstr (buf, ==, want);
+      g_assert_cmpuint (n, ==, strlen (want));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (unsigned_values); i++)
+    {
+      char buf[KIC_INT64_DIGITS];
+      g_autofree char *want = g_strdup_printf ("%" G_GUINT64_FORMAT, unsigned_values[i]);
+      gsize n = kic_format_uint64 (buf, unsigned_values[i]);
 
       g_assert_cmpstr (buf, ==, want);
       g_assert_cmpuint (n, ==, strlen (want));
