@@ -275,10 +275,18 @@ kic_manifest_to_string (const KicManifest *manifest)
     {
       const KicManifestEntry *entry = g_ptr_array_index (sorted, i);
 
+      /* "file\tPATH\tSOURCE\tSHA256" or "link\tPATH\tTARGET" (appended,
+       * not printf'd: the manifest is written three times a run) */
+      g_string_append (out, entry->kind == KIC_ENTRY_FILE ? "file\t" : "link\t");
+      g_string_append (out, entry->path);
+      g_string_append_c (out, '\t');
+      g_string_append (out, entry->target);
       if (entry->kind == KIC_ENTRY_FILE)
-        g_string_append_printf (out, "file\t%s\t%s\t%s\n", entry->path, entry->target, entry->sha256);
-      else
-        g_string_append_printf (out, "link\t%s\t%s\n", entry->path, entry->target);
+        {
+          g_string_append_c (out, '\t');
+          g_string_append (out, entry->sha256);
+        }
+      g_string_append_c (out, '\n');
     }
   g_string_append (out, KIC_MANIFEST_END "\n");
   return g_string_free (out, FALSE);
