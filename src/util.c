@@ -144,23 +144,30 @@ kic_path_clean (const char *path)
 char *
 kic_relative_link (const char *link, const char *target)
 {
-  g_auto (GStrv) from = g_strsplit (link, "/", -1);
-  g_auto (GStrv) to = g_strsplit (target, "/", -1);
-  guint n_from = g_strv_length (from);
-  guint common = 0;
+  /* the directories of LINK are its components but the last (the link
+   * itself); those it shares with TARGET, component by component, are
+   * left out, each other one is a "../" */
+  const char *last = strrchr (link, '/');
+  const char *from = link, *to = target;
   GString *out = g_string_new (NULL);
 
-  /* the last component of LINK is the link itself, not a directory */
-  while (common + 1 < n_from && to[common] != NULL && strcmp (from[common], to[common]) == 0)
-    common++;
-  for (guint i = common; i + 1 < n_from; i++)
-    g_string_append (out, "../");
-  for (guint i = common; to[i] != NULL; i++)
+  while (from <= last && to != NULL)
     {
-      g_string_append (out, to[i]);
-      if (to[i + 1] != NULL)
-        g_string_append_c (out, '/');
+      const char *from_end = strchr (from, '/');
+      const char *to_end = strchr (to, '/');
+      gsize n = (gsize) (from_end - from);
+
+      if ((to_end != NULL ? (gsize) (to_end - to) : strlen (to)) != n || memcmp (from, to, n) != 0)
+        break;
+      from = from_end + 1;
+      to = to_end != NULL ? to_end + 1 : NULL;
     }
+  /* each directory left ends with a '/' up to the link's last one */
+  for (const char *p = from; p <= last; p++)
+    if (*p == '/')
+      g_string_append (out, "../");
+  if (to != NULL)
+    g_string_append (out, to);
   return g_string_free (out, FALSE);
 }
 

@@ -51,6 +51,10 @@ test_relative_link (void)
     { "/a/b/link", "/a/b/target", "target" },
     { "/link", "/var/t", "var/t" },
     { "/a/b/c/link", "/a/t", "../../t" },
+    { "/a/bc/link", "/a/b/t", "../b/t" },   /* "b" is a prefix of "bc", not the same directory */
+    { "/a/b/link", "/a/bc/t", "../bc/t" },
+    { "/a/b/link", "/a/b/c/d/t", "c/d/t" },
+    { "/a/b/link", "/a/b", "" },            /* its own directory: no component left */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
