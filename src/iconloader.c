@@ -27,6 +27,8 @@ kic_system_free (KicSystem *system)
   kic_resolver_free (system->resolver);
   if (system->theme_names != NULL)
     g_hash_table_unref (system->theme_names);
+  if (system->generic_icons != NULL)
+    g_hash_table_unref (system->generic_icons);
   if (system->themes != NULL)
     g_hash_table_unref (system->themes);
   kic_profile_free (system->profile);
@@ -544,7 +546,9 @@ kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gb
    * found: without even hicolor initIconThemes() returns first (:436-441)
    * and the User group has nowhere to look */
   setup.user_search_paths = setup.themes->len > 0 ? user_paths : no_paths;
-  setup.generic_icons = profile->generic_icons ? kic_mime_generic_icons (system->index, profile, system->data_dirs) : NULL;
+  if (profile->generic_icons && system->generic_icons == NULL)
+    system->generic_icons = kic_mime_generic_icons (system->index, profile, system->data_dirs);
+  setup.generic_icons = system->generic_icons != NULL ? g_hash_table_ref (system->generic_icons) : NULL;
   if (used_theme != NULL)
     *used_theme = used ? used : g_strdup ("");
   else
