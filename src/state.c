@@ -181,6 +181,8 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
   g_autoptr (GHashTable) member_number = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GPtrArray) dirs = NULL;
   g_autoptr (GPtrArray) verified = NULL;
+  g_autoptr (GString) entry_path = g_string_new (NULL);
+  gsize dir_len;
   GString *out;
 
   if (plan->key == NULL || inputs == NULL)
@@ -210,19 +212,24 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       g_string_append_c (out, '\n');
       gboolean has_ours = g_hash_table_contains (our_dirs, dir);
 
+      /* ENTRY_PATH: "DIR/", then each entry's name after it */
+      g_string_assign (entry_path, dir);
+      if (strcmp (dir, "/") != 0)
+        g_string_append_c (entry_path, '/');
+      dir_len = entry_path->len;
       for (guint i = 0; entries != NULL && i < entries->len; i++)
         {
           const KicFsListingEntry *e = g_ptr_array_index (entries, i);
-          g_autofree char *path = has_ours || g_str_has_suffix (e->name, ".xpm.png")
-                                    ? g_build_filename (dir, e->name, NULL) : NULL;
 
-          if (has_ours && g_hash_table_contains (ours, path))
+          g_string_truncate (entry_path, dir_len);
+          g_string_append (entry_path, e->name);
+          if (has_ours && g_hash_table_contains (ours, entry_path->str))
             continue; /* a link of ours: not KDE's own */
           /* "X.xpm.png" has the store path of X.xpm's PNG twin: which
            * claims it first depends on every name (claim_store()) */
           if (g_str_has_suffix (e->name, ".xpm.png"))
             {
-              kic_debug ("state: none kept ('%s' could share a store copy)", path);
+              kic_debug ("state: none kept ('%s' could share a store copy)", entry_path->str);
               g_string_free (out, TRUE);
               return NULL;
             }
