@@ -14,10 +14,10 @@
 gboolean
 kic_path_has_dotdot (const char *path)
 {
-  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    if (strcmp (parts[i], "..") == 0)
+  /* a ".." between two slashes or the ends (a ".." that starts one
+   * character later follows a '.', no slash: skipping it misses none) */
+  for (const char *p = path; (p = strstr (p, "..")) != NULL; p += 2)
+    if ((p == path || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
       return TRUE;
   return FALSE;
 }

@@ -106,6 +106,11 @@ test_links_and_dotdot (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_true (kic_path_has_dotdot ("/a/b/../c"));
   g_assert_true (kic_path_has_dotdot ("/a/.."));
   g_assert_false (kic_path_has_dotdot ("/a/..b/c../.x"));
+  g_assert_true (kic_path_has_dotdot (".."));
+  g_assert_true (kic_path_has_dotdot ("../a"));
+  g_assert_true (kic_path_has_dotdot ("/a/.../.."));
+  g_assert_false (kic_path_has_dotdot ("/a/.../b...."));
+  g_assert_false (kic_path_has_dotdot (""));
 }
 
 static void
