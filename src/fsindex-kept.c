@@ -112,6 +112,35 @@ listing_of (KicFsIndex *index, KicFsDir *dir, GHashTable *follow, gboolean borro
   return list;
 }
 
+/* The listing DIR was seeded from, when it is still what listing_of()
+ * would make of DIR (a reference), or NULL: as many names, sorted, and
+ * each link with the target it had (a link followed again since may lead
+ * elsewhere now).  Only seeding fills a seeded directory's names, so the
+ * same count is the same names.  A rebuild after one package has most of
+ * its directories seeded: their listings are not made and sorted again. */
+static GPtrArray *
+seeded_listing (KicFsDir *dir)
+{
+  GPtrArray *seeded = dir->seeded;
+
+  if (seeded == NULL || seeded->len != g_hash_table_size (dir->entries))
+    return NULL;
+  for (guint i = 0; i < seeded->len; i++)
+    {
+      const KicFsListingEntry *e = g_ptr_array_index (seeded, i);
+      const KicFsEntry *entry;
+
+      if (i > 0 && strcmp (((const KicFsListingEntry *) g_ptr_array_index (seeded, i - 1))->name, e->name) >= 0)
+        return NULL;
+      if (e->kind != 'l')
+        continue;
+      entry = g_hash_table_lookup (dir->entries, e->name);
+      if (entry == NULL || g_strcmp0 (entry->target, e->target) != 0 || g_strcmp0 (entry->real, e->real) != 0)
+        return NULL;
+    }
+  return g_ptr_array_ref (seeded);
+}
+
 static void
 listing_free (gpointer data)
 {
@@ -133,7 +162,11 @@ kic_fs_index_listings (KicFsIndex *index)
 
       if (index->is_virtual || (dir != NULL && !dir->from_disk))
         continue;
-      g_hash_table_insert (listings, (gpointer) key, dir ? listing_of (index, dir, NULL, TRUE) : NULL);
+      GPtrArray *listing = dir != NULL ? seeded_listing (dir) : NULL;
+
+      if (dir != NULL && listing == NULL)
+        listing = listing_of (index, dir, NULL, TRUE);
+      g_hash_table_insert (listings, (gpointer) key, listing);
     }
   return listings;
 }
@@ -155,7 +188,7 @@ kic_fs_index_listing (KicFsIndex *index, const char *real, GHashTable *follow)
 }
 
 void
-kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries)
+kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, GPtrArray *entries)
 {
   KicFsDir *dir = NULL;
 
@@ -181,6 +214,7 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
           entry->real = g_strdup (e->real);
           g_hash_table_insert (dir->entries, g_strdup (e->name), entry);
         }
+      dir->seeded = g_ptr_array_ref (entries);
     }
   g_hash_table_insert (index->dirs, g_strdup (real), dir);
   if (index->stamps != NULL && stamp != NULL)

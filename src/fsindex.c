@@ -44,6 +44,8 @@ fs_dir_free (gpointer data)
   g_hash_table_unref (dir->entries);
   if (dir->by_hash != NULL)
     g_array_unref (dir->by_hash);
+  if (dir->seeded != NULL)
+    g_ptr_array_unref (dir->seeded);
   g_free (dir->real);
   g_free (dir);
 }

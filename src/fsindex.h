@@ -162,7 +162,8 @@ void kic_fs_listing_entry_free (gpointer entry);
 /* Every directory the index read from disk: real path -> its names
  * (GPtrArray of KicFsListingEntry*, sorted by name), or NULL when there
  * was no directory there.  transfer container: the paths and the
- * entries' strings are the index's, valid while it lives and is not
+ * entries' strings are the index's (or those of the listing a directory
+ * was seeded from, kic_fs_index_seed()), valid while it lives and is not
  * asked anything more (the state is written from them at once) */
 GHashTable *kic_fs_index_listings (KicFsIndex *index);
 
@@ -200,8 +201,10 @@ GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real, GHashTable
  * ENTRIES (KicFsListingEntry*; NULL: no directory there): each name and
  * kind; a link's TARGET and REAL are where that run found it led, kept
  * for kic_fs_index_listings() until a question follows the link again
- * (reading it then).  Before anything reads REAL. */
-void kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, const GPtrArray *entries);
+ * (reading it then).  ENTRIES is kept (a reference; sorted by name, as
+ * kic_fs_index_listings() gives them) and given back as the listing
+ * while it still is one.  Before anything reads REAL. */
+void kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, GPtrArray *entries);
 
 /* Changes by kic_fs_index_add() so far: what was worked out from the
  * listings before may be stale when it changed. */
