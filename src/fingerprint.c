@@ -182,22 +182,6 @@ digest_input (KicSha256 *digest, char type, const char *state, const char *escap
   kic_sha256_update_str (digest, line);
 }
 
-static gboolean
-is_under (const char *path, const char *dir)
-{
-  gsize n = strlen (dir);
-
-  if (strcmp (dir, "/") == 0)
-    return TRUE;
-  return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
-static int
-compare_paths (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 /* The paths INDEX stamped, sorted, without those under STORE (the run
  * wrote there: the manifest stands for them).  transfer container */
 static GPtrArray *
@@ -210,9 +194,9 @@ sorted_inputs (KicFsIndex *index, const char *store)
 
   g_hash_table_iter_init (&iter, stamps);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (!is_under (key, store))
+    if (!kic_path_is_under (key, store))
       g_ptr_array_add (paths, key);
-  g_ptr_array_sort (paths, compare_paths);
+  g_ptr_array_sort (paths, kic_compare_strings);
   return paths;
 }
 
@@ -230,7 +214,7 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
     {
       const char *path = g_ptr_array_index (paths, i);
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
-      g_autofree char *state = is_under (store, path) ? NULL : stamp_state (stamp);
+      g_autofree char *state = kic_path_is_under (store, path) ? NULL : stamp_state (stamp);
       g_autofree char *escaped = g_strescape (path, NULL);
 
       digest_input (&digest, stamp->type == KIC_FS_DIR ? 'd' : 'f', state, escaped);
@@ -259,7 +243,7 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
       g_autofree char *state = NULL;
 
       /* above the store, the run may have created it: as they are now */
-      if (is_under (store, path))
+      if (kic_path_is_under (store, path))
         state = state_now (rootfd, stamp->type, path);
       else
         state = stamp_state (stamp);
@@ -319,7 +303,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       if (strcmp (path, manifest) == 0)
         has_manifest = TRUE;
       else
-        digest_input (&digest, line[0], is_under (store, path) ? NULL : state, path_field);
+        digest_input (&digest, line[0], kic_path_is_under (store, path) ? NULL : state, path_field);
       g_ptr_array_add (heads, line);
     }
   kic_sha256_digest_hex (&digest, hex);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "fsindex-private.h"
+#include "util.h"
 
 static void
 fs_entry_free (gpointer data)
@@ -565,12 +566,6 @@ kic_fs_index_realpath (KicFsIndex *index, const char *path)
   return g_strdup (fsindex_real_path_cached (index, path));
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 GPtrArray *
 kic_fs_index_list (KicFsIndex *index, const char *path)
 {
@@ -586,7 +581,7 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
   g_hash_table_iter_init (&iter, listing->entries);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (names, key);
-  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_sort (names, kic_compare_strings);
   return names;
 }
 

@@ -2,6 +2,7 @@
 #include "manifest.h"
 
 #include "kic.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -215,12 +216,6 @@ kic_manifest_parse (const char *data, gsize length, const char *origin)
 }
 
 static int
-compare_strings (const void *a, const void *b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
-static int
 compare_entries (gconstpointer a, gconstpointer b)
 {
   const KicManifestEntry *ea = *(KicManifestEntry *const *) a;
@@ -239,7 +234,7 @@ append_sorted_keys (GString *out, GHashTable *table, const char *prefix, gboolea
   g_autofree gpointer *keys = g_hash_table_get_keys_as_array (table, NULL);
   guint n = g_hash_table_size (table);
 
-  qsort (keys, n, sizeof *keys, compare_strings);
+  qsort (keys, n, sizeof *keys, kic_compare_strings);
   for (guint i = 0; i < n; i++)
     {
       g_string_append_printf (out, "%s%s", prefix, (const char *) keys[i]);

@@ -12,6 +12,7 @@
 #include "plan-private.h"
 
 #include "kic.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -173,12 +174,6 @@ known_names (Planner *p, GPtrArray *names)
   return all;
 }
 
-static int
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 typedef struct {
   const char *generic; /* the mime/generic-icons name of NAME */
   const char *name;    /* a known name (borrowed) */
@@ -279,7 +274,7 @@ plan_names_trying (Planner *p, const char *stem)
     }
   for (guint i = 0; i < p->slash_names->len; i++)
     add_if_trying (p, out, seen, g_ptr_array_index (p->slash_names, i), stem);
-  g_ptr_array_sort (out, compare_strings);
+  g_ptr_array_sort (out, kic_compare_strings);
   g_hash_table_insert (p->stem_names, g_strdup (stem), out);
   return out;
 }
@@ -358,7 +353,7 @@ plan_proof_index (Planner *p, GPtrArray *names)
       if (strchr (key, '/') != NULL)
         g_ptr_array_add (p->slash_names, key);
     }
-  g_ptr_array_sort (p->known_sorted, compare_strings);
+  g_ptr_array_sort (p->known_sorted, kic_compare_strings);
   g_ptr_array_sort (p->generic_sorted, compare_generic_of);
   p->reach = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   for (guint r = 0; r < p->resolvers->len; r++)
@@ -448,7 +443,7 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
             }
         }
     }
-  g_ptr_array_sort (out, compare_strings);
+  g_ptr_array_sort (out, kic_compare_strings);
   return out;
 }
 

@@ -543,12 +543,6 @@ digest_int (KicSha256 *checksum, gint64 v)
   digest_str (checksum, buf);
 }
 
-static int
-compare_keys (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 static void
 digest_set (KicSha256 *checksum, GHashTable *table, gboolean values)
 {
@@ -562,7 +556,7 @@ digest_set (KicSha256 *checksum, GHashTable *table, gboolean values)
   g_hash_table_iter_init (&iter, table);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (keys, key);
-  g_ptr_array_sort (keys, compare_keys);
+  g_ptr_array_sort (keys, kic_compare_strings);
   for (guint i = 0; i < keys->len; i++)
     {
       digest_str (checksum, g_ptr_array_index (keys, i));

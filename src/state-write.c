@@ -110,12 +110,6 @@ put_result (GString *out, const KicNamePlan *np)
     }
 }
 
-static int
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 /* KEY's of TABLE, sorted.  transfer container */
 static GPtrArray *
 sorted_keys (GHashTable *table)
@@ -127,17 +121,8 @@ sorted_keys (GHashTable *table)
   g_hash_table_iter_init (&iter, table);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (keys, key);
-  g_ptr_array_sort (keys, compare_strings);
+  g_ptr_array_sort (keys, kic_compare_strings);
   return keys;
-}
-
-/* Is PATH DIR or below it? */
-static gboolean
-is_under (const char *path, const char *dir)
-{
-  gsize n = strlen (dir);
-
-  return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
 char *
@@ -173,7 +158,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       const char *dir = g_ptr_array_index (dirs, d);
       GPtrArray *entries = g_hash_table_lookup (listings, dir);
 
-      if (is_under (dir, store))
+      if (kic_path_is_under (dir, store))
         continue;
       g_string_append (out, "D");
       put_str (out, dir);

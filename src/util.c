@@ -351,3 +351,19 @@ kic_format_uint64 (char buf[KIC_INT64_DIGITS], guint64 v)
 {
   return format_decimal (buf, v, 0);
 }
+
+int
+kic_compare_strings (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+gboolean
+kic_path_is_under (const char *path, const char *dir)
+{
+  gsize n = strlen (dir);
+
+  if (strcmp (dir, "/") == 0)
+    return TRUE;
+  return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}

@@ -52,6 +52,13 @@ void kic_error_unquote (GError *error);
  * write the tree itself (SECURITY.md). */
 char *kic_checksum64 (const void *data, gsize length);
 
+/* strcmp() of two elements of an array of strings (for g_ptr_array_sort()
+ * and qsort()) */
+int kic_compare_strings (const void *a, const void *b);
+
+/* Is PATH DIR or below it (both clean and absolute)? */
+gboolean kic_path_is_under (const char *path, const char *dir);
+
 /* V in decimal, as "%" G_GINT64_FORMAT (G_GUINT64_FORMAT) prints it, into
  * BUF (NUL-ended); its length.  (For the records written thousands of
  * times a run, where printf is most of the cost.) */

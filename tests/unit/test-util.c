@@ -86,6 +86,18 @@ test_relative_link_resolves (void)
       }
 }
 
+/* worked out by hand */
+static void
+test_path_is_under (void)
+{
+  g_assert_true (kic_path_is_under ("/a/b", "/a"));
+  g_assert_true (kic_path_is_under ("/a", "/a"));
+  g_assert_false (kic_path_is_under ("/ab", "/a"));
+  g_assert_false (kic_path_is_under ("/a", "/a/b"));
+  g_assert_true (kic_path_is_under ("/var/lib", "/"));
+  g_assert_true (kic_path_is_under ("/", "/"));
+}
+
 static void
 test_parse_int (void)
 {
@@ -188,6 +200,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/path-clean-relative", test_path_clean_relative);
   g_test_add_func ("/util/relative-link", test_relative_link);
   g_test_add_func ("/util/relative-link-resolves", test_relative_link_resolves);
+  g_test_add_func ("/util/path-is-under", test_path_is_under);
   g_test_add_func ("/util/parse-int", test_parse_int);
   g_test_add_func ("/util/read-uint", test_read_uint);
   g_test_add_func ("/util/checksum64", test_checksum64);
