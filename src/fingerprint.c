@@ -78,26 +78,36 @@ stamp_is_racy (const KicFsStamp *stamp)
   return stamp->exists && stamp->read_ns != 0 && change_time (stamp) > stamp->read_ns - granularity_ns (stamp);
 }
 
+/* Up to five numbers joined by spaces: stamp_state()'s text */
+typedef struct {
+  char text[5 * KIC_INT64_DIGITS];
+  gsize len;
+} StampText;
+
+/* a device or inode number (G_GUINT64_FORMAT) */
+static void
+stamp_text_add_id (StampText *t, guint64 v)
+{
+  if (t->len > 0)
+    t->text[t->len++] = ' ';
+  t->len += kic_format_uint64 (t->text + t->len, v);
+}
+
+/* a size or a time (G_GINT64_FORMAT) */
+static void
+stamp_text_add (StampText *t, gint64 v)
+{
+  if (t->len > 0)
+    t->text[t->len++] = ' ';
+  t->len += kic_format_int64 (t->text + t->len, v);
+}
+
 /* A stamp as the fingerprint writes it.  A directory: its identity and
  * modification time, and its change time when others may write it: its
  * owner can add an icon and set the modification time back, not the
  * change time (issue 19, row 11).  Not the change time of a directory
  * only root may write: the writer plants there and keeps its
  * modification time, but a link changes the change time. */
-/* Numbers joined by spaces, as stamp_state() writes them */
-typedef struct {
-  char text[5 * KIC_INT64_DIGITS];
-  gsize len;
-} StampText;
-
-static void
-stamp_text_add (StampText *t, gboolean is_signed, guint64 v)
-{
-  if (t->len > 0)
-    t->text[t->len++] = ' ';
-  t->len += is_signed ? kic_format_int64 (t->text + t->len, (gint64) v) : kic_format_uint64 (t->text + t->len, v);
-}
-
 static char *
 stamp_state (const KicFsStamp *stamp)
 {
@@ -109,21 +119,21 @@ stamp_state (const KicFsStamp *stamp)
     return g_strdup ("racy");
   /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
    * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
-  stamp_text_add (&t, FALSE, stamp->dev);
-  stamp_text_add (&t, FALSE, stamp->ino);
+  stamp_text_add_id (&t, stamp->dev);
+  stamp_text_add_id (&t, stamp->ino);
   if (stamp->type == KIC_FS_DIR)
     {
-      stamp_text_add (&t, TRUE, (guint64) stamp->mtime_ns);
+      stamp_text_add (&t, stamp->mtime_ns);
       if (others_may_write (stamp))
-        stamp_text_add (&t, TRUE, (guint64) stamp->ctime_ns);
+        stamp_text_add (&t, stamp->ctime_ns);
     }
   else
     {
       /* dpkg gives an unpacked file its package's modification time: the
        * change time says when it came */
-      stamp_text_add (&t, TRUE, (guint64) stamp->size);
-      stamp_text_add (&t, TRUE, (guint64) stamp->mtime_ns);
-      stamp_text_add (&t, TRUE, (guint64) stamp->ctime_ns);
+      stamp_text_add (&t, stamp->size);
+      stamp_text_add (&t, stamp->mtime_ns);
+      stamp_text_add (&t, stamp->ctime_ns);
     }
   return g_strndup (t.text, t.len);
 }

@@ -42,8 +42,8 @@ struct _KicResolver {
 typedef struct {
   GHashTable *names;  /* file name -> GArray of the indexes (guint, rising)
                        * of the scale-1 directories that list it; NULL
-                       * until asks of each directory would cost more
-                       * (theme_names_listed()) */
+                       * until the budget of asks of each directory is
+                       * spent (theme_names_listed()) */
   gsize ask_budget;   /* what asks may still cost before the table is made */
   guint ask_cost;     /* what one ask costs: the scale-1 directories */
   GHashTable *positions; /* KicFsDir* -> GArray of the indexes of the

@@ -257,10 +257,10 @@ theme_names_table (ThemeNames *tn)
 
 /* Append to AT (may be NULL: only whether there is one) the indexes,
  * rising, of TN's scale-1 directories that list FILE; TRUE when there is
- * one.  Until the table of every name (theme_names_table()) would cost
- * less than the asks so far, each directory is asked: a run that looks up
- * a few names (a rebuild after one package) does not list a whole theme's
- * names for them. */
+ * one.  Each directory is asked while TN's budget lasts (a quarter of what
+ * the table of every name, theme_names_table(), costs to make); then the
+ * table is made and asked: a run that looks up a few names (a rebuild
+ * after one package) does not list a whole theme's names for them. */
 static gboolean
 theme_names_listed (ThemeNames *tn, const char *file, GArray *at)
 {
