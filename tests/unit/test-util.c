@@ -86,6 +86,41 @@ test_relative_link_resolves (void)
       }
 }
 
+/* the same on random pairs of paths over a few names, some of them
+ * prefixes of others ("b", "bc", "ab"): what a component-by-component
+ * comparison could get wrong */
+static void
+test_relative_link_random (void)
+{
+  static const char *const parts[] = { "a", "b", "bc", "ab", "c" };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+
+  for (int k = 0; k < 20000; k++)
+    {
+      g_autoptr (GString) link = g_string_new (NULL);
+      g_autoptr (GString) target = g_string_new (NULL);
+      int n_link = g_rand_int_range (rand, 1, 6), n_target = g_rand_int_range (rand, 1, 6);
+
+      for (int i = 0; i < n_link; i++)
+        g_string_append_printf (link, "/%s", parts[g_rand_int_range (rand, 0, G_N_ELEMENTS (parts))]);
+      for (int i = 0; i < n_target; i++)
+        g_string_append_printf (target, "/%s", parts[g_rand_int_range (rand, 0, G_N_ELEMENTS (parts))]);
+      {
+        g_autofree char *rel = kic_relative_link (link->str, target->str);
+        g_autofree char *dir = g_path_get_dirname (link->str);
+        g_autofree char *joined = g_build_filename (dir, rel, NULL);
+        g_autofree char *clean = kic_path_clean (joined);
+
+        g_assert_false (g_path_is_absolute (rel));
+        g_assert_cmpstr (clean, ==, target->str);
+        /* and the shortest: no "../" when the target is in the link's
+         * directory or below it */
+        if (kic_path_is_under (target->str, dir))
+          g_assert_false (g_str_has_prefix (rel, "../"));
+      }
+    }
+}
+
 /* worked out by hand */
 static void
 test_path_is_under (void)
@@ -200,6 +235,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/path-clean-relative", test_path_clean_relative);
   g_test_add_func ("/util/relative-link", test_relative_link);
   g_test_add_func ("/util/relative-link-resolves", test_relative_link_resolves);
+  g_test_add_func ("/util/relative-link-random", test_relative_link_random);
   g_test_add_func ("/util/path-is-under", test_path_is_under);
   g_test_add_func ("/util/parse-int", test_parse_int);
   g_test_add_func ("/util/read-uint", test_read_uint);
