@@ -153,11 +153,52 @@ typedef struct {
   GHashTable *parents; /* directory -> GINT (1 + its trusted descriptor), 0: refused */
 } RootChecks;
 
+/* The trusted descriptor of the directory DIR (borrowed from RC's cache,
+ * or with *OWNED set, the caller's to close), or -1.  A directory is
+ * opened from the nearest one above it that was opened already, one
+ * kic_trusted_dir_open_at() a component, as kic_trusted_dir_open() walks
+ * from the root: the same steps, each checked the same way, and the
+ * verdicts cannot change during the run (a trusted directory is writable
+ * by its owner alone, root or the run's user; an untrusted one stays so,
+ * since no other user can make it root's or take a write bit from it).
+ * A path that is not clean (a "." or an empty component, which the walk
+ * skips) is walked from the root.  At most 64 directories are kept open;
+ * refusals are always kept. */
+static int
+trusted_dir_fd (RootChecks *rc, const char *dir, gboolean *owned)
+{
+  g_autofree char *clean = kic_path_clean (dir);
+  gpointer value;
+  int fd;
+
+  *owned = FALSE;
+  if (g_hash_table_lookup_extended (rc->parents, dir, NULL, &value))
+    return GPOINTER_TO_INT (value) - 1;
+  if (strcmp (dir, "/") == 0 || strcmp (clean, dir) != 0)
+    fd = kic_trusted_dir_open (rc->rootfd, rc->prefix, dir, NULL);
+  else
+    {
+      g_autofree char *parent = g_path_get_dirname (dir);
+      g_autofree char *name = g_path_get_basename (dir);
+      g_autofree char *host = g_strconcat (rc->prefix, dir, NULL);
+      gboolean parent_owned;
+      int pfd = trusted_dir_fd (rc, parent, &parent_owned);
+
+      fd = pfd >= 0 ? kic_trusted_dir_open_at (pfd, host, name, NULL) : -1;
+      if (parent_owned)
+        close (pfd);
+    }
+  if (g_hash_table_size (rc->parents) < 64 || fd < 0)
+    g_hash_table_insert (rc->parents, g_strdup (dir), GINT_TO_POINTER (fd + 1));
+  else
+    *owned = TRUE;
+  return fd;
+}
+
 /* The planner asks of every candidate directory, and a theme's directories
- * share their parents: a parent is walked once (kic_trusted_dir_open())
- * and kept open, and each directory is one fstatat below it; at most 64
- * parents are kept, the rest walked in full.  (The writer checks again
- * when it plants: this only keeps the plan from counting on a refusal.) */
+ * share their parents: each directory is one fstatat below its parent's
+ * trusted descriptor (trusted_dir_fd()).  (The writer checks again when it
+ * plants: this only keeps the plan from counting on a refusal.) */
 static gboolean
 root_may_plant (const char *dir, gpointer data)
 {
@@ -165,28 +206,17 @@ root_may_plant (const char *dir, gpointer data)
   g_autofree char *parent = g_path_get_dirname (dir);
   g_autofree char *name = g_path_get_basename (dir);
   g_autofree char *host = g_strconcat (rc->prefix, dir, NULL);
-  gpointer value;
+  gboolean owned;
+  gboolean ok;
   int pfd;
 
   if (strcmp (dir, "/") == 0)
     return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
-  if (g_hash_table_lookup_extended (rc->parents, parent, NULL, &value))
-    pfd = GPOINTER_TO_INT (value) - 1;
-  else
-    {
-      pfd = kic_trusted_dir_open (rc->rootfd, rc->prefix, parent, NULL);
-      if (g_hash_table_size (rc->parents) < 64 || pfd < 0)
-        g_hash_table_insert (rc->parents, g_strdup (parent), GINT_TO_POINTER (pfd + 1));
-      else
-        {
-          gboolean ok = pfd >= 0 && kic_trusted_dir_check_at (pfd, host, name, NULL);
-
-          if (pfd >= 0)
-            close (pfd);
-          return ok;
-        }
-    }
-  return pfd >= 0 && kic_trusted_dir_check_at (pfd, host, name, NULL);
+  pfd = trusted_dir_fd (rc, parent, &owned);
+  ok = pfd >= 0 && kic_trusted_dir_check_at (pfd, host, name, NULL);
+  if (owned)
+    close (pfd);
+  return ok;
 }
 
 static void

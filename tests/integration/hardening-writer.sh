@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 46
+plan 49
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -60,6 +60,23 @@ seen "$R" hiscalable kicfirst | cmp -s - "$WORK/seen1"
 ok $? "1: ... while KDE shows the same icons"
 grep -q '^link' "$R$S/manifest"
 ok $? "1: ... and the other names are planted"
+
+# -- row 1b: a theme whose top directory its group may write ------------
+# The planner asks the writer's check of every candidate directory, each
+# component of its path (the parents are walked once and kept: a parent's
+# walk starts from the nearest directory above it walked already); so a
+# link below breeze is not planned at all, and the writer has nothing to
+# refuse.
+R=$(fresh r1b)
+chmod g+w "$R$B"
+"$BIN" --root "$R" --dry-run > "$WORK/out1b" 2> "$WORK/err1b"
+! grep -q "^link	$B/" "$WORK/out1b" && ! grep -q 'no link is planted' "$WORK/err1b" && grep -q "^link	" "$WORK/out1b"
+ok $? "1b: breeze writable by its group: no link below it is planned, so none is refused"
+"$BIN" --root "$R" > /dev/null 2> "$WORK/err1b"; rc=$?
+[ "$rc" = 0 ] && ! grep -q 'no link is planted' "$WORK/err1b" && [ -z "$(find "$R$B" -lname "*kde-icon-cache*")" ]
+ok $? "1b: ... and the rebuild plants none there, with no refusal"
+grep -q "^link	/usr/local/share/icons/hicolor/" "$R$S/manifest"
+ok $? "1b: ... while the other themes' links are planted"
 
 # -- held out: a link seen through another theme's directory ------------
 # breeze lists a directory that is a link to hicolor's 22x22/apps (main
