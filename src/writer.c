@@ -189,6 +189,7 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
   g_autoptr (GHashTable) sums = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) shared = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) store_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, writer_store_dir_close);
   GHashTableIter iter;
   gpointer key, value;
 
@@ -234,7 +235,7 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
           kic_warning ("%s; its links are left out", local->message);
           continue;
         }
-      if (!writer_store_slot_ok (w, store, sum))
+      if (!writer_store_slot_ok (w, store_dirs, store, sum))
         continue;
       kic_manifest_add (manifest, KIC_ENTRY_FILE, store, source, sum);
       g_hash_table_insert (sums, (char *) store, (char *) sum);
