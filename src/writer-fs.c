@@ -316,6 +316,30 @@ writer_make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error)
   return TRUE;
 }
 
+/* DIR (HOST names it) opened by the trusted walk (trusted.h): one step
+ * below its parent, opened trusted the same way (so kept open among the
+ * writer's directories: the link directories of a run share their
+ * parents), which is the walk from the root with the steps above taken
+ * once.  Where that fails, the walk from the root again, for its message
+ * (which names the first component refused). */
+static int
+trusted_open (Writer *w, const char *dir, const char *host, GError **error)
+{
+  g_autofree char *clean = kic_path_clean (dir);
+
+  if (strcmp (dir, "/") != 0 && strcmp (clean, dir) == 0)
+    {
+      g_autofree char *parent = g_path_get_dirname (dir);
+      g_autofree char *name = g_path_get_basename (dir);
+      DirHandle *up = writer_open_dir (w, parent, OPEN_TRUSTED, NULL);
+      int fd = up != NULL ? kic_trusted_dir_open_at (up->fd, host, name, NULL) : -1;
+
+      if (fd >= 0)
+        return fd;
+    }
+  return kic_trusted_dir_open (w->rootfd, w->prefix, dir, error);
+}
+
 /* The directory DIR (a path inside the root with no link in it), open:
  * with OPEN_TRUSTED a directory root may plant in (kic_trusted_dir_open()
  * on the path as it is now).  At most MAX_OPEN_DIRS are open at once: the
@@ -344,7 +368,7 @@ writer_open_dir (Writer *w, const char *dir, int flags, GError **error)
     return NULL;
   host = writer_host_path (w, dir);
   if (trusted)
-    fd = kic_trusted_dir_open (w->rootfd, w->prefix, dir, error);
+    fd = trusted_open (w, dir, host, error);
   else
     {
       /* DIR is a real path: a link anywhere in it now is refused */

@@ -177,6 +177,35 @@ test_apply_then_noop (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_true (g_str_has_suffix (target, "/files/usr/share/src/b.png"));
 }
 
+/* A link directory below a directory its group may write (the theme's
+ * top, or the link's directory itself) takes no link: every step of the
+ * walk is checked, the steps the writer took once for other directories
+ * too (a first run plants, so the parents are open when the check is
+ * asked again). */
+static void
+test_untrusted_link_dir (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const char *const modes[] = { "/usr/share/icons/t", "/usr/share/icons/t/apps" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autofree char *host = at (f, modes[i]);
+      g_autofree char *target = NULL;
+      KicWriteStats stats;
+
+      g_assert_cmpint (chmod (host, 0775), ==, 0);
+      run (f, "/usr/share/src/a.png", &stats);
+      g_assert_cmpuint (stats.added, ==, 0);
+      target = link_at (f, LINK);
+      g_assert_null (target);
+      g_assert_cmpint (chmod (host, 0755), ==, 0);
+      run (f, "/usr/share/src/a.png", &stats);
+      g_assert_cmpuint (stats.added, ==, 1);
+      run (f, NULL, &stats);
+      g_assert_cmpuint (stats.removed, ==, 1);
+    }
+}
+
 /* before_link: a package puts its own file at the link's path */
 static void
 dpkg_writes (const char *link, gpointer data)
@@ -446,6 +475,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   kic_quiet = TRUE;
   g_test_add ("/writer/apply-then-noop", Fixture, NULL, setup, test_apply_then_noop, teardown);
+  g_test_add ("/writer/untrusted-link-dir", Fixture, NULL, setup, test_untrusted_link_dir, teardown);
   g_test_add ("/writer/race-new-link", Fixture, NULL, setup, test_race_new_link, teardown);
   g_test_add ("/writer/race-replace", Fixture, NULL, setup, test_race_replace, teardown);
   g_test_add ("/writer/race-remove", Fixture, NULL, setup, test_race_remove, teardown);
