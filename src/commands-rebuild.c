@@ -649,6 +649,10 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   if (options->json)
     kic_report_rebuild_json (system->current_theme, plan, n_desktop_files, &stats, stdout);
   print_summary (plan, popts.targets, n_desktop_files, &stats, wopts.dry_run);
+  /* the largest structures of the run go with the process (util.h) */
+  kic_keep_until_exit (g_steal_pointer (&plan), (GDestroyNotify) kic_plan_free);
+  kic_keep_until_exit (g_steal_pointer (&state), (GDestroyNotify) kic_state_free);
+  kic_keep_until_exit (g_steal_pointer (&system), (GDestroyNotify) kic_system_free);
   return TRUE;
 }
 

@@ -52,6 +52,16 @@ void kic_error_unquote (GError *error);
  * write the tree itself (SECURITY.md). */
 char *kic_checksum64 (const void *data, gsize length);
 
+/* Leave DATA to the process's exit instead of FREE_FUNC: the kernel takes
+ * a run's memory back at once, where freeing a rebuild's index, state and
+ * plan one allocation at a time costs about a tenth of an incremental
+ * rebuild (3 ms of 33, measured).  DATA stays reachable (from a static
+ * array), so valgrind counts it as such and no leak; built with
+ * AddressSanitizer, FREE_FUNC runs at once, so that the leak check still
+ * sees every allocation freed.  For the face's commands, which run once a
+ * process.  NULL is left alone. */
+void kic_keep_until_exit (gpointer data, GDestroyNotify free_func);
+
 /* strcmp() of two elements of an array of strings (for g_ptr_array_sort()
  * and qsort()) */
 int kic_compare_strings (const void *a, const void *b);
