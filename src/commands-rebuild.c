@@ -167,14 +167,13 @@ typedef struct {
 static int
 trusted_dir_fd (RootChecks *rc, const char *dir, gboolean *owned)
 {
-  g_autofree char *clean = kic_path_clean (dir);
   gpointer value;
   int fd;
 
   *owned = FALSE;
   if (g_hash_table_lookup_extended (rc->parents, dir, NULL, &value))
     return GPOINTER_TO_INT (value) - 1;
-  if (strcmp (dir, "/") == 0 || strcmp (clean, dir) != 0)
+  if (strcmp (dir, "/") == 0 || !kic_path_is_clean (dir))
     fd = kic_trusted_dir_open (rc->rootfd, rc->prefix, dir, NULL);
   else
     {

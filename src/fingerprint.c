@@ -297,7 +297,6 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
     {
       char *line = lines[i];
       char *state, *path_field, *path;
-      g_autofree char *clean = NULL;
 
       if (line[0] == '\0')
         continue;
@@ -306,9 +305,8 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       state = line + 2;
       *path_field++ = '\0';
       path = g_strcompress (path_field);
-      clean = kic_path_clean (path);
       g_ptr_array_add (paths, path);
-      if (path[0] != '/' || strcmp (clean, path) != 0)
+      if (!kic_path_is_clean (path))
         return NULL;
       if (strcmp (path, manifest) == 0)
         has_manifest = TRUE;

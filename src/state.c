@@ -133,12 +133,7 @@ is_01 (char **f, guint n, guint i)
 static gboolean
 path_ok (const char *path)
 {
-  g_autofree char *clean = NULL;
-
-  if (path == NULL || path[0] != '/')
-    return FALSE;
-  clean = kic_path_clean (path);
-  return strcmp (clean, path) == 0 && kic_manifest_path_ok (path);
+  return path != NULL && kic_path_is_clean (path) && kic_manifest_path_ok (path);
 }
 
 /* One record of the text, its N fields in F, into STATE.  FALSE when it is

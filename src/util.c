@@ -91,6 +91,29 @@ kic_debug (const char *format, ...)
   va_end (args);
 }
 
+gboolean
+kic_path_is_clean (const char *path)
+{
+  const char *p = path;
+
+  if (p == NULL || p[0] != '/')
+    return FALSE;
+  if (p[1] == '\0')
+    return TRUE;
+  while (*p == '/')
+    {
+      const char *start = ++p;
+
+      while (*p != '\0' && *p != '/')
+        p++;
+      /* an empty component ("//", a '/' at the end), "." or ".." */
+      if (p == start || (p - start == 1 && start[0] == '.')
+          || (p - start == 2 && start[0] == '.' && start[1] == '.'))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 char *
 kic_path_clean (const char *path)
 {

@@ -14,6 +14,11 @@
  * the XDG directories, paths built while resolving).  transfer full */
 char *kic_path_clean (const char *path);
 
+/* Is PATH absolute and what kic_path_clean() gives of it: no empty, "."
+ * or ".." component, no '/' at the end but in "/"?  Without a copy (asked
+ * of every path the state, the fingerprint and the writer read). */
+gboolean kic_path_is_clean (const char *path);
+
 /* The relative target of a link at LINK pointing to TARGET (both clean
  * and absolute): "../../…/var/lib/kde-icon-cache/…".  transfer full */
 char *kic_relative_link (const char *link, const char *target);

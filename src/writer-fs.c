@@ -325,9 +325,7 @@ writer_make_dirs (Writer *w, const char *dir, GPtrArray *made, GError **error)
 static int
 trusted_open (Writer *w, const char *dir, const char *host, GError **error)
 {
-  g_autofree char *clean = kic_path_clean (dir);
-
-  if (strcmp (dir, "/") != 0 && strcmp (clean, dir) == 0)
+  if (strcmp (dir, "/") != 0 && kic_path_is_clean (dir))
     {
       g_autofree char *parent = g_path_get_dirname (dir);
       g_autofree char *name = g_path_get_basename (dir);

@@ -42,9 +42,7 @@ writer_store_copy_of_link (const Writer *w, const char *link, const char *target
 gboolean
 writer_in_store (const Writer *w, const char *path)
 {
-  g_autofree char *clean = kic_path_clean (path);
-
-  return strcmp (clean, path) == 0 && g_str_has_prefix (path, w->files) && path[strlen (w->files)] != '\0';
+  return kic_path_is_clean (path) && g_str_has_prefix (path, w->files) && path[strlen (w->files)] != '\0';
 }
 
 char *

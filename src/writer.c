@@ -244,13 +244,12 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
   for (guint i = 0; i < links->len; i++)
     {
       const KicWriteLink *want = g_ptr_array_index (links, i);
-      g_autofree char *clean = kic_path_clean (want->link);
       g_autofree char *dir = g_path_get_dirname (want->link);
       g_autofree char *target = NULL;
 
       /* the plan names a link by its real path: one that is not clean is
        * not one the writer can check */
-      if (!g_hash_table_contains (sums, want->store) || strcmp (clean, want->link) != 0
+      if (!g_hash_table_contains (sums, want->store) || !kic_path_is_clean (want->link)
           || !kic_manifest_path_ok (want->link) || !writer_name_fits (w, want->link) || !link_dir_ok (w, dir))
         continue;
       target = kic_relative_link (want->link, want->store);
@@ -534,13 +533,12 @@ remove_made_dirs (Writer *w)
   for (guint i = 0; i < dirs->len; i++)
     {
       const char *dir = g_ptr_array_index (dirs, i);
-      g_autofree char *clean = kic_path_clean (dir);
       g_autofree char *below = g_strconcat (dir, "/", NULL);
       g_autofree char *parent = g_path_get_dirname (dir);
       g_autofree char *name = g_path_get_basename (dir);
       int pfd;
 
-      if (strcmp (clean, dir) != 0 || strcmp (dir, "/") == 0 || !g_str_has_prefix (w->options.store, below))
+      if (!kic_path_is_clean (dir) || strcmp (dir, "/") == 0 || !g_str_has_prefix (w->options.store, below))
         continue;
       pfd = kic_open_in_root (w->rootfd, parent, O_RDONLY | O_DIRECTORY, TRUE);
       if (pfd < 0)

@@ -121,6 +121,39 @@ test_relative_link_random (void)
     }
 }
 
+/* kic_path_is_clean() against kic_path_clean() on 50 000 random absolute
+ * paths of "", ".", "..", "a", ".a", "a." and "..." components, and by
+ * hand at the edges */
+static void
+test_path_is_clean (void)
+{
+  static const char *const parts[] = { "", ".", "..", "a", ".a", "a.", "...", "bc" };
+  static const char *const clean[] = { "/", "/a", "/a/b", "/.a/..b/...", "/a./b" };
+  static const char *const unclean[] = { "", "a", "a/b", "//", "/a/", "/a//b", "/./a", "/a/.", "/a/..", "/../a" };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+
+  for (guint i = 0; i < G_N_ELEMENTS (clean); i++)
+    g_assert_true (kic_path_is_clean (clean[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (unclean); i++)
+    g_assert_false (kic_path_is_clean (unclean[i]));
+  g_assert_false (kic_path_is_clean (NULL));
+  for (int k = 0; k < 50000; k++)
+    {
+      g_autoptr (GString) path = g_string_new (NULL);
+      int n = g_rand_int_range (rand, 1, 6);
+
+      for (int i = 0; i < n; i++)
+        g_string_append_printf (path, "/%s", parts[g_rand_int_range (rand, 0, G_N_ELEMENTS (parts))]);
+      {
+        g_autofree char *cleaned = kic_path_clean (path->str);
+
+        if (kic_path_is_clean (path->str) != (strcmp (cleaned, path->str) == 0))
+          g_error ("kic_path_is_clean (\"%s\"): %d, kic_path_clean(): \"%s\"", path->str,
+                   kic_path_is_clean (path->str), cleaned);
+      }
+    }
+}
+
 /* worked out by hand */
 static void
 test_path_is_under (void)
@@ -236,6 +269,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/relative-link", test_relative_link);
   g_test_add_func ("/util/relative-link-resolves", test_relative_link_resolves);
   g_test_add_func ("/util/relative-link-random", test_relative_link_random);
+  g_test_add_func ("/util/path-is-clean", test_path_is_clean);
   g_test_add_func ("/util/path-is-under", test_path_is_under);
   g_test_add_func ("/util/parse-int", test_parse_int);
   g_test_add_func ("/util/read-uint", test_read_uint);
