@@ -89,12 +89,11 @@ compare_listing_entries (gconstpointer a, gconstpointer b)
 static GPtrArray *
 listing_of (KicFsIndex *index, KicFsDir *dir, GHashTable *follow, gboolean borrow)
 {
-  GPtrArray *list = g_ptr_array_new_full (g_hash_table_size (dir->entries),
-                                          borrow ? g_free : kic_fs_listing_entry_free);
+  GPtrArray *list = g_ptr_array_new_full (kic_fs_dir_size (dir), borrow ? g_free : kic_fs_listing_entry_free);
   GHashTableIter iter;
   gpointer key, value;
 
-  g_hash_table_iter_init (&iter, dir->entries);
+  g_hash_table_iter_init (&iter, fsindex_dir_entries (dir));
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       KicFsEntry *entry = value;
@@ -123,7 +122,12 @@ seeded_listing (KicFsDir *dir)
 {
   GPtrArray *seeded = dir->seeded;
 
-  if (seeded == NULL || seeded->len != g_hash_table_size (dir->entries))
+  if (seeded == NULL)
+    return NULL;
+  /* no name of it asked nor changed since (sorted when seeded) */
+  if (dir->entries == NULL)
+    return g_ptr_array_ref (seeded);
+  if (seeded->len != g_hash_table_size (dir->entries))
     return NULL;
   for (guint i = 0; i < seeded->len; i++)
     {
@@ -196,29 +200,64 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
     return;
   if (entries != NULL)
     {
-      dir = fsindex_fs_dir_new (real);
-      dir->from_disk = TRUE;
-      for (guint i = 0; i < entries->len; i++)
-        {
-          const KicFsListingEntry *e = g_ptr_array_index (entries, i);
-          KicFsEntry *entry = g_new0 (KicFsEntry, 1);
+      gboolean sorted = TRUE;
 
-          entry->d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
-          if (entry->d_type != DT_LNK)
-            {
-              entry->resolved = TRUE;
-              entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR
-                                                                                           : KIC_FS_OTHER;
-            }
-          entry->target = g_strdup (e->target);
-          entry->real = g_strdup (e->real);
-          g_hash_table_insert (dir->entries, g_strdup (e->name), entry);
-        }
+      for (guint i = 1; sorted && i < entries->len; i++)
+        sorted = strcmp (((const KicFsListingEntry *) g_ptr_array_index (entries, i - 1))->name,
+                         ((const KicFsListingEntry *) g_ptr_array_index (entries, i))->name) < 0;
+      dir = g_new0 (KicFsDir, 1);
+      dir->real = g_strdup (real);
+      dir->from_disk = TRUE;
       dir->seeded = g_ptr_array_ref (entries);
+      /* a listing as the state keeps it (sorted, each name once) is
+       * searched as it is, its table made when first needed
+       * (fsindex_dir_entries()); any other, at once */
+      if (!sorted)
+        fsindex_dir_entries (dir);
     }
   g_hash_table_insert (index->dirs, g_strdup (real), dir);
   if (index->stamps != NULL && stamp != NULL)
     g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
+/* The entry of the index for the listing entry E (a link: not followed
+ * yet, with the target and real path the listing gives). */
+KicFsEntry *
+fsindex_entry_of_listing (const KicFsListingEntry *e)
+{
+  KicFsEntry *entry = g_new0 (KicFsEntry, 1);
+
+  entry->d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
+  if (entry->d_type != DT_LNK)
+    {
+      entry->resolved = TRUE;
+      entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR : KIC_FS_OTHER;
+    }
+  entry->target = g_strdup (e->target);
+  entry->real = g_strdup (e->real);
+  return entry;
+}
+
+/* NAME's entry in the sorted listing DIR was seeded from, or NULL. */
+const KicFsListingEntry *
+fsindex_seeded_find (const KicFsDir *dir, const char *name)
+{
+  guint lo = 0, hi = dir->seeded->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const KicFsListingEntry *e = g_ptr_array_index (dir->seeded, mid);
+      int c = strcmp (e->name, name);
+
+      if (c == 0)
+        return e;
+      if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return NULL;
 }
 
 void

@@ -26,7 +26,9 @@ typedef struct {
 } KicFsSlot;
 
 struct _KicFsDir {
-  GHashTable *entries; /* name -> KicFsEntry* */
+  GHashTable *entries; /* name -> KicFsEntry*; NULL for a directory seeded
+                        * from a sorted listing until first asked
+                        * (fsindex_dir_entries()) */
   char *real;          /* its real path */
   gboolean from_disk;  /* read by read_dir() (not made by kic_fs_index_add()) */
   GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
@@ -58,6 +60,11 @@ struct _KicFsIndex {
 
 /* fsindex.c */
 void kic_fs_dir_own_entries (KicFsIndex *index, KicFsDir *dir);
+/* fsindex.c: DIR's entries (made from its seeded listing when first asked) */
+GHashTable *fsindex_dir_entries (KicFsDir *dir);
+/* fsindex-kept.c */
+KicFsEntry *fsindex_entry_of_listing (const KicFsListingEntry *e);
+const KicFsListingEntry *fsindex_seeded_find (const KicFsDir *dir, const char *name);
 /* fsindex-kept.c */
 void fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd);
 /* fsindex-virtual.c */

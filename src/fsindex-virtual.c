@@ -103,7 +103,7 @@ kic_fs_index_add_contents (KicFsIndex *index, const char *dir, const char *name,
   g_return_if_fail (index->is_virtual);
   kic_fs_index_add (index, clean, name, KIC_FS_FILE);
   /* a virtual directory is its own real path */
-  entry = g_hash_table_lookup (fsindex_get_dir (index, clean)->entries, name);
+  entry = g_hash_table_lookup (fsindex_dir_entries (fsindex_get_dir (index, clean)), name);
   entry->contents = g_bytes_new (data, length);
 }
 
@@ -126,7 +126,7 @@ fsindex_read_virtual_file (KicFsIndex *index, const char *path, gsize max, char 
       parent = g_path_get_dirname (real);
       base = g_path_get_basename (real);
       dir = fsindex_get_dir (index, parent);
-      entry = dir != NULL ? g_hash_table_lookup (dir->entries, base) : NULL;
+      entry = dir != NULL ? g_hash_table_lookup (fsindex_dir_entries (dir), base) : NULL;
     }
   if (entry == NULL || entry->type != KIC_FS_FILE || entry->contents == NULL)
     {

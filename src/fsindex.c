@@ -42,7 +42,8 @@ fs_dir_free (gpointer data)
 
   if (dir == NULL)
     return;
-  g_hash_table_unref (dir->entries);
+  if (dir->entries != NULL)
+    g_hash_table_unref (dir->entries);
   if (dir->by_hash != NULL)
     g_array_unref (dir->by_hash);
   if (dir->seeded != NULL)
@@ -66,10 +67,30 @@ fsindex_fs_dir_new (const char *real)
 void
 kic_fs_dir_own_entries (KicFsIndex *index, KicFsDir *dir)
 {
-  if (dir->entries != index->no_entries)
+  if (fsindex_dir_entries (dir) != index->no_entries)
     return;
   g_hash_table_unref (dir->entries);
   dir->entries = entries_new ();
+}
+
+/* A seeded directory's table is made when a name is first looked up in it
+ * (or it is changed): most seeded directories of an incremental rebuild
+ * are only listed, asked whether they hold a name (fsindex_seeded_find()),
+ * and written back to the state as they were seeded. */
+GHashTable *
+fsindex_dir_entries (KicFsDir *dir)
+{
+  if (dir->entries == NULL)
+    {
+      dir->entries = entries_new ();
+      for (guint i = 0; i < dir->seeded->len; i++)
+        {
+          const KicFsListingEntry *e = g_ptr_array_index (dir->seeded, i);
+
+          g_hash_table_insert (dir->entries, g_strdup (e->name), fsindex_entry_of_listing (e));
+        }
+    }
+  return dir->entries;
 }
 
 KicFsIndex *
@@ -353,7 +374,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
       dir = fsindex_get_dir (index, cur);
       if (dir == NULL)
         return NULL;
-      entry = g_hash_table_lookup (dir->entries, c);
+      entry = g_hash_table_lookup (fsindex_dir_entries (dir), c);
       if (entry == NULL)
         return NULL;
       next = path_join (cur, c);
@@ -400,7 +421,7 @@ type_of_real (KicFsIndex *index, const char *real)
   parent = g_path_get_dirname (real);
   base = g_path_get_basename (real);
   dir = fsindex_get_dir (index, parent);
-  entry = dir ? g_hash_table_lookup (dir->entries, base) : NULL;
+  entry = dir ? g_hash_table_lookup (fsindex_dir_entries (dir), base) : NULL;
   if (entry == NULL || entry->d_type == DT_LNK)
     return KIC_FS_NONE; /* resolve() never returns a link */
   return entry->type;
@@ -434,7 +455,7 @@ kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
   listing = fsindex_get_dir (index, real);
   if (listing == NULL)
     return KIC_FS_NONE;
-  entry = g_hash_table_lookup (listing->entries, name);
+  entry = g_hash_table_lookup (fsindex_dir_entries (listing), name);
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, real, name, entry);
@@ -451,7 +472,8 @@ kic_fs_index_dir (KicFsIndex *index, const char *path)
 KicFsType
 kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
 {
-  KicFsEntry *entry = g_hash_table_lookup (dir->entries, name);
+  /* (the listing belongs to the index; only its table is made here) */
+  KicFsEntry *entry = g_hash_table_lookup (fsindex_dir_entries ((KicFsDir *) dir), name);
 
   if (entry == NULL)
     return KIC_FS_NONE;
@@ -461,10 +483,18 @@ kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
 GPtrArray *
 kic_fs_dir_names (const KicFsDir *dir)
 {
-  GPtrArray *names = g_ptr_array_new ();
+  GPtrArray *names;
   GHashTableIter iter;
   gpointer key;
 
+  if (dir->entries == NULL)
+    {
+      names = g_ptr_array_sized_new (dir->seeded->len);
+      for (guint i = 0; i < dir->seeded->len; i++)
+        g_ptr_array_add (names, ((KicFsListingEntry *) g_ptr_array_index (dir->seeded, i))->name);
+      return names;
+    }
+  names = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, dir->entries);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (names, key);
@@ -474,13 +504,15 @@ kic_fs_dir_names (const KicFsDir *dir)
 gboolean
 kic_fs_dir_has (const KicFsDir *dir, const char *name)
 {
+  if (dir->entries == NULL)
+    return fsindex_seeded_find (dir, name) != NULL;
   return g_hash_table_contains (dir->entries, name);
 }
 
 guint
 kic_fs_dir_size (const KicFsDir *dir)
 {
-  return g_hash_table_size (dir->entries);
+  return dir->entries == NULL ? dir->seeded->len : g_hash_table_size (dir->entries);
 }
 
 const char *
@@ -514,7 +546,7 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
   guint hi;
 
   /* (an empty directory needs no slots) */
-  if (g_hash_table_size (dir->entries) == 0)
+  if (kic_fs_dir_size (dir) == 0)
     return KIC_FS_NONE;
   if (dir->by_hash == NULL)
     {
@@ -522,8 +554,8 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
       gpointer key;
       gpointer value;
 
-      dir->by_hash = g_array_sized_new (FALSE, FALSE, sizeof (KicFsSlot), g_hash_table_size (dir->entries));
-      g_hash_table_iter_init (&iter, dir->entries);
+      dir->by_hash = g_array_sized_new (FALSE, FALSE, sizeof (KicFsSlot), kic_fs_dir_size (dir));
+      g_hash_table_iter_init (&iter, fsindex_dir_entries (dir));
       while (g_hash_table_iter_next (&iter, &key, &value))
         {
           KicFsSlot slot = { g_str_hash (key), key, value };
@@ -577,6 +609,8 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
 
   if (listing == NULL)
     return NULL;
+  if (listing->entries == NULL)
+    return kic_fs_dir_names (listing); /* a seeded listing is sorted */
   names = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, listing->entries);
   while (g_hash_table_iter_next (&iter, &key, NULL))

@@ -222,6 +222,87 @@ test_clean (void)
   g_assert_cmpstr (b, ==, "/");
 }
 
+static GPtrArray *
+listing (const char *const *names, const char *kinds)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func (kic_fs_listing_entry_free);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
+
+      e->name = g_strdup (names[i]);
+      e->kind = kinds[i];
+      g_ptr_array_add (entries, e);
+    }
+  return entries;
+}
+
+/* A directory seeded from a listing answers as one read from disk would,
+ * whether the listing is sorted (searched as it is, its table made when a
+ * name is looked up) or not (its table made at once); a sorted one that
+ * nothing changed is given back as the state's listing. */
+static void
+test_seeded (void)
+{
+  static const char *const sorted[] = { "a.png", "b", "c.svg", NULL };
+  static const char *const unsorted[] = { "c.svg", "a.png", "b", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("kic-fsindex-XXXXXX", &error);
+  g_autoptr (GPtrArray) in_order = listing (sorted, "fdf");
+  g_autoptr (GPtrArray) out_of_order = listing (unsorted, "ffd");
+  KicFsIndex *index;
+  const char *const dirs[] = { "/x", "/y" };
+
+  g_assert_no_error (error);
+  MK ("x");
+  MK ("y");
+  index = kic_fs_index_new (root);
+  kic_fs_index_seed (index, "/x", NULL, in_order);
+  kic_fs_index_seed (index, "/y", NULL, out_of_order);
+  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+    {
+      const KicFsDir *dir = kic_fs_index_dir (index, dirs[d]);
+      g_autoptr (GPtrArray) names = NULL;
+
+      g_assert_nonnull (dir);
+      g_assert_true (kic_fs_dir_has (dir, "a.png"));
+      g_assert_true (kic_fs_dir_has (dir, "b"));
+      g_assert_true (kic_fs_dir_has (dir, "c.svg"));
+      g_assert_false (kic_fs_dir_has (dir, "a"));
+      g_assert_false (kic_fs_dir_has (dir, "d"));
+      g_assert_cmpuint (kic_fs_dir_size (dir), ==, 3);
+      names = kic_fs_dir_names (dir);
+      g_ptr_array_sort (names, kic_compare_strings);
+      g_assert_cmpuint (names->len, ==, 3);
+      g_assert_cmpstr (g_ptr_array_index (names, 0), ==, "a.png");
+      g_assert_cmpstr (g_ptr_array_index (names, 2), ==, "c.svg");
+    }
+  {
+    g_autoptr (GHashTable) listings = kic_fs_index_listings (index);
+
+    g_assert_true (g_hash_table_lookup (listings, "/x") == in_order);
+    g_assert_true (g_hash_table_lookup (listings, "/y") != out_of_order);
+    g_assert_cmpuint (((GPtrArray *) g_hash_table_lookup (listings, "/y"))->len, ==, 3);
+  }
+  /* a name looked up: the table is made, and answers the same */
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/x", "a.png"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/x", "b"), ==, KIC_FS_DIR);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/x", "d"), ==, KIC_FS_NONE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/y", "b"), ==, KIC_FS_DIR);
+  g_assert_true (kic_fs_dir_has (kic_fs_index_dir (index, "/x"), "c.svg"));
+  g_assert_false (kic_fs_dir_has (kic_fs_index_dir (index, "/x"), "d"));
+  {
+    g_autoptr (GHashTable) listings = kic_fs_index_listings (index);
+
+    g_assert_true (g_hash_table_lookup (listings, "/x") == in_order);
+  }
+  kic_fs_index_free (index);
+  g_assert_cmpint (g_rmdir (g_build_filename (root, "x", NULL)), ==, 0);
+  g_assert_cmpint (g_rmdir (g_build_filename (root, "y", NULL)), ==, 0);
+  g_assert_cmpint (g_rmdir (root), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -233,5 +314,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/clean", test_clean);
   g_test_add_func ("/fsindex/virtual-remove-dir", test_virtual_remove_dir);
   g_test_add_func ("/fsindex/dir-stat-hashed", test_dir_stat_hashed);
+  g_test_add_func ("/fsindex/seeded", test_seeded);
   return g_test_run ();
 }
