@@ -393,16 +393,53 @@ resolve (KicFsIndex *index, const char *path, int *links)
   return g_steal_pointer (&cur);
 }
 
-/* The real path of PATH, cached: every theme directory is resolved once. */
+/* The real path of a clean PATH whose parent resolves to itself (no link
+ * on the way there): PATH itself when its last component is there and no
+ * link, NULL when it is not there; *DONE FALSE for a link, which only the
+ * walk from the root follows (so that its links count as there).  That is
+ * the walk's last step, the steps before it taken when the parent was
+ * resolved. */
+static char *
+resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
+{
+  const char *slash = strrchr (path, '/');
+  g_autofree char *parent = slash == path ? g_strdup ("/") : g_strndup (path, (gsize) (slash - path));
+  const char *parent_real = fsindex_real_path_cached (index, parent);
+  KicFsDir *dir;
+  KicFsEntry *entry;
+
+  *done = FALSE;
+  if (parent_real == NULL || strcmp (parent_real, parent) != 0)
+    return NULL;
+  *done = TRUE;
+  dir = fsindex_get_dir (index, parent);
+  entry = dir != NULL ? g_hash_table_lookup (fsindex_dir_entries (dir), slash + 1) : NULL;
+  if (entry == NULL)
+    return NULL;
+  if (entry->d_type == DT_LNK)
+    {
+      *done = FALSE;
+      return NULL;
+    }
+  return g_strdup (path);
+}
+
+/* The real path of PATH, cached: every theme directory is resolved once,
+ * and a clean path one step below its parent's (resolve_below_parent()). */
 const char *
 fsindex_real_path_cached (KicFsIndex *index, const char *path)
 {
   gpointer value;
+  gboolean done = FALSE;
   int links = 0;
 
   if (g_hash_table_lookup_extended (index->real_paths, path, NULL, &value))
     return value;
-  value = resolve (index, path, &links);
+  value = NULL;
+  if (strcmp (path, "/") != 0 && kic_path_is_clean (path))
+    value = resolve_below_parent (index, path, &done);
+  if (!done)
+    value = resolve (index, path, &links);
   g_hash_table_insert (index->real_paths, g_strdup (path), value);
   return value;
 }

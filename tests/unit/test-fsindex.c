@@ -2,6 +2,7 @@
 #include "fsindex.h"
 
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -222,6 +223,51 @@ test_clean (void)
   g_assert_cmpstr (b, ==, "/");
 }
 
+/* A path is resolved one step below its parent's real path when that is
+ * the parent itself; links still count as in a walk from the root: a
+ * chain of 40 resolves, one of 41 does not (ELOOP), whatever was resolved
+ * before. */
+static void
+test_resolve_below_parent (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("kic-fsindex-XXXXXX", &error);
+  g_autoptr (KicFsIndex) index = NULL;
+  const char *const want[][2] = {
+    { "/a/b/c", "/a/b/c" },        /* no link on the way */
+    { "/a/b/missing", NULL },
+    { "/l/b/c", "/a/b/c" },        /* its parent reached through a link */
+    { "/a/b/up", "/a" },           /* the last component a link */
+    { "/a/b/x1", "/a/b/c" },       /* 40 links */
+    { "/a/b/x0", NULL },           /* 41 */
+    { "/a/b/c/d", "/a/b/c/d" },
+  };
+
+  g_assert_no_error (error);
+  MK ("a/b/c/d");
+  LINK ("a", "l");
+  LINK ("..", "a/b/up");
+  for (int i = 0; i <= 40; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("a/b/x%d", i);
+      g_autofree char *next = i < 40 ? g_strdup_printf ("x%d", i + 1) : g_strdup ("c");
+
+      LINK (next, name);
+    }
+  index = kic_fs_index_new (root);
+  /* every parent resolved first */
+  g_assert_cmpint (kic_fs_index_stat (index, "/a/b"), ==, KIC_FS_DIR);
+  g_assert_cmpint (kic_fs_index_stat (index, "/l/b"), ==, KIC_FS_DIR);
+  g_assert_cmpint (kic_fs_index_stat (index, "/a/b/c"), ==, KIC_FS_DIR);
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_autofree char *real = kic_fs_index_realpath (index, want[i][0]);
+
+      g_assert_cmpstr (real, ==, want[i][1]);
+    }
+  remove_tree (root);
+}
+
 static GPtrArray *
 listing (const char *const *names, const char *kinds)
 {
@@ -315,5 +361,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/virtual-remove-dir", test_virtual_remove_dir);
   g_test_add_func ("/fsindex/dir-stat-hashed", test_dir_stat_hashed);
   g_test_add_func ("/fsindex/seeded", test_seeded);
+  g_test_add_func ("/fsindex/resolve-below-parent", test_resolve_below_parent);
   return g_test_run ();
 }
