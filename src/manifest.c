@@ -49,12 +49,22 @@ kic_manifest_free (KicManifest *manifest)
 gboolean
 kic_manifest_path_ok (const char *path)
 {
-  if (path == NULL || path[0] != '/' || !g_utf8_validate (path, -1, NULL))
+  const char *p;
+  gboolean ascii = TRUE;
+
+  if (path == NULL || path[0] != '/')
     return FALSE;
-  for (const char *p = path; *p; p++)
-    if ((unsigned char) *p < 0x20 || *p == 0x7f)
-      return FALSE;
-  return TRUE;
+  /* one pass; UTF-8 asked of the rare path that is not ASCII */
+  for (p = path; *p; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c < 0x20 || c == 0x7f)
+        return FALSE;
+      if (c >= 0x80)
+        ascii = FALSE;
+    }
+  return ascii || g_utf8_validate (path, p - path, NULL);
 }
 
 void

@@ -87,6 +87,8 @@ test_path_ok (void)
   g_assert_false (kic_manifest_path_ok ("/a\nb"));
   g_assert_false (kic_manifest_path_ok ("/a\x7f"));
   g_assert_false (kic_manifest_path_ok ("/caf\xe9"));
+  g_assert_false (kic_manifest_path_ok ("/caf\xc3\xa9\x01"));
+  g_assert_true (kic_manifest_path_ok ("/caf\xc3\xa9/x"));
   g_assert_false (kic_manifest_path_ok (NULL));
 }
 
