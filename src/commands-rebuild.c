@@ -150,7 +150,7 @@ commands_link_dirs (const KicSystem *system)
 typedef struct {
   int rootfd;
   const char *prefix; /* host prefix of the root, "" for "/" */
-  GHashTable *parents; /* directory -> GINT (1 + its trusted descriptor), 0: refused */
+  GHashTable *parents; /* directory -> its trusted descriptor, -1: refused (kic_kept_dirs_new()) */
 } RootChecks;
 
 /* The trusted descriptor of the directory DIR (borrowed from RC's cache,
@@ -162,17 +162,16 @@ typedef struct {
  * by its owner alone, root or the run's user; an untrusted one stays so,
  * since no other user can make it root's or take a write bit from it).
  * A path that is not clean (a "." or an empty component, which the walk
- * skips) is walked from the root.  At most 64 directories are kept open;
- * refusals are always kept. */
+ * skips) is walked from the root.  Refusals are always kept, descriptors
+ * while there is room (kic_kept_dirs_keep()). */
 static int
 trusted_dir_fd (RootChecks *rc, const char *dir, gboolean *owned)
 {
-  gpointer value;
   int fd;
 
   *owned = FALSE;
-  if (g_hash_table_lookup_extended (rc->parents, dir, NULL, &value))
-    return GPOINTER_TO_INT (value) - 1;
+  if (kic_kept_dirs_lookup (rc->parents, dir, &fd))
+    return fd;
   if (strcmp (dir, "/") == 0 || !kic_path_is_clean (dir))
     fd = kic_trusted_dir_open (rc->rootfd, rc->prefix, dir, NULL);
   else
@@ -187,10 +186,7 @@ trusted_dir_fd (RootChecks *rc, const char *dir, gboolean *owned)
       if (parent_owned)
         close (pfd);
     }
-  if (g_hash_table_size (rc->parents) < 64 || fd < 0)
-    g_hash_table_insert (rc->parents, g_strdup (dir), GINT_TO_POINTER (fd + 1));
-  else
-    *owned = TRUE;
+  *owned = !kic_kept_dirs_keep (rc->parents, dir, fd);
   return fd;
 }
 
@@ -216,15 +212,6 @@ root_may_plant (const char *dir, gpointer data)
   if (owned)
     close (pfd);
   return ok;
-}
-
-static void
-close_parent (gpointer data)
-{
-  int fd = GPOINTER_TO_INT (data) - 1;
-
-  if (fd >= 0)
-    close (fd);
 }
 
 /* The copyable check is content.c's: the file's one read goes through
@@ -487,7 +474,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   KicWriterOptions wopts = { 0 };
   ChangeSink sink = { FALSE, NULL };
   KicPlanOptions popts = { 0 };
-  g_autoptr (GHashTable) parents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_parent);
+  g_autoptr (GHashTable) parents = kic_kept_dirs_new ();
   RootChecks checks = { -1, "", parents };
   KicWriteStats stats;
   const KicManifest *old;

@@ -278,3 +278,39 @@ kic_walk_step (int dirfd, const char *component, GString *host, int flags, KicDi
   close (fd);
   return -1;
 }
+
+static void
+close_kept (gpointer data)
+{
+  int fd = GPOINTER_TO_INT (data) - 1;
+
+  if (fd >= 0)
+    close (fd);
+}
+
+GHashTable *
+kic_kept_dirs_new (void)
+{
+  /* path -> GINT (1 + the descriptor), 0: it does not open */
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_kept);
+}
+
+gboolean
+kic_kept_dirs_lookup (GHashTable *dirs, const char *path, int *fd)
+{
+  gpointer value;
+
+  if (!g_hash_table_lookup_extended (dirs, path, NULL, &value))
+    return FALSE;
+  *fd = GPOINTER_TO_INT (value) - 1;
+  return TRUE;
+}
+
+gboolean
+kic_kept_dirs_keep (GHashTable *dirs, const char *path, int fd)
+{
+  if (fd >= 0 && g_hash_table_size (dirs) >= KIC_KEPT_DIRS)
+    return FALSE;
+  g_hash_table_insert (dirs, g_strdup (path), GINT_TO_POINTER (fd + 1));
+  return TRUE;
+}

@@ -72,4 +72,20 @@ typedef char *(*KicDirRule) (int fd, const char *host, gpointer data);
 int kic_walk_step (int dirfd, const char *component, GString *host, int flags, KicDirRule rule, gpointer data,
                    char **why);
 
+/* Directories kept open by path, for a question asked of many paths that
+ * share a few directories: at most KIC_KEPT_DIRS descriptors (so that a
+ * tree of 100 000 theme directories stays under RLIMIT_NOFILE), and any
+ * number of directories known not to open (a descriptor of -1).  Each
+ * descriptor is closed with the table (g_hash_table_unref()). */
+#define KIC_KEPT_DIRS 64
+GHashTable *kic_kept_dirs_new (void);
+
+/* The descriptor kept for PATH in DIRS into *FD (-1: known not to open);
+ * FALSE when PATH is not there. */
+gboolean kic_kept_dirs_lookup (GHashTable *dirs, const char *path, int *fd);
+
+/* Keep FD (-1: PATH does not open) for PATH in DIRS; FALSE when there is
+ * no room for another descriptor: FD stays the caller's to close. */
+gboolean kic_kept_dirs_keep (GHashTable *dirs, const char *path, int fd);
+
 #endif /* KIC_SAFEOPEN_H */

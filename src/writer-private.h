@@ -123,7 +123,6 @@ GBytes *writer_store_content (Writer *w, const char *store, const char *source, 
                        const char **sha256, struct timespec *mtime, GError **error);
 char *writer_store_copy_of_link (const Writer *w, const char *link, const char *target);
 gboolean writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char *sum);
-void writer_store_dir_close (gpointer data);
 
 /* writer-recovery.c */
 void writer_journal_dir_times (Writer *w, KicManifest *journal);

@@ -68,24 +68,13 @@ copy_settled (const Writer *w, const KicManifestEntry *was, const char *sum, con
   return kic_fs_stamp_unchanged (then, &now);
 }
 
-/* For writer_store_slot_ok()'s DIRS: a store directory's descriptor
- * (GINT: 1 + the descriptor, 0: not there), closed with the table. */
-void
-writer_store_dir_close (gpointer data)
-{
-  int fd = GPOINTER_TO_INT (data) - 1;
-
-  if (fd >= 0)
-    close (fd);
-}
-
 /* May the copy with content SUM go to STORE?  Yes when nothing is there,
  * when the same content is (then it is in place), or a copy of ours the
  * old manifest records with the content it has now.  Anything else there
  * (a file not ours, a link, a FIFO, a socket, a directory, a parent that
  * is not a directory) is left alone, and so are the links to it.  DIRS
- * keeps the store directories opened (writer_store_dir_close()): the copies
- * of a run share a few, which only root can change (a missing one stays
+ * (kic_kept_dirs_new()) keeps the store directories opened: the copies of
+ * a run share a few, which only root can change (a missing one stays
  * missing: the writer makes them later). */
 gboolean
 writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char *sum)
@@ -97,25 +86,18 @@ writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char
   struct stat st;
   gboolean ok = FALSE;
   gboolean owned = FALSE;
-  gpointer value;
   int fd, errsv = 0;
 
-  if (g_hash_table_lookup_extended (dirs, dir, NULL, &value))
-    {
-      fd = GPOINTER_TO_INT (value) - 1;
-      errsv = fd < 0 ? ENOENT : 0;
-    }
+  if (kic_kept_dirs_lookup (dirs, dir, &fd))
+    errsv = fd < 0 ? ENOENT : 0;
   else
     {
       fd = kic_open_in_root (w->rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
       errsv = fd < 0 ? errno : 0;
       /* only a missing directory is kept as missing (every copy there
-       * is then to be made); any other refusal is asked again; at most
-       * 64 are kept open */
-      if (fd < 0 ? errsv == ENOENT : g_hash_table_size (dirs) < 64)
-        g_hash_table_insert (dirs, g_strdup (dir), GINT_TO_POINTER (fd + 1));
-      else
-        owned = fd >= 0;
+       * is then to be made); any other refusal is asked again */
+      if (fd >= 0 || errsv == ENOENT)
+        owned = !kic_kept_dirs_keep (dirs, dir, fd);
     }
   if (fd < 0)
     ok = errsv == ENOENT;

@@ -189,7 +189,7 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
   g_autoptr (GHashTable) sums = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) shared = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) store_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, writer_store_dir_close);
+  g_autoptr (GHashTable) store_dirs = kic_kept_dirs_new ();
   GHashTableIter iter;
   gpointer key, value;
 

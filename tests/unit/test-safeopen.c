@@ -231,6 +231,37 @@ test_walk_step (Fixture *f, G_GNUC_UNUSED gconstpointer data)
     }
 }
 
+/* Kept directories: at most KIC_KEPT_DIRS descriptors, the one past it
+ * left to the caller; "does not open" kept whatever the count; each
+ * descriptor closed with the table. */
+static void
+test_kept_dirs (void)
+{
+  GHashTable *dirs = kic_kept_dirs_new ();
+  int fds[KIC_KEPT_DIRS + 1];
+  int fd = 0;
+
+  for (int i = 0; i <= KIC_KEPT_DIRS; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/d%d", i);
+
+      fds[i] = open ("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      g_assert_cmpint (fds[i], >=, 0);
+      g_assert_true (kic_kept_dirs_keep (dirs, path, fds[i]) == (i < KIC_KEPT_DIRS));
+    }
+  close (fds[KIC_KEPT_DIRS]);
+  g_assert_true (kic_kept_dirs_keep (dirs, "/missing", -1));
+  g_assert_true (kic_kept_dirs_lookup (dirs, "/d0", &fd));
+  g_assert_cmpint (fd, ==, fds[0]);
+  g_assert_true (kic_kept_dirs_lookup (dirs, "/missing", &fd));
+  g_assert_cmpint (fd, ==, -1);
+  g_assert_false (kic_kept_dirs_lookup (dirs, "/d64", &fd));
+  g_hash_table_unref (dirs);
+  /* closed with the table */
+  g_assert_cmpint (fcntl (fds[0], F_GETFD), ==, -1);
+  g_assert_cmpint (fcntl (fds[KIC_KEPT_DIRS - 1], F_GETFD), ==, -1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -239,5 +270,6 @@ main (int argc, char **argv)
   g_test_add ("/safeopen/mkdirs-modes-and-made", Fixture, NULL, setup, test_mkdirs_modes_and_made, teardown);
   g_test_add ("/safeopen/mkdirs-obstacles", Fixture, NULL, setup, test_mkdirs_obstacles, teardown);
   g_test_add ("/safeopen/walk-step", Fixture, NULL, setup, test_walk_step, teardown);
+  g_test_add_func ("/safeopen/kept-dirs", test_kept_dirs);
   return g_test_run ();
 }
