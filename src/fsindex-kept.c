@@ -112,8 +112,8 @@ listing_of (KicFsIndex *index, KicFsDir *dir, GHashTable *follow, gboolean borro
 }
 
 /* The listing DIR was seeded from, when it is still what listing_of()
- * would make of DIR (a reference), or NULL: as many names, sorted, and
- * each link with the target it had (a link followed again since may lead
+ * would make of DIR (a reference), or NULL: as many names (a seeded
+ * listing is sorted, kic_fs_index_seed()), and each link with the target it had (a link followed again since may lead
  * elsewhere now).  Only seeding fills a seeded directory's names, so the
  * same count is the same names.  A rebuild after one package has most of
  * its directories seeded: their listings are not made and sorted again. */
@@ -134,8 +134,6 @@ seeded_listing (KicFsDir *dir)
       const KicFsListingEntry *e = g_ptr_array_index (seeded, i);
       const KicFsEntry *entry;
 
-      if (i > 0 && strcmp (((const KicFsListingEntry *) g_ptr_array_index (seeded, i - 1))->name, e->name) >= 0)
-        return NULL;
       if (e->kind != 'l')
         continue;
       entry = g_hash_table_lookup (dir->entries, e->name);
@@ -211,9 +209,13 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
       dir->seeded = g_ptr_array_ref (entries);
       /* a listing as the state keeps it (sorted, each name once) is
        * searched as it is, its table made when first needed
-       * (fsindex_dir_entries()); any other, at once */
+       * (fsindex_dir_entries()); any other gets its table at once and is
+       * not kept (so a seeded listing is always a sorted one) */
       if (!sorted)
-        fsindex_dir_entries (dir);
+        {
+          fsindex_dir_entries (dir);
+          g_clear_pointer (&dir->seeded, g_ptr_array_unref);
+        }
     }
   g_hash_table_insert (index->dirs, g_strdup (real), dir);
   if (index->stamps != NULL && stamp != NULL)

@@ -33,8 +33,8 @@ struct _KicFsDir {
   gboolean from_disk;  /* read by read_dir() (not made by kic_fs_index_add()) */
   GArray *by_hash;     /* KicFsSlot sorted by hash, built when first asked;
                         * NULL again whenever entries change */
-  GPtrArray *seeded;   /* the listing it was seeded from (kic_fs_index_seed(),
-                        * a reference), or NULL */
+  GPtrArray *seeded;   /* the sorted listing it was seeded from
+                        * (kic_fs_index_seed(), a reference), or NULL */
 };
 
 struct _KicFsIndex {
