@@ -491,7 +491,12 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   /* --json reports every name: that needs the plan */
   gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
   MemoSource memo = { 0 };
+  /* made before anything changes: a --json run that cannot report
+   * changes nothing */
+  g_autoptr (KicJson) json = options->json ? kic_json_new (error) : NULL;
 
+  if (options->json && json == NULL)
+    return FALSE;
   if (unchanged && !(options->dry_run || check_only)
       && !unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
     return FALSE;
@@ -632,8 +637,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
     }
   if (*log != NULL)
     commands_finish_log (*log, &stats, NULL);
-  if (options->json)
-    kic_report_rebuild_json (system->current_theme, plan, n_desktop_files, &stats, stdout);
+  if (json != NULL)
+    kic_report_rebuild_json (json, system->current_theme, plan, n_desktop_files, &stats, stdout);
   print_summary (plan, popts.targets, n_desktop_files, &stats, wopts.dry_run);
   /* the largest structures of the run go with the process (util.h) */
   kic_keep_until_exit (g_steal_pointer (&plan), (GDestroyNotify) kic_plan_free);

@@ -305,7 +305,9 @@ kic_command_list (const KicCommandOptions *options, GError **error)
   entries = kic_desktop_scan (system->index, system->data_dirs, NULL);
   if (options->json)
     {
-      json = kic_json_new ();
+      json = kic_json_new (error);
+      if (json == NULL)
+        return FALSE;
       kic_json_string (json, "theme", system->current_theme);
     }
   /* --problems: those alone, in either form */

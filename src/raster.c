@@ -15,6 +15,8 @@
  */
 #include "raster.h"
 
+#include "dynlib.h"
+
 #include <X11/xpm.h>
 #include <errno.h>
 #include <png.h>
@@ -214,6 +216,44 @@ values_in_bounds (const char *data, gsize length, char **why)
   return TRUE;
 }
 
+/* libXpm, opened at the first XPM a run converts (dynlib.h: linked, it
+ * and the X11 libraries it brings are loaded by every run) */
+#define XPM_SONAME "libXpm.so.4"
+static struct {
+  __typeof__ (XpmReadFileToXpmImage) *read_file;
+  __typeof__ (XpmGetErrorString) *error_string;
+  __typeof__ (XpmFreeXpmImage) *free_image;
+} xpm_lib;
+
+/* FALSE (the icon stays XPM, *WHY saying why) when libXpm cannot be
+ * loaded; asked once a run. */
+static gboolean
+xpm_lib_open (char **why)
+{
+  static gboolean tried;
+  static char *failed;
+  const KicDynSymbol symbols[] = {
+    { "XpmReadFileToXpmImage", (void **) &xpm_lib.read_file },
+    { "XpmGetErrorString", (void **) &xpm_lib.error_string },
+    { "XpmFreeXpmImage", (void **) &xpm_lib.free_image },
+  };
+
+  if (!tried)
+    {
+      g_autoptr (GError) error = NULL;
+
+      tried = TRUE;
+      if (!kic_dynlib_open (XPM_SONAME, symbols, G_N_ELEMENTS (symbols), &error))
+        failed = g_strdup (error->message);
+    }
+  if (failed != NULL)
+    {
+      *why = g_strdup (failed);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* libXpm parses DATA into XPM.  Not from a buffer: libXpm 3.5.12's
  * buffer parser (XpmCreateXpmImageFromBuffer) reads past the string's end
  * on some malformed files (tests/fuzz/RESULTS.md, finding 7), so
@@ -226,10 +266,13 @@ static gboolean
 parse_xpm (const char *data, gsize length, XpmImage *xpm, char **why)
 {
   g_autofree char *path = NULL;
-  int fd = memfd_create ("kic-xpm", MFD_CLOEXEC);
   gsize done = 0;
   int status;
+  int fd;
 
+  if (!xpm_lib_open (why))
+    return FALSE;
+  fd = memfd_create ("kic-xpm", MFD_CLOEXEC);
   if (fd < 0)
     {
       *why = g_strdup_printf ("memfd_create: %s", g_strerror (errno));
@@ -250,11 +293,11 @@ parse_xpm (const char *data, gsize length, XpmImage *xpm, char **why)
       done += (gsize) n;
     }
   path = g_strdup_printf ("/proc/self/fd/%d", fd);
-  status = XpmReadFileToXpmImage (path, xpm, NULL);
+  status = xpm_lib.read_file (path, xpm, NULL);
   close (fd);
   if (status != XpmSuccess)
     {
-      *why = g_strdup_printf ("libXpm cannot parse it (%s)", XpmGetErrorString (status));
+      *why = g_strdup_printf ("libXpm cannot parse it (%s)", xpm_lib.error_string (status));
       return FALSE;
     }
   return TRUE;
@@ -289,7 +332,7 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
     {
       *why = g_strdup_printf ("%ux%u pixels, %u colours, %u characters a pixel", xpm.width, xpm.height,
                               xpm.ncolors, xpm.cpp);
-      XpmFreeXpmImage (&xpm);
+      xpm_lib.free_image (&xpm);
       return NULL;
     }
   /* Qt reads more colours as RGB32/ARGB32 from both files, yet KF5's
@@ -299,7 +342,7 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
   if (xpm.ncolors > 256)
     {
       *why = g_strdup_printf ("%u colours (more than a palette holds)", xpm.ncolors);
-      XpmFreeXpmImage (&xpm);
+      xpm_lib.free_image (&xpm);
       return NULL;
     }
   colours = g_new0 (Rgba, xpm.ncolors);
@@ -307,7 +350,7 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
     {
       if (!entry_colour (&xpm.colorTable[i], &colours[i], why))
         {
-          XpmFreeXpmImage (&xpm);
+          xpm_lib.free_image (&xpm);
           return NULL;
         }
     }
@@ -315,11 +358,11 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
     if (xpm.data[i] >= xpm.ncolors)
       {
         *why = g_strdup ("a pixel outside the colour table");
-        XpmFreeXpmImage (&xpm);
+        xpm_lib.free_image (&xpm);
         return NULL;
       }
   png = write_png (&xpm, colours, why);
-  XpmFreeXpmImage (&xpm);
+  xpm_lib.free_image (&xpm);
   return png;
 }
 

@@ -15,8 +15,13 @@
 
 typedef struct _KicJson KicJson;
 
-/* A document: an object. */
-KicJson *kic_json_new (void);
+/* Open json-glib (dynlib.h), which every document needs: a run asked for
+ * JSON asks this before it changes anything.  FALSE with ERROR when it
+ * cannot be loaded. */
+gboolean kic_json_open (GError **error);
+/* A document: an object.  NULL with ERROR when json-glib cannot be loaded
+ * (kic_json_open()). */
+KicJson *kic_json_new (GError **error);
 /* Close the document and print it (pretty, with a final newline). */
 void kic_json_print (KicJson *json, FILE *out);
 void kic_json_free (KicJson *json);
@@ -42,9 +47,10 @@ void kic_json_end_entry (KicJson *json);
 void kic_json_add_problem (KicJson *json, const char *id, const char *file, const char *icon, const char *problem,
                            int size, guint calls, const char *package);
 
-/* --rebuild --json: the plan's report of every name (THEME the current
- * theme, N_DESKTOP_FILES the menu files read), and what the writer did. */
-void kic_report_rebuild_json (const char *theme, const KicPlan *plan, guint n_desktop_files,
+/* --rebuild --json: into JSON (a new document) the plan's report of every
+ * name (THEME the current theme, N_DESKTOP_FILES the menu files read) and
+ * what the writer did, then print it to OUT. */
+void kic_report_rebuild_json (KicJson *json, const char *theme, const KicPlan *plan, guint n_desktop_files,
                               const KicWriteStats *stats, FILE *out);
 
 /* The rebuild's last line: KDE's calls for the menu at the TARGETS

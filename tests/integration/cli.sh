@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 37
+plan 40
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -113,6 +113,26 @@ assert e["id"] == 'q"\\\x01\ufffd.desktop', e["id"]
 assert e["icon"] == 'a"b\\c', e["icon"]  # the key file's \\ is one backslash
 PY
 ok $? "--list --json escapes quotes, backslashes and control characters, and writes U+FFFD for a bad byte"
+
+# json-glib and libXpm are opened by the runs that need them (src/dynlib.h),
+# no other: the loader names each library it loads (LD_DEBUG=files)
+loaded () { LD_DEBUG=files "$@" 2>&1 > /dev/null | sed -n 's/.*file=\(lib[^ ]*\).*/\1/p' | sort -u | tr '\n' ' '; }
+lib_json=libjson-glib-1.0.so.0 lib_xpm=libXpm.so.4
+loaded "$BIN" -q --root "$R" --rebuild --dry-run > "$WORK/libs"
+grep -q libglib "$WORK/libs" && ! grep -q -e "$lib_json" -e "$lib_xpm" -e libX11 -e libgio "$WORK/libs"
+ok $? "a rebuild loads neither json-glib nor libXpm ($(cat "$WORK/libs"))"
+loaded "$BIN" -q --root "$R" --list --json > "$WORK/libs"
+grep -q "$lib_json" "$WORK/libs" && ! grep -q "$lib_xpm" "$WORK/libs"
+ok $? "--list --json loads json-glib, not libXpm"
+# an XPM that becomes its PNG twin (tests/fixtures: the basic tree has none)
+mkdir -p "$WORK/xpm/usr/share/icons/hicolor/16x16/apps" "$WORK/xpm/usr/share/applications"
+cp -r "$R/usr/share/icons/hicolor/index.theme" "$WORK/xpm/usr/share/icons/hicolor/"
+printf '/* XPM */\nstatic char *x[] = {\n"2 2 1 1",\n". c #ff0000",\n"..",\n".."};\n' \
+  > "$WORK/xpm/usr/share/icons/hicolor/16x16/apps/kicxpm.xpm"
+printf '[Desktop Entry]\nType=Application\nName=x\nExec=true\nIcon=kicxpm\n' > "$WORK/xpm/usr/share/applications/kicxpm.desktop"
+loaded "$BIN" -q --root "$WORK/xpm" --rebuild > "$WORK/libs"
+grep -q "$lib_xpm" "$WORK/libs" && grep -q '^file	.*kicxpm\.xpm\.png	' "$WORK/xpm/var/lib/kde-icon-cache/manifest"
+ok $? "a rebuild that turns an XPM into its PNG twin loads libXpm"
 
 # --explain: numbered calls, the last line gives the same count as --list
 line=$(grep -P '^hiall\.desktop\t' "$WORK/list" | awk -F '\t' '$3 == 48')
