@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 40
+plan 43
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -133,6 +133,24 @@ printf '[Desktop Entry]\nType=Application\nName=x\nExec=true\nIcon=kicxpm\n' > "
 loaded "$BIN" -q --root "$WORK/xpm" --rebuild > "$WORK/libs"
 grep -q "$lib_xpm" "$WORK/libs" && grep -q '^file	.*kicxpm\.xpm\.png	' "$WORK/xpm/var/lib/kde-icon-cache/manifest"
 ok $? "a rebuild that turns an XPM into its PNG twin loads libXpm"
+# without json-glib (a preload makes its dlopen fail), --json is an error
+# (3) naming it, before anything is written
+${CC:-cc} -shared -fPIC -o "$WORK/no-dlopen.so" "$TOP/tests/integration/no-dlopen.c" -ldl
+cp -a "$WORK/xpm" "$WORK/nojson" && rm -rf "$WORK/nojson/var"
+without () { # without SONAME COMMAND...: (an ASan build accepts the preload)
+  _lib=$1; shift
+  env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" LD_PRELOAD="$WORK/no-dlopen.so" \
+    KIC_NO_DLOPEN="$_lib" "$@"
+}
+without "$lib_json" "$BIN" -q --root "$WORK/nojson" --rebuild --json > /dev/null 2> "$WORK/err"
+is "$? $(grep -c "$lib_json cannot be loaded" "$WORK/err") $(ls "$WORK/nojson")" "3 1 usr" \
+  "without json-glib, --rebuild --json exits 3 naming it and writes nothing"
+without "$lib_json" "$BIN" -q --root "$WORK/nojson" --list --json > /dev/null 2> "$WORK/err"
+is "$? $(grep -c "$lib_json cannot be loaded" "$WORK/err")" "3 1" "without json-glib, --list --json exits 3 naming it"
+# without libXpm the XPM stays XPM: nothing planted for it
+without "$lib_xpm" "$BIN" -q --root "$WORK/nojson" --rebuild > /dev/null 2>&1
+is "$? $(grep -c '^link' "$WORK/nojson/var/lib/kde-icon-cache/manifest" 2>/dev/null)" "0 0" \
+  "without libXpm, the rebuild plants no PNG twin"
 
 # --explain: numbered calls, the last line gives the same count as --list
 line=$(grep -P '^hiall\.desktop\t' "$WORK/list" | awk -F '\t' '$3 == 48')
