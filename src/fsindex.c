@@ -538,6 +538,17 @@ kic_fs_dir_names (const KicFsDir *dir)
   return names;
 }
 
+GPtrArray *
+kic_fs_dir_sorted_names (const KicFsDir *dir)
+{
+  GPtrArray *names = kic_fs_dir_names (dir);
+
+  /* a seeded listing is sorted */
+  if (dir->entries != NULL)
+    g_ptr_array_sort (names, kic_compare_strings);
+  return names;
+}
+
 gboolean
 kic_fs_dir_has (const KicFsDir *dir, const char *name)
 {
@@ -640,20 +651,8 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
 {
   const char *real = fsindex_real_path_cached (index, path);
   KicFsDir *listing = real ? fsindex_get_dir (index, real) : NULL;
-  GPtrArray *names;
-  GHashTableIter iter;
-  gpointer key;
 
-  if (listing == NULL)
-    return NULL;
-  if (listing->entries == NULL)
-    return kic_fs_dir_names (listing); /* a seeded listing is sorted */
-  names = g_ptr_array_new ();
-  g_hash_table_iter_init (&iter, listing->entries);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (names, key);
-  g_ptr_array_sort (names, kic_compare_strings);
-  return names;
+  return listing != NULL ? kic_fs_dir_sorted_names (listing) : NULL;
 }
 
 int

@@ -213,6 +213,8 @@ guint kic_fs_index_generation (const KicFsIndex *index);
 /* The names in the listing DIR (kic_fs_index_dir()).  transfer container
  * (the strings belong to the index) */
 GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
+/* The same, sorted (a seeded listing's order, else sorted now). */
+GPtrArray *kic_fs_dir_sorted_names (const KicFsDir *dir);
 /* Does DIR list NAME?  How many names does it list? */
 gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
 guint kic_fs_dir_size (const KicFsDir *dir);

@@ -263,7 +263,7 @@ plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint 
   g_hash_table_iter_init (&iter, memo->verified);
   while (g_hash_table_iter_next (&iter, &key, &value))
     /* (a name that is no longer known is asked of no lookup) */
-    if (!g_hash_table_contains (reached, key) && g_hash_table_contains (p->known, key))
+    if (!g_hash_table_contains (reached, key) && plan_is_known (p, key))
       {
         *n_verified += GPOINTER_TO_UINT (value);
         g_hash_table_insert (p->verified, g_strdup (key), value);

@@ -6,6 +6,7 @@
  *   plan-choose.c   candidates and the greedy choice by KDE's cost
  *   plan-sizeset.c  per-size sets
  *   plan-proof.c    the proof and the closure
+ *   plan-known.c    the names a lookup could be asked for (the proof's index)
  *   plan-floor.c    the report: calls before and after, the floor
  *   plan-memo.c     keeping a previous plan's results where no change reaches
  */
@@ -18,6 +19,8 @@
 /* The sizes any KDE code could ask for that the proof covers. */
 #define KIC_MIN_SIZE 8
 #define KIC_MAX_SIZE 256
+
+typedef struct _PlanKnown PlanKnown;
 
 typedef struct {
   KicSystem *system;
@@ -34,13 +37,10 @@ typedef struct {
   guint n_planned;        /* the first n_planned resolvers are planned for */
   GPtrArray *theme_names; /* char*: the theme each resolver stands for */
   /* the proof's indexes, made at its first round */
-  GHashTable *known;      /* every name a lookup could be asked for (set) */
+  PlanKnown *known;       /* every name a lookup could be asked for (plan-known.c) */
   GHashTable *stem_names; /* file name stem -> GPtrArray of the known names
                            * whose lookups may try it (borrowed), as asked
                            * (plan_names_trying()) */
-  GPtrArray *known_sorted;  /* the known names, sorted (borrowed) */
-  GPtrArray *generic_sorted; /* GenericOf*: each known name with a generic icon, by it */
-  GPtrArray *slash_names;   /* the known names with a '/' (borrowed) */
   GPtrArray *reach;       /* per resolver: set of the directories its
                            * themes search (path, and mirrored disk path) */
   GHashTable *unfiled;    /* names of known the proof added that no file
@@ -134,6 +134,16 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
 
 /* plan-proof.c */
 void plan_proof_index (Planner *p, GPtrArray *names);
+
+/* plan-known.c: the known names (NAMES, the menu's, among them); the
+ * table of them is made once the questions have checked this many
+ * directories per name the directories hold (16; test-plan.c sets 0, so
+ * that the table answers from the first question, and compares) */
+extern guint plan_known_checks_per_name;
+void plan_known_init (Planner *p, GPtrArray *names);
+void plan_known_free (PlanKnown *known);
+gboolean plan_is_known (Planner *p, const char *name);
+const char *plan_add_known_name (Planner *p, const char *name);
 GPtrArray *plan_names_trying (Planner *p, const char *stem);
 gboolean plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified);
 void plan_drop_all_plants (Planner *p, GPtrArray *names, const char *reason);

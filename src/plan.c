@@ -314,10 +314,7 @@ planner_clear (Planner *p)
     {
       g_hash_table_unref (p->unfiled);
       g_hash_table_unref (p->stem_names);
-      g_ptr_array_unref (p->known_sorted);
-      g_ptr_array_unref (p->generic_sorted);
-      g_ptr_array_unref (p->slash_names);
-      g_hash_table_unref (p->known);
+      plan_known_free (p->known);
       g_ptr_array_unref (p->reach);
     }
   if (p->closure != NULL)

@@ -621,6 +621,12 @@ kic_resolver_digest (const KicResolver *resolver, KicSha256 *checksum)
     digest_int (checksum, resolver->group_size[g]);
 }
 
+GHashTable *
+kic_resolver_generic_icons (const KicResolver *resolver)
+{
+  return resolver->generic_icons;
+}
+
 const char *
 kic_resolver_generic_icon (const KicResolver *resolver, const char *name)
 {

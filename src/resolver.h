@@ -184,6 +184,9 @@ void kic_resolver_digest (const KicResolver *resolver, KicSha256 *checksum);
 /* The mime/generic-icons name of NAME (a name without extension), or
  * NULL.  transfer none */
 const char *kic_resolver_generic_icon (const KicResolver *resolver, const char *name);
+/* Every mime/generic-icons name: mime icon name -> generic icon name, or
+ * NULL when there are none.  transfer none */
+GHashTable *kic_resolver_generic_icons (const KicResolver *resolver);
 
 /* Could a directory of THEME hold FILE (a file name with no '/')?  FALSE
  * when none of its directories' listings (or Qt resources) has the name:

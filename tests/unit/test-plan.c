@@ -36,6 +36,7 @@
 #include "iconloader.h"
 #include "kic.h"
 #include "plan.h"
+#include "plan-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -744,6 +745,85 @@ test_absolute_and_not_found (void)
   fixture_clear (&f);
 }
 
+
+/* A plan's results, one line each: every name's status, reason, links
+ * (link, source, theme), bans; the closure's; the proof's lookups. */
+static char *
+plan_text (const KicPlan *plan)
+{
+  GString *s = g_string_new (NULL);
+  const GPtrArray *lists[] = { plan->names, plan->closure };
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (guint i = 0; i < lists[l]->len; i++)
+      {
+        const KicNamePlan *np = g_ptr_array_index (lists[l], i);
+
+        g_string_append_printf (s, "%s %s %d '%s' '%s'\n", l ? "closure" : "name", np->name, np->status,
+                                np->reason ? np->reason : "", np->ban_reason ? np->ban_reason : "");
+        for (guint k = 0; k < np->plants->len; k++)
+          {
+            const KicPlant *plant = g_ptr_array_index (np->plants, k);
+
+            g_string_append_printf (s, "  %s <- %s (%s)\n", plant->link, plant->source, plant->theme);
+          }
+        for (guint k = 0; k < np->banned->len; k++)
+          g_string_append_printf (s, "  banned %s\n", (char *) g_ptr_array_index (np->banned, k));
+      }
+  g_string_append_printf (s, "verified %u\n", plan->n_verified);
+  return g_string_free (s, FALSE);
+}
+
+/* The proof's index answers from the directories, or, past a budget,
+ * from a table of every known name (plan-known.c): the plan is the same
+ * either way.  Names of one family (dash cuts, -symbolic, a name with a
+ * longer one of its own prefix) in breeze and hicolor, some on the menu,
+ * some only in the themes; planned with the table made at the first
+ * question and without it. */
+static void
+test_known_from_table (void)
+{
+  static const char *const files[] = {
+    H "/scalable/apps/kicfam.svg", "fam",
+    H "/symbolic/apps/kicfam-symbolic.svg", "fam-symbolic",
+    H "/scalable/apps/kicfam-beta.svg", "fam-beta",
+    H "/16x16/apps/kicfam-beta-symbolic.svg", "fam-beta-symbolic 16",
+    H "/48x48/apps/kicfam-beta-symbolic.svg", "fam-beta-symbolic 48",
+    H "/scalable/apps/kicfamily.svg", "family",
+    H "/scalable/apps/kicsym.svg", "x",
+    H "/symbolic/apps/kicsym-symbolic.svg", "x-symbolic",
+    H "/scalable/apps/kicban.svg", "ban",
+    H "/16x16/apps/kicban-symbolic.svg", "ban-symbolic 16",
+    H "/48x48/apps/kicban-symbolic.svg", "ban-symbolic 48",
+    B "/apps/64/kicfam-gamma.svg", "fam-gamma",
+    NULL,
+  };
+  static const char *const icons[] = { "kicfam", "kicfam-beta", "kicfamily", "kicsym", "kicban", "kicfam-delta", NULL };
+  g_autofree char *lazy = NULL;
+  g_autofree char *table = NULL;
+  Fixture f;
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      guint budget = plan_known_checks_per_name;
+
+      plan_known_checks_per_name = pass == 0 ? budget : 0;
+      fixture_init (&f, breeze_32, files);
+      fixture_plan (&f, icons);
+      plan_known_checks_per_name = budget;
+      assert_unchanged (&f, icons);
+      if (pass == 0)
+        lazy = plan_text (f.plan);
+      else
+        table = plan_text (f.plan);
+      fixture_clear (&f);
+    }
+  /* (something was planned, closed and banned: the index was asked) */
+  g_assert_nonnull (strstr (lazy, "closure kicsym-symbolic"));
+  g_assert_nonnull (strstr (lazy, "banned breeze"));
+  g_assert_cmpstr (lazy, ==, table);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -759,5 +839,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/floor", test_floor);
   g_test_add_func ("/plan/absolute-and-not-found", test_absolute_and_not_found);
   g_test_add_func ("/plan/current-theme-unchanged", test_current_theme_unchanged);
+  g_test_add_func ("/plan/known-from-table", test_known_from_table);
   return g_test_run ();
 }
