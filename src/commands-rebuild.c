@@ -395,7 +395,7 @@ read_state (const char *root, const char *store, const char *inputs)
     close (fd);
   if (rootfd >= 0)
     close (rootfd);
-  return text != NULL ? kic_state_read (text, length, inputs) : NULL;
+  return text != NULL ? kic_state_read (g_steal_pointer (&text), length, inputs) : NULL;
 }
 
 /* The sources of the store copies the manifest OLD records, whose stamp
@@ -620,7 +620,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
        * what the plan said: the next run plans every name again */
       g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (writer);
       g_autofree char *next = stats.left_out == 0 ? kic_state_make (plan, system->index, options->store, owned,
-                                                                    desktop_read, store_stamps, popts.floor, inputs)
+                                                                    desktop_read, store_stamps, popts.floor, inputs,
+                                                                    state)
                                                   : NULL;
 
       /* without the state the next run plans every name, without the

@@ -11,6 +11,18 @@
 #define KIC_STATE_HEADER "kde-icon-cache state 2"
 
 struct _KicState {
+  /* the listings' entries and their strings are the state's: its text
+   * (cut into fields, each name read in place when it holds no escape),
+   * and ENTRY_BLOCKS.  The index keeps the listings seeded from them
+   * (without touching them once the run is over), so a state outlives
+   * its seeds: rebuild() frees it before the index, at the end */
+  char *text;
+  char *source;       /* the text as read, whole */
+  GHashTable *listing_text; /* listing (GPtrArray*) -> ListingText*: where
+                             * its D, E and L lines are in SOURCE */
+  GPtrArray *owned;   /* entry blocks and unescaped strings (g_free) */
+  KicFsListingEntry *block; /* entries left in the last block */
+  guint block_left;
   char *key;
   gboolean floor;
   GHashTable *dirs;   /* real path -> GPtrArray of KicFsListingEntry* sorted by name (NULL: none) */
@@ -18,5 +30,15 @@ struct _KicState {
   GHashTable *store_stamps; /* store path -> KicFsStamp*: the F records */
   KicPlanMemo *memo;  /* the records (changed_stems still NULL) */
 };
+
+/* A directory's lines in the text of a state: kic_state_make() writes
+ * them as they were for a listing that is still the one read (state.c). */
+typedef struct {
+  gsize offset, length;
+} ListingText;
+
+/* state.c: the lines LISTING, one of STATE's, had in its text (LENGTH
+ * bytes), or NULL.  transfer none */
+const char *state_listing_text (const KicState *state, const GPtrArray *listing, gsize *length);
 
 #endif

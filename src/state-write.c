@@ -127,7 +127,8 @@ sorted_keys (GHashTable *table)
 
 char *
 kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
-                GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor, const char *inputs)
+                GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor, const char *inputs,
+                const KicState *previous)
 {
   g_autoptr (GHashTable) listings = NULL;
   g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
@@ -158,13 +159,27 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       const char *dir = g_ptr_array_index (dirs, d);
       GPtrArray *entries = g_hash_table_lookup (listings, dir);
 
+      gboolean has_ours = g_hash_table_contains (our_dirs, dir);
+      const char *lines;
+      gsize length;
+
       if (kic_path_is_under (dir, store))
         continue;
+      /* a listing as the last state had it (kic_fs_index_listings(): it
+       * is the one seeded from that state only while unchanged), none of
+       * its names ours: its lines as they were, which is what the loop
+       * below would write of it (the last run wrote them so, and wrote
+       * no state if a name was "X.xpm.png") */
+      if (previous != NULL && entries != NULL && !has_ours
+          && (lines = state_listing_text (previous, entries, &length)) != NULL)
+        {
+          g_string_append_len (out, lines, length);
+          continue;
+        }
       g_string_append (out, "D");
       put_str (out, dir);
       put_int (out, entries != NULL);
       g_string_append_c (out, '\n');
-      gboolean has_ours = g_hash_table_contains (our_dirs, dir);
 
       /* ENTRY_PATH: "DIR/", then each entry's name after it */
       g_string_assign (entry_path, dir);

@@ -48,12 +48,49 @@ listing_free (gpointer data)
     g_ptr_array_unref (data);
 }
 
+/* An entry of a listing of STATE's (state-private.h): a state holds
+ * thousands, allocated a block at a time. */
+#define ENTRY_BLOCK 512
+
+static KicFsListingEntry *
+state_entry_new (KicState *state)
+{
+  if (state->block_left == 0)
+    {
+      state->block = g_new0 (KicFsListingEntry, ENTRY_BLOCK);
+      g_ptr_array_add (state->owned, state->block);
+      state->block_left = ENTRY_BLOCK;
+    }
+  state->block_left--;
+  return state->block++;
+}
+
+/* A field of STATE's text as a string of the state's: in place, or its
+ * escapes undone. */
+static const char *
+state_string (KicState *state, const char *f)
+{
+  char *s;
+
+  if (strchr (f, '\\') == NULL)
+    return f;
+  s = g_strcompress (f);
+  g_ptr_array_add (state->owned, s);
+  return s;
+}
+
 void
 kic_state_free (KicState *state)
 {
   if (state == NULL)
     return;
   g_free (state->key);
+  g_free (state->text);
+  g_free (state->source);
+  if (state->listing_text != NULL)
+    g_hash_table_unref (state->listing_text);
+  if (state->owned != NULL)
+    g_ptr_array_unref (state->owned);
   if (state->dirs != NULL)
     g_hash_table_unref (state->dirs);
   if (state->desktop != NULL)
@@ -152,14 +189,20 @@ parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan *
 
       if (*dir == NULL || n != (link ? 4u : 3u) || (!link && (strlen (f[1]) != 1 || strchr ("fdlo", f[1][0]) == NULL)))
         return FALSE;
-      e = g_new0 (KicFsListingEntry, 1);
+      /* (the strings are the state's: casts from const, never freed
+       * through the entry) */
+      e = state_entry_new (state);
       g_ptr_array_add (*dir, e);
-      e->name = field (f, n, link ? 1 : 2, FALSE, &ok);
+      e->name = (char *) state_string (state, f[link ? 1 : 2]);
       e->kind = link ? 'l' : f[1][0];
       if (link)
         {
-          e->target = field (f, n, 2, FALSE, &ok);
-          e->real = field (f, n, 3, TRUE, &ok);
+          e->target = (char *) state_string (state, f[2]);
+          if (strcmp (f[3], "-") != 0)
+            {
+              ok = f[3][0] == '=';
+              e->real = (char *) state_string (state, f[3] + 1);
+            }
           ok = ok && path_ok (e->target) && (e->real == NULL || path_ok (e->real));
         }
       /* sorted and unique, as written */
@@ -173,7 +216,7 @@ parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan *
 
       if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))
         return FALSE;
-      *dir = f[2][0] == '1' ? g_ptr_array_new_with_free_func (kic_fs_listing_entry_free) : NULL;
+      *dir = f[2][0] == '1' ? g_ptr_array_new () : NULL; /* entries: the state's */
       g_hash_table_insert (state->dirs, g_steal_pointer (&path), *dir);
       *last = NULL;
       return TRUE;
@@ -312,10 +355,39 @@ parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan *
   return FALSE;
 }
 
-/* The records of TEXT (BODY up to END, a copy it may cut up) into STATE. */
-static gboolean
-parse_records (KicState *state, char *body, const char *end, char **why)
+const char *
+state_listing_text (const KicState *state, const GPtrArray *listing, gsize *length)
 {
+  const ListingText *lt = state->listing_text != NULL ? g_hash_table_lookup (state->listing_text, listing) : NULL;
+
+  if (lt == NULL)
+    return NULL;
+  *length = lt->length;
+  return state->source + lt->offset;
+}
+
+/* The lines of LISTING end at OFFSET of the text: where they are. */
+static void
+close_listing (KicState *state, GPtrArray **listing, gsize start, gsize offset)
+{
+  ListingText *lt;
+
+  if (*listing == NULL)
+    return;
+  lt = g_new (ListingText, 1);
+  lt->offset = start;
+  lt->length = offset - start;
+  g_hash_table_insert (state->listing_text, *listing, lt);
+  *listing = NULL;
+}
+
+/* The records of TEXT (BODY up to END, a copy it may cut up, which
+ * begins at BASE) into STATE. */
+static gboolean
+parse_records (KicState *state, const char *base, char *body, const char *end, char **why)
+{
+  GPtrArray *listing = NULL; /* the listing whose lines are being read */
+  gsize listing_start = 0;
   g_autoptr (GHashTable) menu = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) pending = g_ptr_array_new ();
@@ -339,13 +411,21 @@ parse_records (KicState *state, char *body, const char *end, char **why)
           *t = '\0';
           f[n++] = t + 1;
         }
+      if (!((f[0][0] == 'E' || f[0][0] == 'L') && f[0][1] == '\0'))
+        close_listing (state, &listing, listing_start, body - base);
       if (strchr (f[n - 1], '\t') != NULL || !parse_record (state, f, n, &dir, &last, menu, owners, pending))
         {
           *why = g_strdup_printf ("line %u is not what a state holds", line);
           return FALSE;
         }
+      if (f[0][0] == 'D' && dir != NULL)
+        {
+          listing = dir;
+          listing_start = body - base;
+        }
       body = nl + 1;
     }
+  close_listing (state, &listing, listing_start, body - base);
   for (guint k = 0; k < pending->len; k++)
     {
       KicNamePlan *np = g_ptr_array_index (pending, k);
@@ -362,8 +442,9 @@ parse_records (KicState *state, char *body, const char *end, char **why)
 }
 
 KicState *
-kic_state_read (const char *text, gsize length, const char *inputs)
+kic_state_read (char *text, gsize length, const char *inputs)
 {
+  g_autofree char *source = text;
   g_autofree char *why = NULL;
   g_autofree char *copy = NULL;
   KicState *state = NULL;
@@ -416,6 +497,8 @@ kic_state_read (const char *text, gsize length, const char *inputs)
       else
         {
           state = g_new0 (KicState, 1);
+          state->owned = g_ptr_array_new_with_free_func (g_free);
+          state->listing_text = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
           state->key = g_strdup (lines[2] + 4);
           state->floor = lines[3][6] == '1';
           state->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
@@ -426,7 +509,12 @@ kic_state_read (const char *text, gsize length, const char *inputs)
           state->memo->closure = g_ptr_array_new_with_free_func (kic_name_plan_free);
           state->memo->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
           state->memo->floor = state->floor;
-          if (!parse_records (state, body, copy + (end - text), &why))
+          if (parse_records (state, copy, body, copy + (end - text), &why))
+            {
+              state->text = g_steal_pointer (&copy);
+              state->source = g_steal_pointer (&source);
+            }
+          else
             g_clear_pointer (&state, kic_state_free);
         }
     }

@@ -28,6 +28,9 @@
 
 #include <glib.h>
 
+/* A state read back: what kic_state_make() wrote. */
+typedef struct _KicState KicState;
+
 /* The text of the state of a run: PLAN, the directories INDEX read
  * outside STORE (without OWNED, the previous run's links: KDE's own files
  * are what count; the store is the run's own, like the fingerprint's),
@@ -35,19 +38,19 @@
  * the store copies' stamps (STORE_STAMPS, may be NULL:
  * kic_writer_store_stamps()),
  * made with the floor or not (FLOOR), bound to INPUTS (the manifest's
- * inputs digest, kic_fingerprint_inputs()).  NULL when PLAN leaves
- * nothing to keep (no key).  transfer full */
+ * inputs digest, kic_fingerprint_inputs()).  A directory whose listing
+ * is still the one PREVIOUS (the state the run read, or NULL) seeded has
+ * its lines copied from PREVIOUS's text, as they would be written.  NULL
+ * when PLAN leaves nothing to keep (no key).  transfer full */
 char *kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
                       GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor,
-                      const char *inputs);
+                      const char *inputs, const KicState *previous);
 
-/* A state read back: what kic_state_make() wrote. */
-typedef struct _KicState KicState;
 
-/* The state TEXT (LENGTH bytes): NULL (with a debug message saying why)
- * unless TEXT is a whole state of this version bound to INPUTS (the
- * manifest's inputs digest).  transfer full */
-KicState *kic_state_read (const char *text, gsize length, const char *inputs);
+/* The state TEXT (LENGTH bytes; transfer full: the state keeps it): NULL
+ * (with a debug message saying why) unless TEXT is a whole state of this
+ * version bound to INPUTS (the manifest's inputs digest).  transfer full */
+KicState *kic_state_read (char *text, gsize length, const char *inputs);
 void kic_state_free (KicState *state);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicState, kic_state_free)
 
