@@ -11,13 +11,13 @@
  * sorted names (a filter of their first bytes, then a binary search), or
  * from one table of every known name, made by reading every name of
  * every directory.  A plan asks a question per stem its links and its
- * changes reach (the realistic tree: 109 in a full plan, 51 in a rebuild
- * after one application is added, of 219 directories holding 9 334
- * names), which the directories answer for a fraction of what making
- * the table costs (it was 12 % of the instructions of that rebuild).  A
- * tree of very many directories makes every question dear: once the
- * questions have checked 16 directories for each name they hold, the
- * table is made and answers the rest.
+ * changes reach: tens to a hundred or so on the realistic tree (callgrind,
+ * when this was written: 109 in a full plan, 51 in the rebuild after one
+ * application is added, over 219 directories of 9 334 names), which the
+ * directories answer for a fraction of what the table costs.  A tree of
+ * very many directories makes every question dear: once the questions
+ * have checked 16 directories for each name they hold, the table is made
+ * and answers the rest (the bound on what the directories may cost).
  */
 #include "plan-private.h"
 
@@ -58,6 +58,23 @@ may_hold (const KnownDir *kd, const char *s, gsize n)
     return TRUE;
   bit = prefix_bit (s);
   return (kd->filter[bit / 64] >> (bit % 64)) & 1;
+}
+
+static guint lower_bound (GPtrArray *sorted, const char *key, gboolean generic);
+
+/* The names of KD that start with S (N bytes) are those from
+ * first_with() on while starts_with() holds (the filter, then a binary
+ * search). */
+static guint
+first_with (const KnownDir *kd, const char *s, gsize n)
+{
+  return may_hold (kd, s, n) ? lower_bound (kd->names, s, FALSE) : kd->names->len;
+}
+
+static gboolean
+starts_with (const KnownDir *kd, guint f, const char *s, gsize n)
+{
+  return f < kd->names->len && strncmp (g_ptr_array_index (kd->names, f), s, n) == 0;
 }
 
 typedef struct {
@@ -193,13 +210,28 @@ add_named (PlanKnown *k, const char *name)
 static const char *
 intern (PlanKnown *k, const char *name, gssize n)
 {
-  g_autofree char *copy = n < 0 ? g_strdup (name) : g_strndup (name, n);
+  char prefix[256];
+  const char *key = name; /* NAME's N bytes as a string, before any copy */
   gpointer kept;
+  char *copy;
 
-  if (g_hash_table_lookup_extended (k->strings, copy, &kept, NULL))
+  if (n >= 0 && name[n] != '\0')
+    {
+      key = (gsize) n < sizeof prefix ? memcpy (prefix, name, n) : NULL;
+      if (key != NULL)
+        prefix[n] = '\0';
+    }
+  /* most are asked again: look before copying */
+  if (key != NULL && g_hash_table_lookup_extended (k->strings, key, &kept, NULL))
     return kept;
+  copy = n < 0 ? g_strdup (name) : g_strndup (name, n);
+  if (key == NULL && g_hash_table_lookup_extended (k->strings, copy, &kept, NULL))
+    {
+      g_free (copy);
+      return kept;
+    }
   g_hash_table_add (k->strings, copy);
-  return g_steal_pointer (&copy);
+  return copy;
 }
 
 void
@@ -271,22 +303,34 @@ plan_known_free (PlanKnown *k)
   g_free (k);
 }
 
+/* NAME with its generic icon, or NULL when it has none.  transfer full */
+static GenericOf *
+generic_of_new (PlanKnown *k, const char *name)
+{
+  const char *generic = k->generic_icons != NULL ? g_hash_table_lookup (k->generic_icons, name) : NULL;
+  GenericOf *g;
+
+  if (generic == NULL)
+    return NULL;
+  g = g_new (GenericOf, 1);
+  g->generic = generic;
+  g->name = name;
+  return g;
+}
+
 static void
 table_add (PlanKnown *k, const char *name)
 {
-  const char *generic = k->generic_icons != NULL ? g_hash_table_lookup (k->generic_icons, name) : NULL;
+  GenericOf *g;
 
   if (g_hash_table_contains (k->all, name))
     return;
   g_hash_table_add (k->all, (gpointer) name);
   g_ptr_array_insert (k->all_sorted, lower_bound (k->all_sorted, name, FALSE), (gpointer) name);
-  if (generic != NULL)
+  if ((g = generic_of_new (k, name)) != NULL)
     {
-      GenericOf *g = g_new (GenericOf, 1);
-      guint at = lower_bound (k->generic_sorted, generic, TRUE);
+      guint at = lower_bound (k->generic_sorted, g->generic, TRUE);
 
-      g->generic = generic;
-      g->name = name;
       while (at < k->generic_sorted->len && compare_generic_of (&g_ptr_array_index (k->generic_sorted, at), &g) < 0)
         at++;
       g_ptr_array_insert (k->generic_sorted, at, g);
@@ -312,19 +356,9 @@ make_table (Planner *p)
         {
           const char *file = g_ptr_array_index (kd->names, f);
           gssize n = icon_stem (p, kd, file);
-          char stem[256];
 
-          if (n < 0)
-            continue;
-          /* most names are known already: look before copying */
-          if ((gsize) n < sizeof stem)
-            {
-              memcpy (stem, file, n);
-              stem[n] = '\0';
-              if (g_hash_table_contains (k->all, stem))
-                continue;
-            }
-          g_hash_table_add (k->all, (gpointer) intern (k, file, n));
+          if (n >= 0)
+            g_hash_table_add (k->all, (gpointer) intern (k, file, n));
         }
     }
   k->all_sorted = g_ptr_array_sized_new (g_hash_table_size (k->all));
@@ -332,17 +366,11 @@ make_table (Planner *p)
   g_hash_table_iter_init (&iter, k->all);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      const char *generic = k->generic_icons != NULL ? g_hash_table_lookup (k->generic_icons, key) : NULL;
+      GenericOf *g = generic_of_new (k, key);
 
       g_ptr_array_add (k->all_sorted, key);
-      if (generic != NULL)
-        {
-          GenericOf *g = g_new (GenericOf, 1);
-
-          g->generic = generic;
-          g->name = key;
-          g_ptr_array_add (k->generic_sorted, g);
-        }
+      if (g != NULL)
+        g_ptr_array_add (k->generic_sorted, g);
     }
   g_ptr_array_sort (k->all_sorted, kic_compare_strings);
   g_ptr_array_sort (k->generic_sorted, compare_generic_of);
@@ -381,10 +409,7 @@ plan_is_known (Planner *p, const char *name)
     {
       const KnownDir *kd = &g_array_index (k->dirs, KnownDir, d);
 
-      if (!may_hold (kd, name, n))
-        continue;
-      for (guint f = lower_bound (kd->names, name, FALSE);
-           f < kd->names->len && strncmp (g_ptr_array_index (kd->names, f), name, n) == 0; f++)
+      for (guint f = first_with (kd, name, n); starts_with (kd, f, name, n); f++)
         if (icon_stem (p, kd, g_ptr_array_index (kd->names, f)) == (gssize) n)
           return TRUE;
     }
@@ -437,10 +462,7 @@ names_extending (Planner *p, const char *base, gsize n, const char *stem, GPtrAr
     {
       const KnownDir *kd = &g_array_index (k->dirs, KnownDir, d);
 
-      if (!may_hold (kd, base, n))
-        continue;
-      for (guint f = lower_bound (kd->names, base, FALSE);
-           f < kd->names->len && strncmp (g_ptr_array_index (kd->names, f), base, n) == 0; f++)
+      for (guint f = first_with (kd, base, n); starts_with (kd, f, base, n); f++)
         {
           const char *file = g_ptr_array_index (kd->names, f);
           gssize len = icon_stem (p, kd, file);
