@@ -37,3 +37,20 @@ kic_dynlib_open (const char *soname, const KicDynSymbol *symbols, gsize n_symbol
   /* left open: the functions are used to the end of the run */
   return TRUE;
 }
+
+gboolean
+kic_dynlib_need (KicDynLib *lib, GError **error)
+{
+  if (!lib->tried)
+    {
+      lib->tried = TRUE;
+      kic_dynlib_open (lib->soname, lib->symbols, lib->n_symbols, &lib->failed);
+    }
+  if (lib->failed != NULL)
+    {
+      if (error != NULL)
+        *error = g_error_copy (lib->failed);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -225,33 +225,24 @@ static struct {
   __typeof__ (XpmFreeXpmImage) *free_image;
 } xpm_lib;
 
+static const KicDynSymbol xpm_symbols[] = {
+  { "XpmReadFileToXpmImage", (void **) &xpm_lib.read_file },
+  { "XpmGetErrorString", (void **) &xpm_lib.error_string },
+  { "XpmFreeXpmImage", (void **) &xpm_lib.free_image },
+};
+static KicDynLib xpm_dynlib = { XPM_SONAME, xpm_symbols, G_N_ELEMENTS (xpm_symbols), FALSE, NULL };
+
 /* FALSE (the icon stays XPM, *WHY saying why) when libXpm cannot be
- * loaded; asked once a run. */
+ * loaded. */
 static gboolean
 xpm_lib_open (char **why)
 {
-  static gboolean tried;
-  static char *failed;
-  const KicDynSymbol symbols[] = {
-    { "XpmReadFileToXpmImage", (void **) &xpm_lib.read_file },
-    { "XpmGetErrorString", (void **) &xpm_lib.error_string },
-    { "XpmFreeXpmImage", (void **) &xpm_lib.free_image },
-  };
+  g_autoptr (GError) error = NULL;
 
-  if (!tried)
-    {
-      g_autoptr (GError) error = NULL;
-
-      tried = TRUE;
-      if (!kic_dynlib_open (XPM_SONAME, symbols, G_N_ELEMENTS (symbols), &error))
-        failed = g_strdup (error->message);
-    }
-  if (failed != NULL)
-    {
-      *why = g_strdup (failed);
-      return FALSE;
-    }
-  return TRUE;
+  if (kic_dynlib_need (&xpm_dynlib, &error))
+    return TRUE;
+  *why = g_strdup (error->message);
+  return FALSE;
 }
 
 /* libXpm parses DATA into XPM.  Not from a buffer: libXpm 3.5.12's

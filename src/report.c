@@ -30,36 +30,34 @@ static struct {
   __typeof__ (g_object_unref) *object_unref; /* libgobject's, which json-glib brings */
 } jg;
 
+static const KicDynSymbol jg_symbols[] = {
+#define SYMBOL(function, slot) { #function, (void **) &jg.slot }
+  SYMBOL (json_builder_new, builder_new),
+  SYMBOL (json_builder_begin_object, builder_begin_object),
+  SYMBOL (json_builder_end_object, builder_end_object),
+  SYMBOL (json_builder_begin_array, builder_begin_array),
+  SYMBOL (json_builder_end_array, builder_end_array),
+  SYMBOL (json_builder_set_member_name, builder_set_member_name),
+  SYMBOL (json_builder_add_string_value, builder_add_string_value),
+  SYMBOL (json_builder_add_int_value, builder_add_int_value),
+  SYMBOL (json_builder_add_boolean_value, builder_add_boolean_value),
+  SYMBOL (json_builder_add_null_value, builder_add_null_value),
+  SYMBOL (json_builder_get_root, builder_get_root),
+  SYMBOL (json_generator_new, generator_new),
+  SYMBOL (json_generator_set_root, generator_set_root),
+  SYMBOL (json_generator_set_pretty, generator_set_pretty),
+  SYMBOL (json_generator_set_indent, generator_set_indent),
+  SYMBOL (json_generator_to_data, generator_to_data),
+  SYMBOL (json_node_unref, node_unref),
+  SYMBOL (g_object_unref, object_unref),
+#undef SYMBOL
+};
+static KicDynLib jg_dynlib = { JSON_GLIB_SONAME, jg_symbols, G_N_ELEMENTS (jg_symbols), FALSE, NULL };
+
 gboolean
 kic_json_open (GError **error)
 {
-  static gboolean opened;
-  const KicDynSymbol symbols[] = {
-#define SYMBOL(function, slot) { #function, (void **) &jg.slot }
-    SYMBOL (json_builder_new, builder_new),
-    SYMBOL (json_builder_begin_object, builder_begin_object),
-    SYMBOL (json_builder_end_object, builder_end_object),
-    SYMBOL (json_builder_begin_array, builder_begin_array),
-    SYMBOL (json_builder_end_array, builder_end_array),
-    SYMBOL (json_builder_set_member_name, builder_set_member_name),
-    SYMBOL (json_builder_add_string_value, builder_add_string_value),
-    SYMBOL (json_builder_add_int_value, builder_add_int_value),
-    SYMBOL (json_builder_add_boolean_value, builder_add_boolean_value),
-    SYMBOL (json_builder_add_null_value, builder_add_null_value),
-    SYMBOL (json_builder_get_root, builder_get_root),
-    SYMBOL (json_generator_new, generator_new),
-    SYMBOL (json_generator_set_root, generator_set_root),
-    SYMBOL (json_generator_set_pretty, generator_set_pretty),
-    SYMBOL (json_generator_set_indent, generator_set_indent),
-    SYMBOL (json_generator_to_data, generator_to_data),
-    SYMBOL (json_node_unref, node_unref),
-    SYMBOL (g_object_unref, object_unref),
-#undef SYMBOL
-  };
-
-  if (!opened)
-    opened = kic_dynlib_open (JSON_GLIB_SONAME, symbols, G_N_ELEMENTS (symbols), error);
-  return opened;
+  return kic_dynlib_need (&jg_dynlib, error);
 }
 
 /* JSON strings are UTF-8: a byte that is not (an Icon= or a file name

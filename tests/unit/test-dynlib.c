@@ -52,6 +52,30 @@ test_dynlib_no_symbol (void)
   g_assert_null (nothing);
 }
 
+/* a library needed twice is opened once: the second answer is the
+ * first's, the same error for one that cannot be opened */
+static void
+test_dynlib_need_once (void)
+{
+  size_t (*length) (const char *) = NULL;
+  const KicDynSymbol symbols[] = { { "strlen", (void **) &length } };
+  KicDynLib found = { "libc.so.6", symbols, G_N_ELEMENTS (symbols), FALSE, NULL };
+  KicDynLib missing = { "libkic-no-such-library.so.0", symbols, G_N_ELEMENTS (symbols), FALSE, NULL };
+  g_autoptr (GError) first = NULL;
+  g_autoptr (GError) second = NULL;
+
+  g_assert_true (kic_dynlib_need (&found, NULL));
+  g_assert_nonnull (length);
+  length = NULL;
+  g_assert_true (kic_dynlib_need (&found, NULL));
+  g_assert_null (length); /* not looked up again */
+  g_assert_false (kic_dynlib_need (&missing, &first));
+  g_assert_false (kic_dynlib_need (&missing, &second));
+  g_assert_error (second, KIC_ERROR, KIC_ERROR_IO);
+  g_assert_cmpstr (first->message, ==, second->message);
+  g_clear_error (&missing.failed);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -59,5 +83,6 @@ main (int argc, char **argv)
   g_test_add_func ("/dynlib/opens", test_dynlib_opens);
   g_test_add_func ("/dynlib/missing", test_dynlib_missing);
   g_test_add_func ("/dynlib/no-symbol", test_dynlib_no_symbol);
+  g_test_add_func ("/dynlib/need-once", test_dynlib_need_once);
   return g_test_run ();
 }
