@@ -11,11 +11,11 @@
 #define KIC_STATE_HEADER "kde-icon-cache state 2"
 
 struct _KicState {
-  /* the listings' entries and their strings are the state's: its text
-   * (cut into fields, each name read in place when it holds no escape),
-   * and ENTRY_BLOCKS.  The index keeps the listings seeded from them
-   * (without touching them once the run is over), so a state outlives
-   * its seeds: rebuild() frees it before the index, at the end */
+  /* the listings' entries and their strings are the state's: in TEXT
+   * (cut into fields, each name read in place when it holds no escape)
+   * and in OWNED.  The index keeps references to the listings seeded
+   * from them and reads them while the run lasts; rebuild() frees the
+   * state just before the index, which then only drops its references */
   char *text;
   char *source;       /* the text as read, whole */
   GHashTable *listing_text; /* listing (GPtrArray*) -> ListingText*: where
