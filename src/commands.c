@@ -293,23 +293,22 @@ print_problems (KicSystem *system, GPtrArray *entries, KicJson *json)
 gboolean
 kic_command_list (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = commands_load_system (options, error);
+  /* json-glib first: a --json run that cannot report reads nothing */
+  g_autoptr (KicJson) json = options->json ? kic_json_new (error) : NULL;
+  g_autoptr (KicSystem) system = NULL;
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GArray) sizes = NULL;
-  g_autoptr (KicJson) json = NULL;
   g_autoptr (KicOverlay) hidden = NULL;
 
+  if (options->json && json == NULL)
+    return FALSE;
+  system = commands_load_system (options, error);
   if (system == NULL)
     return FALSE;
   sizes = list_sizes (options, system);
   entries = kic_desktop_scan (system->index, system->data_dirs, NULL);
-  if (options->json)
-    {
-      json = kic_json_new (error);
-      if (json == NULL)
-        return FALSE;
-      kic_json_string (json, "theme", system->current_theme);
-    }
+  if (json != NULL)
+    kic_json_string (json, "theme", system->current_theme);
   /* --problems: those alone, in either form */
   if (options->problems)
     {
