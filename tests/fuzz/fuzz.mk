@@ -74,9 +74,13 @@ $(FUZZ_B)/libkic-fuzz.a: $(FUZZ_LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(FUZZ_LIB_OBJS)
 
+# the tool opens libXpm when it needs it (src/dynlib.h); the raster
+# target also calls it itself, so it links it
+$(FUZZ_B)/fuzz-raster: FUZZ_TARGET_LIBS = $(shell pkg-config --libs xpm)
+
 $(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-common.h $(FUZZ_B)/libkic-fuzz.a $(FUZZ_HEADERS)
 	$(CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
-	  $(FUZZ_B)/libkic-fuzz.a $(FUZZ_PKG_LIBS)
+	  $(FUZZ_B)/libkic-fuzz.a $(FUZZ_PKG_LIBS) $(FUZZ_TARGET_LIBS)
 
 fuzz: fuzz-build
 	FUZZ_B=$(FUZZ_B) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) \
