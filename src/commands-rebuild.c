@@ -20,6 +20,7 @@
 #include "resolver.h"
 #include "safeopen.h"
 #include "state.h"
+#include "util.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -407,7 +408,7 @@ static GHashTable *
 known_contents (const KicManifest *old, KicFsIndex *index, const char *store, GHashTable *changed,
                 GHashTable *stamps)
 {
-  GHashTable *known = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *known = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autofree char *files = g_strconcat (store, "/files", NULL);
   GHashTableIter iter;
   gpointer value;
@@ -486,7 +487,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   g_autoptr (KicState) state = NULL;
   g_autoptr (GHashTable) known = NULL;
   g_autoptr (GHashTable) desktop_known = NULL;
-  g_autoptr (GHashTable) desktop_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, kic_desktop_read_free);
+  g_autoptr (GHashTable) desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
   KicDesktopMemo desktop = { NULL, desktop_read };
   /* --json reports every name: that needs the plan */
   gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;

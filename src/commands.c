@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands-private.h"
+#include "util.h"
 
 void
 kic_print_diagnostics (void)
@@ -256,7 +257,7 @@ static void
 print_problems (KicSystem *system, GPtrArray *entries, KicJson *json)
 {
   int size = kic_resolver_group_size (system->resolver, KIC_GROUP_DESKTOP);
-  g_autoptr (GHashTable) wanted = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) wanted = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) owners = NULL;
   g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
 

@@ -10,6 +10,7 @@
 #include "raster.h"
 #include "source.h"
 #include "sha256.h"
+#include "util.h"
 
 #include <errno.h>
 #include <string.h>
@@ -86,9 +87,9 @@ kic_content_table_new (KicFsIndex *index)
 
   table->ref = 1;
   table->index = index;
-  table->by_real = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, content_free);
-  table->by_asked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  table->special = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, content_free);
+  table->by_real = g_hash_table_new_full (kic_str_hash, g_str_equal, NULL, content_free);
+  table->by_asked = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  table->special = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, content_free);
   table->nothing = content_new (table, KIC_CONTENT_NOTHING, NULL);
   return table;
 }

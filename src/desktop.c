@@ -16,6 +16,7 @@
 
 #include "keyfile.h"
 #include "kic.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -270,8 +271,8 @@ GPtrArray *
 kic_desktop_scan (KicFsIndex *index, char **data_dirs, KicDesktopMemo *memo)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {
@@ -374,9 +375,9 @@ GPtrArray *
 kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config_dirs, KicDesktopMemo *memo)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_desktop_entry_free);
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   guint n_default = g_strv_length (data_dirs);
 
   for (guint i = 0; data_dirs[i] != NULL; i++)
@@ -393,7 +394,7 @@ kic_desktop_scan_directories (KicFsIndex *index, char **data_dirs, char **config
     {
       /* each directory its own ID space: a file of a <DirectoryDir> is
        * read even when a default directory has one of that name */
-      g_autoptr (GHashTable) dir_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr (GHashTable) dir_seen = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
 
       scan_dir (index, g_ptr_array_index (dirs, i), "", ".directory", "/", i < n_default ? seen : dir_seen, visited,
                 entries, memo, 0);

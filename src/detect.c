@@ -292,7 +292,7 @@ kic_detect_read_breeze (KicFsIndex *index, const char *library, KicEmbeddedBreez
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s: its breeze index.theme cannot be read", library);
       return FALSE;
     }
-  out->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
+  out->dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   for (guint i = 0; i < breeze->files->len; i++)
     {
       const char *path = g_ptr_array_index (breeze->files, i);
@@ -302,7 +302,7 @@ kic_detect_read_breeze (KicFsIndex *index, const char *library, KicEmbeddedBreez
 
       if (files == NULL)
         {
-          files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          files = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
           g_hash_table_insert (out->dirs, g_strdup (dir), files);
         }
       g_hash_table_add (files, g_strdup (slash + 1));

@@ -3,6 +3,7 @@
 #include "dpkg.h"
 
 #include "safeopen.h"
+#include "util.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -20,7 +21,7 @@ keep_fd (gpointer data)
 GHashTable *
 kic_dpkg_owners (KicFsIndex *index, GHashTable *wanted)
 {
-  GHashTable *owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTable *owners = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   /* the database as the root sees it: a link there resolves inside the
    * root (the index), and dpkg-query reads it through a descriptor opened
    * without following any link, never through a host path.  The path is

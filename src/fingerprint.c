@@ -321,9 +321,9 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       return NULL;
     }
   /* 2. every input as it is now */
-  changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  changed = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   if (stamps != NULL)
-    *stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+    *stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);

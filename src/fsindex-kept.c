@@ -6,6 +6,7 @@
 
 #include "kic.h"
 #include "safeopen.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -57,7 +58,7 @@ void
 kic_fs_index_keep_stamps (KicFsIndex *index)
 {
   if (index->stamps == NULL)
-    index->stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+    index->stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
 }
 
 GHashTable *
@@ -153,7 +154,7 @@ listing_free (gpointer data)
 GHashTable *
 kic_fs_index_listings (KicFsIndex *index)
 {
-  GHashTable *listings = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, listing_free);
+  GHashTable *listings = g_hash_table_new_full (kic_str_hash, g_str_equal, NULL, listing_free);
   GHashTableIter iter;
   gpointer key, value;
 

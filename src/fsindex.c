@@ -32,7 +32,7 @@ fs_entry_free (gpointer data)
 static GHashTable *
 entries_new (void)
 {
-  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_entry_free);
+  return g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, fs_entry_free);
 }
 
 static void
@@ -105,9 +105,9 @@ fsindex_index_new (const char *root, gboolean is_virtual)
     index->incomplete = g_error_new (G_FILE_ERROR, g_file_error_from_errno (errno), "cannot open the root '%s': %s",
                                      root[0] ? root : "/", g_strerror (errno));
   index->is_virtual = is_virtual;
-  index->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fs_dir_free);
+  index->dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, fs_dir_free);
   index->no_entries = entries_new ();
-  index->real_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  index->real_paths = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   return index;
 }
 
@@ -572,7 +572,7 @@ kic_fs_dir_real (const KicFsDir *dir)
 guint
 kic_fs_name_hash (const char *name)
 {
-  return g_str_hash (name);
+  return kic_str_hash (name);
 }
 
 static int
@@ -606,7 +606,7 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
       g_hash_table_iter_init (&iter, fsindex_dir_entries (dir));
       while (g_hash_table_iter_next (&iter, &key, &value))
         {
-          KicFsSlot slot = { g_str_hash (key), key, value };
+          KicFsSlot slot = { kic_str_hash (key), key, value };
 
           g_array_append_val (dir->by_hash, slot);
         }

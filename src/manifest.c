@@ -26,9 +26,9 @@ kic_manifest_new (void)
 {
   KicManifest *manifest = g_new0 (KicManifest, 1);
 
-  manifest->entries = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, entry_free);
-  manifest->made = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  manifest->mtimes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  manifest->entries = g_hash_table_new_full (kic_str_hash, g_str_equal, NULL, entry_free);
+  manifest->made = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  manifest->mtimes = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   return manifest;
 }
 

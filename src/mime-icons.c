@@ -8,6 +8,7 @@
 #include "mime-icons.h"
 
 #include "kic.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -76,8 +77,8 @@ mime_icon_name (const char *type)
 GHashTable *
 kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char **data_dirs)
 {
-  GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GHashTable) generic = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTable *map = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) generic = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (GHashTable) icons = NULL;
   g_autoptr (GHashTable) types = NULL;
   GHashTableIter iter;
@@ -91,8 +92,8 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
         g_hash_table_replace (map, mime_icon_name (key), g_strdup (value));
       return map;
     }
-  icons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  icons = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
+  types = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   /* Qt reads a mime directory's compiled mime.cache; the text files
    * update-mime-database writes beside it say the same */
   for (guint i = 0; data_dirs[i] != NULL; i++)

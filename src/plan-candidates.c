@@ -5,6 +5,7 @@
 #include "plan-private.h"
 
 #include "kic.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -178,7 +179,7 @@ theme_candidates (Planner *p, const KicTheme *theme)
   if (list != NULL)
     return list;
   list = g_array_new (FALSE, FALSE, sizeof (ThemeCandidate));
-  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  seen = g_hash_table_new (kic_str_hash, g_str_equal);
   for (guint d = 0; d < theme->dirs->len; d++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
@@ -227,8 +228,8 @@ shared_keys (Planner *p, KicResolver *resolver)
 
   if (shared != NULL)
     return shared;
-  shared = g_hash_table_new (g_str_hash, g_str_equal);
-  once = g_hash_table_new (g_str_hash, g_str_equal);
+  shared = g_hash_table_new (kic_str_hash, g_str_equal);
+  once = g_hash_table_new (kic_str_hash, g_str_equal);
   themes = kic_resolver_themes (resolver);
   for (guint t = 0; t < themes->len; t++)
     {
@@ -368,7 +369,7 @@ plan_plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np,
   const char *name = np->name;
   const GPtrArray *themes = kic_resolver_themes (resolver);
   GPtrArray *candidates = g_ptr_array_new_with_free_func (plan_candidate_free);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (kic_str_hash, g_str_equal);
   GHashTable *shared = shared_keys (p, resolver);
   g_autofree char *file = g_strconcat (name, ext, NULL);
   guint hash = kic_fs_name_hash (file);

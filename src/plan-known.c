@@ -238,15 +238,15 @@ void
 plan_known_init (Planner *p, GPtrArray *names)
 {
   PlanKnown *k = g_new0 (PlanKnown, 1);
-  g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) hiding = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) listed = g_hash_table_new (kic_str_hash, g_str_equal);
+  g_autoptr (GHashTable) hiding = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
 
   p->known = k;
   k->dirs = g_array_new (FALSE, FALSE, sizeof (KnownDir));
-  k->named = g_hash_table_new (g_str_hash, g_str_equal);
+  k->named = g_hash_table_new (kic_str_hash, g_str_equal);
   k->named_sorted = g_ptr_array_new ();
   k->slash_names = g_ptr_array_new ();
-  k->strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  k->strings = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   k->generic_icons = kic_resolver_generic_icons (g_ptr_array_index (p->resolvers, 0));
   for (guint i = 0; i < names->len; i++)
     add_named (k, intern (k, ((KicNamePlan *) g_ptr_array_index (names, i))->name, -1));
@@ -345,7 +345,7 @@ make_table (Planner *p)
   GHashTableIter iter;
   gpointer key;
 
-  k->all = g_hash_table_new (g_str_hash, g_str_equal);
+  k->all = g_hash_table_new (kic_str_hash, g_str_equal);
   for (guint i = 0; i < k->named_sorted->len; i++)
     g_hash_table_add (k->all, g_ptr_array_index (k->named_sorted, i));
   for (guint d = 0; d < k->dirs->len; d++)
@@ -502,7 +502,7 @@ plan_names_trying (Planner *p, const char *stem)
   if (out != NULL)
     return out;
   out = g_ptr_array_new ();
-  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  seen = g_hash_table_new (kic_str_hash, g_str_equal);
   base = g_strdup (stem);
   if (g_str_has_suffix (base, "-x-generic"))
     base[strlen (base) - strlen ("-x-generic")] = '\0';

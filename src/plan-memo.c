@@ -22,6 +22,7 @@
 #include "plan-private.h"
 
 #include "kic.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -55,9 +56,9 @@ push_stems (Planner *p, GPtrArray *queue, const char *name)
 static GHashTable *
 reached_names (Planner *p, GPtrArray *names, const KicPlanMemo *memo)
 {
-  GHashTable *reached = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) now = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *reached = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) now = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GPtrArray) queue = g_ptr_array_new_with_free_func (g_free);
   GHashTableIter iter;
   gpointer key;
@@ -73,7 +74,7 @@ reached_names (Planner *p, GPtrArray *names, const KicPlanMemo *memo)
       push_stems (p, queue, key);
     }
   {
-    g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autoptr (GHashTable) before = g_hash_table_new (kic_str_hash, g_str_equal);
 
     for (guint i = 0; i < memo->names->len; i++)
       {
@@ -191,7 +192,7 @@ find_closure (GPtrArray *closure, const char *name, const char *theme)
 GHashTable *
 plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified)
 {
-  g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) before = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) owners = g_hash_table_new (g_direct_hash, g_direct_equal);
   GHashTable *reached;
   GHashTableIter iter;

@@ -74,13 +74,13 @@ void
 plan_proof_index (Planner *p, GPtrArray *names)
 {
   plan_known_init (p, names);
-  p->unfiled = g_hash_table_new (g_str_hash, g_str_equal);
-  p->stem_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  p->unfiled = g_hash_table_new (kic_str_hash, g_str_equal);
+  p->stem_names = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   p->reach = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   for (guint r = 0; r < p->resolvers->len; r++)
     {
       const GPtrArray *themes = kic_resolver_themes (g_ptr_array_index (p->resolvers, r));
-      GHashTable *dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      GHashTable *dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
 
       for (guint t = 0; t < themes->len; t++)
         {
@@ -268,7 +268,7 @@ plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified)
 
   if (p->known == NULL)
     plan_proof_index (p, names);
-  p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->dirty = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   for (guint r = 0; r < p->resolvers->len; r++)
     {
       KicResolver *resolver = g_ptr_array_index (p->resolvers, r);

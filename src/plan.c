@@ -37,6 +37,7 @@
 #include "plan-private.h"
 
 #include "kic.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -212,16 +213,16 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
       while (g_hash_table_iter_next (&iter, &key, &value))
         kic_content_table_know (p->contents, key, value);
     }
-  p->plants = g_hash_table_new (g_str_hash, g_str_equal);
-  p->plant_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  p->plant_name = g_hash_table_new (g_str_hash, g_str_equal);
+  p->plants = g_hash_table_new (kic_str_hash, g_str_equal);
+  p->plant_files = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  p->plant_name = g_hash_table_new (kic_str_hash, g_str_equal);
   p->resolvers = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_resolver_free);
   p->theme_names = g_ptr_array_new_with_free_func (g_free);
-  p->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->dirty = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   p->closure = g_ptr_array_new_with_free_func (plan_name_plan_free);
   p->dir_keys = plan_dir_keys_new ();
-  p->store_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  p->copyable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  p->store_of = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
+  p->copyable = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   p->theme_candidates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   p->shared_keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   /* the previous run's links are not part of what KDE has on its own */
@@ -266,7 +267,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
                                                             (char *) g_ptr_array_index (p->theme_names, r)));
         }
     }
-  p->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p->verified = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
 }
 
 /* What the plan depends on besides the files: the program, the options,
@@ -344,7 +345,7 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
   planner_init (&p, system, options);
   plan->key = plan_key (&p);
   {
-    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autoptr (GHashTable) seen = g_hash_table_new (kic_str_hash, g_str_equal);
 
     plan->names = g_ptr_array_new_with_free_func (plan_name_plan_free);
     for (guint i = 0; i < icons->len; i++)
@@ -412,8 +413,8 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
   plan->closure = g_steal_pointer (&p.closure);
   g_ptr_array_sort (plan->closure, compare_name_plans);
   plan->verified = g_steal_pointer (&p.verified);
-  plan->links = g_hash_table_new (g_str_hash, g_str_equal);
-  plan->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  plan->links = g_hash_table_new (kic_str_hash, g_str_equal);
+  plan->files = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   plan->contents = kic_content_table_ref (p.contents);
   wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
   for (guint i = 0; i < plan->names->len + plan->closure->len; i++)

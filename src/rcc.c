@@ -211,7 +211,7 @@ try_tree (const guchar *data, gsize length, gsize root, gsize node_size, gsize i
 {
   Rcc rcc = { data, length, root, node_size, 0, 0 };
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) nodes = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   KicRccBreeze *breeze;
   guint64 first_name;
   const RccNode *index_node;

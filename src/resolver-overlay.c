@@ -3,6 +3,7 @@
  * link is seen through every path that reaches its directory)
  */
 #include "resolver-private.h"
+#include "util.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ kic_overlay_new (void)
 {
   KicOverlay *overlay = g_new0 (KicOverlay, 1);
 
-  overlay->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  overlay->names = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   return overlay;
 }
 

@@ -6,6 +6,7 @@
  * kicontheme.cpp is named, as in resolver.c.
  */
 #include "resolver-private.h"
+#include "util.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -223,7 +224,7 @@ theme_names_table (ThemeNames *tn)
 
   if (tn->names != NULL)
     return tn->names;
-  tn->names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
+  tn->names = g_hash_table_new_full (kic_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
   for (guint i = 0; i < theme->dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);

@@ -1,5 +1,6 @@
 /* safeopen.c - openat2(RESOLVE_IN_ROOT), or a careful walk */
 #include "safeopen.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -292,7 +293,7 @@ GHashTable *
 kic_kept_dirs_new (void)
 {
   /* path -> GINT (1 + the descriptor), 0: it does not open */
-  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_kept);
+  return g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, close_kept);
 }
 
 gboolean

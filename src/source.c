@@ -3,6 +3,7 @@
 
 #include "kic.h"
 #include "safeopen.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +50,7 @@ kic_source_dirs_new (int rootfd, const char *host_root)
 
   dirs->rootfd = rootfd;
   dirs->host_root = g_strdup (host_root ? host_root : "");
-  dirs->fds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_fd);
+  dirs->fds = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, close_fd);
   return dirs;
 }
 

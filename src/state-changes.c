@@ -11,6 +11,7 @@
 #include "kic.h"
 #include "manifest.h"
 #include "resolver.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,9 +77,9 @@ walks_through (GHashTable *e, const char *path)
 static void
 compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTable *ours, GHashTable *e)
 {
-  g_autoptr (GHashTable) before = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) followed = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) before = g_hash_table_new (kic_str_hash, g_str_equal);
+  g_autoptr (GHashTable) followed = g_hash_table_new (kic_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GPtrArray) now = NULL;
 
   for (guint i = 0; was != NULL && i < was->len; i++)
@@ -120,9 +121,9 @@ compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTabl
 static GHashTable *
 changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
 {
-  g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) e = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  GHashTable *stems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) ours = g_hash_table_new (kic_str_hash, g_str_equal);
+  g_autoptr (GHashTable) e = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *stems = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   GHashTableIter iter;
   gpointer key, value;
   gboolean more;
@@ -214,7 +215,7 @@ kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable 
 GHashTable *
 kic_state_desktop_known (KicState *state, GHashTable *changed, GHashTable *stamps)
 {
-  GHashTable *known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, kic_desktop_read_free);
+  GHashTable *known = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
   GHashTableIter iter;
   gpointer key, value;
 

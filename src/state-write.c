@@ -131,8 +131,8 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
                 const KicState *previous)
 {
   g_autoptr (GHashTable) listings = NULL;
-  g_autoptr (GHashTable) ours = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) our_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) ours = g_hash_table_new (kic_str_hash, g_str_equal);
+  g_autoptr (GHashTable) our_dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) member_number = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GPtrArray) dirs = NULL;
   g_autoptr (GPtrArray) verified = NULL;

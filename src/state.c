@@ -388,7 +388,7 @@ parse_records (KicState *state, const char *base, char *body, const char *end, c
 {
   GPtrArray *listing = NULL; /* the listing whose lines are being read */
   gsize listing_start = 0;
-  g_autoptr (GHashTable) menu = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) menu = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) pending = g_ptr_array_new ();
   GPtrArray *dir = NULL;
@@ -501,13 +501,13 @@ kic_state_read (char *text, gsize length, const char *inputs)
           state->listing_text = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
           state->key = g_strdup (lines[2] + 4);
           state->floor = lines[3][6] == '1';
-          state->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, listing_free);
-          state->desktop = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, kic_desktop_read_free);
-          state->store_stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          state->dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, listing_free);
+          state->desktop = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
+          state->store_stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
           state->memo = g_new0 (KicPlanMemo, 1);
           state->memo->names = g_ptr_array_new_with_free_func (kic_name_plan_free);
           state->memo->closure = g_ptr_array_new_with_free_func (kic_name_plan_free);
-          state->memo->verified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          state->memo->verified = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
           state->memo->floor = state->floor;
           if (parse_records (state, copy, body, copy + (end - text), &why))
             {

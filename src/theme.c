@@ -9,6 +9,7 @@
 #include "keyfile.h"
 #include "kic.h"
 #include "trusted.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -347,7 +348,7 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicResource *re
                gboolean dedup, KicFsIndex *index)
 {
   KicTheme *theme = g_new0 (KicTheme, 1);
-  g_autoptr (GHashTable) added = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) added = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
 
   theme->ref = 1;
   theme->desc = desc;
@@ -461,7 +462,7 @@ cached_theme_free (gpointer data)
 GHashTable *
 kic_theme_cache_new (void)
 {
-  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_theme_free);
+  return g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, cached_theme_free);
 }
 
 KicTheme *

@@ -35,7 +35,7 @@ record (const char *level, const char *format, va_list args)
 
   diagnostics_serial++;
   if (diagnostics_seen == NULL)
-    diagnostics_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    diagnostics_seen = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   if (diagnostics == NULL)
     diagnostics = g_ptr_array_new_with_free_func (g_free);
   if (!g_hash_table_add (diagnostics_seen, msg))
@@ -306,8 +306,8 @@ kic_error_unquote (GError *error)
   error->message = g_strdup (text);
 }
 
-char *
-kic_checksum64 (const void *data, gsize length)
+guint64
+kic_hash64 (const void *data, gsize length)
 {
   const guchar *p = data;
   guint64 h = 0x243f6a8885a308d3ULL ^ ((guint64) length * 0x9e3779b97f4a7c15ULL);
@@ -341,7 +341,21 @@ kic_checksum64 (const void *data, gsize length)
   h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 33;
-  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", h);
+  return h;
+}
+
+char *
+kic_checksum64 (const void *data, gsize length)
+{
+  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", kic_hash64 (data, length));
+}
+
+guint
+kic_str_hash (gconstpointer key)
+{
+  guint64 h = kic_hash64 (key, strlen (key));
+
+  return (guint) (h ^ (h >> 32));
 }
 
 /* U in decimal, after SIGN ('-' or 0) */

@@ -14,6 +14,7 @@
 #include "safeopen.h"
 #include "sha256.h"
 #include "trusted.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +37,7 @@ void
 writer_dir_left (DirHandle *handle, const char *name, const char *what)
 {
   if (handle->left == NULL)
-    handle->left = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    handle->left = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   handle->changed = TRUE;
   /* (the table holds const strings: the two markers, interned targets) */
   g_hash_table_replace (handle->left, g_strdup (name),
@@ -113,7 +114,7 @@ dir_as_read (Writer *w, DirHandle *handle)
   read = kic_fs_index_listing_read (w->options.index, handle->path);
   if (read == NULL)
     return TRUE;
-  listed = g_hash_table_new (g_str_hash, g_str_equal);
+  listed = g_hash_table_new (kic_str_hash, g_str_equal);
   for (guint i = 0; i < read->len; i++)
     {
       const KicFsListingEntry *e = g_ptr_array_index (read, i);
@@ -128,7 +129,7 @@ dir_as_read (Writer *w, DirHandle *handle)
       kic_debug ("'%s': cannot read it again (%s): its time is left as it is", handle->path, g_strerror (errno));
       return FALSE;
     }
-  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  seen = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   while (same)
     {
       const KicFsListingEntry *was;

@@ -6,6 +6,7 @@
 
 #include "kic.h"
 #include "safeopen.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -96,7 +97,7 @@ find_links_into_store (Writer *w, int fd, const char *path, KicManifest *manifes
 static gboolean
 recover_from_disk (Writer *w, GError **error)
 {
-  g_autoptr (GHashTable) visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   guint before = g_hash_table_size (w->old->entries);
   gboolean ok;
 

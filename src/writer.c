@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "writer-private.h"
+#include "util.h"
 
 void
 writer_say (const Writer *w, const char *action, const char *path, const char *detail)
@@ -51,13 +52,13 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->files = g_strconcat (options->store, "/files/", NULL);
   w->rootfd = kic_fs_index_rootfd (options->index);
   w->lock = -1;
-  w->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, writer_dir_handle_free);
+  w->dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, writer_dir_handle_free);
   w->made = g_ptr_array_new_with_free_func (g_free);
-  w->in_place = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  w->too_long = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  w->contents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  w->untrusted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  w->lost = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  w->in_place = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  w->too_long = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  w->contents = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  w->untrusted = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  w->lost = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   g_queue_init (&w->open);
   w->token = writer_new_temp_token ();
   w->stats = &w->no_stats;
@@ -186,9 +187,9 @@ static KicManifest *
 desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GError **error)
 {
   KicManifest *manifest = kic_manifest_new ();
-  g_autoptr (GHashTable) sums = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) shared = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) sums = g_hash_table_new (kic_str_hash, g_str_equal);
+  g_autoptr (GHashTable) files = g_hash_table_new (kic_str_hash, g_str_equal);
+  g_autoptr (GHashTable) shared = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) store_dirs = kic_kept_dirs_new ();
   GHashTableIter iter;
   gpointer key, value;
@@ -469,7 +470,7 @@ kic_writer_apply (KicWriter *w, const GPtrArray *wanted, const char *settings, K
 GHashTable *
 kic_writer_store_stamps (KicWriter *w)
 {
-  GHashTable *stamps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTable *stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (GPtrArray) files = NULL;
   g_autofree char *open_dir_path = NULL;
   int fd = -1;
