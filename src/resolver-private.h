@@ -39,11 +39,12 @@ struct _KicResolver {
  * nothing whatever the directories, so it is counted, not made -- an
  * index.theme of 100 000 empty directories costs a lookup 100 000 probes
  * per file name it tries, not per lookup (issue 19). */
+typedef struct _ThemeNameTable ThemeNameTable;
 typedef struct {
-  GHashTable *names;  /* file name -> GArray of the indexes (guint, rising)
-                       * of the scale-1 directories that list it; NULL
-                       * until the budget of asks of each directory is
-                       * spent (theme_names_listed()) */
+  ThemeNameTable *names; /* file name -> the indexes of the scale-1
+                       * directories that list it; NULL until the budget
+                       * of asks of each directory is spent
+                       * (theme_names_listed()) */
   gsize ask_budget;   /* what asks may still cost before the table is made */
   guint ask_cost;     /* what one ask costs: the scale-1 directories */
   GHashTable *positions; /* KicFsDir* -> GArray of the indexes of the
