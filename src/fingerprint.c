@@ -80,7 +80,7 @@ stamp_is_racy (const KicFsStamp *stamp)
 
 /* Up to five numbers joined by spaces: stamp_state()'s text */
 typedef struct {
-  char text[5 * KIC_INT64_DIGITS];
+  char text[5 * KIC_INT64_DIGITS + 1];
   gsize len;
 } StampText;
 
@@ -108,15 +108,15 @@ stamp_text_add (StampText *t, gint64 v)
  * change time (issue 19, row 11).  Not the change time of a directory
  * only root may write: the writer plants there and keeps its
  * modification time, but a link changes the change time. */
-static char *
-stamp_state (const KicFsStamp *stamp)
+static const char *
+stamp_format (const KicFsStamp *stamp, StampText *out)
 {
   StampText t = { .len = 0 };
 
   if (!stamp->exists)
-    return g_strdup ("none");
+    return "none";
   if (stamp_is_racy (stamp))
-    return g_strdup ("racy");
+    return "racy";
   /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
    * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
   stamp_text_add_id (&t, stamp->dev);
@@ -135,7 +135,18 @@ stamp_state (const KicFsStamp *stamp)
       stamp_text_add (&t, stamp->mtime_ns);
       stamp_text_add (&t, stamp->ctime_ns);
     }
-  return g_strndup (t.text, t.len);
+  t.text[t.len] = '\0';
+  *out = t;
+  return out->text;
+}
+
+/* the same, transfer full */
+static char *
+stamp_state (const KicFsStamp *stamp)
+{
+  StampText t;
+
+  return g_strdup (stamp_format (stamp, &t));
 }
 
 gboolean
@@ -152,8 +163,9 @@ kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now)
 }
 
 /* The state of PATH, an object of TYPE, as it is now, and *STAMP. */
-static char *
-state_now_stamp (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)
+/* PATH's stamp now, and its text in OUT */
+static const char *
+stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, StampText *out)
 {
   const char *relative = path[1] ? path + 1 : ".";
   struct stat st;
@@ -161,15 +173,16 @@ state_now_stamp (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp
   /* the path is a real path: all its components are directories whose
    * listings are inputs too, so a link put in place of one shows there */
   kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
-  return stamp_state (stamp);
+  return stamp_format (stamp, out);
 }
 
 static char *
 state_now (int rootfd, KicFsType type, const char *path)
 {
   KicFsStamp stamp;
+  StampText t;
 
-  return state_now_stamp (rootfd, type, path, &stamp);
+  return g_strdup (stamp_now (rootfd, type, path, &stamp, &t));
 }
 
 static void
@@ -187,9 +200,15 @@ add_input (GString *out, KicFsType type, const char *state, const char *path)
 static void
 digest_input (KicSha256 *digest, char type, const char *state, const char *escaped_path)
 {
-  g_autofree char *line = g_strdup_printf ("%c\t%s\t%s\n", type, state ? state : "-", escaped_path);
+  /* (fed in pieces: the digest of the line "TYPE\tSTATE\tPATH\n") */
+  const char tab = '\t', newline = '\n';
 
-  kic_sha256_update_str (digest, line);
+  kic_sha256_update (digest, &type, 1);
+  kic_sha256_update (digest, &tab, 1);
+  kic_sha256_update_str (digest, state ? state : "-");
+  kic_sha256_update (digest, &tab, 1);
+  kic_sha256_update_str (digest, escaped_path);
+  kic_sha256_update (digest, &newline, 1);
 }
 
 /* The paths INDEX stamped, sorted, without those under STORE (the run
@@ -271,31 +290,43 @@ GHashTable *
 kic_fingerprint_changes (int rootfd, const char *text, const char *settings, const char *store,
                          const char *inputs, GHashTable **stamps)
 {
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *copy = g_strdup (text);
+  g_autoptr (GPtrArray) lines = g_ptr_array_new ();
   g_autofree char *escaped = g_strescape (settings, NULL);
   g_autofree char *settings_line = g_strconcat ("settings\t", escaped, NULL);
   g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
   KicSha256 digest;
   char hex[KIC_SHA256_HEX_LEN + 1];
-  /* per input: its line, cut after the state ("d\t<state>"), and its path */
+  /* per input: its line, cut after the state ("d\t<state>"), and its
+   * path (in the line, or unescaped in UNESCAPED) */
   g_autoptr (GPtrArray) heads = g_ptr_array_new ();
-  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr (GPtrArray) unescaped = g_ptr_array_new_with_free_func (g_free);
   GHashTable *changed;
   gboolean has_manifest = FALSE;
 
   kic_sha256_init (&digest);
   if (stamps != NULL)
     *stamps = NULL;
-  if (lines[0] == NULL || strcmp (lines[0], HEADER) != 0 || lines[1] == NULL
-      || strcmp (lines[1], settings_line) != 0)
+  /* the lines, cut in place (as g_strsplit() would cut them) */
+  for (char *line = copy, *end;; line = end + 1)
+    {
+      g_ptr_array_add (lines, line);
+      if ((end = strchr (line, '\n')) == NULL)
+        break;
+      *end = '\0';
+    }
+  g_ptr_array_add (lines, NULL);
+  if (lines->pdata[0] == NULL || strcmp (lines->pdata[0], HEADER) != 0 || lines->pdata[1] == NULL
+      || strcmp (lines->pdata[1], settings_line) != 0)
     return NULL;
   /* 1. the text alone: well formed, clean paths inside the root, and the
    * inputs the manifest's run read (a fingerprint edited by hand, a line
    * dropped or a state rewritten, stops no run, or it could hide a change
    * for good); nothing is looked at on disk before that holds */
-  for (guint i = 2; lines[i] != NULL; i++)
+  for (guint i = 2; lines->pdata[i] != NULL; i++)
     {
-      char *line = lines[i];
+      char *line = lines->pdata[i];
       char *state, *path_field, *path;
 
       if (line[0] == '\0')
@@ -304,7 +335,11 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
         return NULL;
       state = line + 2;
       *path_field++ = '\0';
-      path = g_strcompress (path_field);
+      /* (g_strescape() escapes with a backslash: without one the field is the path) */
+      if (strchr (path_field, '\\') != NULL)
+        g_ptr_array_add (unescaped, path = g_strcompress (path_field));
+      else
+        path = path_field;
       g_ptr_array_add (paths, path);
       if (!kic_path_is_clean (path))
         return NULL;
@@ -330,10 +365,10 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       const char *head = g_ptr_array_index (heads, i);
       const char *state = head + 2;
       KicFsType type = head[0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE;
-      g_autofree char *now = NULL;
       KicFsStamp stamp;
+      StampText now_text;
+      const char *now = stamp_now (rootfd, type, path, &stamp, &now_text);
 
-      now = state_now_stamp (rootfd, type, path, &stamp);
       if (strcmp (now, state) != 0)
         {
           kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, state);

@@ -7,7 +7,7 @@
 # after each, the run must plan in full, and the run after it stop again.
 . "$(dirname "$0")/lib.sh"
 
-plan 41
+plan 46
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
@@ -60,6 +60,15 @@ changed "an icon removed from a theme directory"
 # a .desktop file written in place (its directory's listing stays)
 printf 'X-Kic-Test=1\n' >> "$R/usr/share/applications/kate.desktop"
 changed "a .desktop file written in place"
+# the same for one whose name the fingerprint writes escaped (a quote, a
+# backslash, UTF-8): its stamp is of the file itself
+odd="kic \"é\\\\x.desktop"
+cp "$R/usr/share/applications/kate.desktop" "$R/usr/share/applications/$odd"
+changed "a .desktop file with a name written escaped added"
+grep -qF 'kic \"\303\251\\\\x.desktop' "$R$S/fingerprint"
+ok $? "the fingerprint names it escaped"
+printf 'X-Kic-Test=1\n' >> "$R/usr/share/applications/$odd"
+changed "that .desktop file written in place"
 # a new applications directory appears where there was none
 mkdir -p "$R/usr/local/share/applications"
 cp "$R/usr/share/applications/kate.desktop" "$R/usr/local/share/applications/kic-local.desktop"
