@@ -424,6 +424,8 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
   run = first.result;
   for (int s = min + 1; s <= max; s++)
     {
+      const KicThemeDir *dir;
+      guint n_calls;
       KicResult *r;
 
       if (first.scan_file == NULL)
@@ -435,28 +437,30 @@ resolve_sizes (KicResolver *resolver, const char *name, int min, int max, gboole
           g_ptr_array_add (results, first.result);
           continue;
         }
-      r = g_new0 (KicResult, 1);
-      r->via = first.result->via;
-      r->n_calls = count ? first.scan_start : 0;
-      r->theme = first.result->theme;
-      r->dir = scan_probes (resolver, probes, s, &r->n_calls);
-      if (r->dir == NULL)
+      /* (the result is made only when it is not the size before's: a run
+       * of sizes mostly shares one, and 249 sizes were 249 allocations) */
+      n_calls = count ? first.scan_start : 0;
+      dir = scan_probes (resolver, probes, s, &n_calls);
+      if (dir == NULL)
         {
           /* cannot happen with sane sizes (theme.c refuses others);
            * the full lookup is always right */
-          kic_result_free (r);
           r = kic_resolve (resolver, name, s, FALSE);
           run = NULL;
         }
-      else if (run != NULL && run->dir == r->dir && run->n_calls == r->n_calls)
+      else if (run != NULL && run->dir == dir && run->n_calls == n_calls)
         {
           /* the same directory and calls as the size before: its result */
-          g_free (r);
           run->shared++;
           r = run;
         }
       else
         {
+          r = g_new0 (KicResult, 1);
+          r->via = first.result->via;
+          r->n_calls = n_calls;
+          r->theme = first.result->theme;
+          r->dir = dir;
           r->path = g_strconcat (r->dir->path, "/", first.scan_file, NULL);
           run = r;
         }
