@@ -8,10 +8,11 @@
 # KIC_BENCH_RUNS runs (default 5), medians; KIC_BENCH_THEME (breeze);
 # KIC_TREE another tree (an overlay lowerdir, "upper:lower" stacks: e.g.
 # bench-scale's apps3, "$T3:$T2"), KIC_TREE_NAME its row's name.  The
-# views' writable layers go to KIC_TEST_TMP (tests/tmp): on a file system
-# where making an inode is slow (ext4 without a journal under churn: 0.5
-# ms an inode, measured), the full rebuild, which makes one per link and
-# per copy, pays it and gtk, which makes one file per theme, does not.
+# views' writable layers go to a fresh ext4 made for the run
+# (rebuild-vs-gtk.sh; KIC_BENCH_HOST_FS=1: under KIC_TEST_TMP instead,
+# where on ext4 without a journal under churn an inode took 0.5 ms to
+# make, measured: the full rebuild, which makes one per link and per copy,
+# pays it, and gtk, which makes one file per theme, does not).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIC_BIN:-$TOP/kde-icon-cache}

@@ -26,7 +26,20 @@
 #   rebuild_vs_gtk_setup NAME   $W, a fresh work directory under $TMP_TOP,
 #                               and $VIEWS, the mounts to undo, both gone
 #                               at exit; NAME fails at once without
-#                               gtk-update-icon-cache
+#                               gtk-update-icon-cache.  The views'
+#                               writable layers go to a file system made
+#                               for the run: an image under $W with
+#                               mkfs.ext4's defaults (a journal, as
+#                               Debian's installer makes it), loop-mounted
+#                               ($RVG_FS; $RVG_FS_NOTE says which).  On the
+#                               host's file system the figures depended on
+#                               what ran there in the minutes before: an
+#                               ext4 without a journal, as the machines
+#                               this was measured on have, skips every
+#                               recently deleted inode when it makes one
+#                               (tests/README.md), and a rebuild makes
+#                               hundreds.  KIC_BENCH_HOST_FS=1, or no loop
+#                               device: the layers under $W.
 
 : "${KIC_BENCH_RUNS:=3}"
 BENCH_THEME=${KIC_BENCH_THEME:-breeze}
@@ -36,12 +49,23 @@ rebuild_vs_gtk_setup () {
   mkdir -p "$TMP_TOP"
   W=$(mktemp -d "$TMP_TOP/$1.XXXXXX")
   VIEWS=
-  trap 'for v in $VIEWS; do umount "$v" 2>/dev/null || true; done; rm -rf "$W"' EXIT
+  RVG_FS=
+  trap 'for v in $VIEWS; do umount "$v" 2>/dev/null || true; done; [ -z "$RVG_FS" ] || umount "$RVG_FS"; rm -rf "$W"' EXIT
+  RVG_FS_NOTE="writable layers on the host's file system under $TMP_TOP"
+  if [ "${KIC_BENCH_HOST_FS:-0}" != 1 ] && command -v mkfs.ext4 > /dev/null &&
+     truncate -s 8G "$W/layers.img" && mkfs.ext4 -q -F "$W/layers.img" 2> /dev/null && mkdir -p "$W/layers" &&
+     mount -o loop "$W/layers.img" "$W/layers" 2> /dev/null; then
+    RVG_FS=$W/layers
+    RVG_FS_NOTE="writable layers on a fresh ext4 (mkfs.ext4 defaults, loop-mounted)"
+  fi
 }
 
 _rvg_mount () { # _rvg_mount DIR LOWER: a fresh writable view at DIR/view
-  mkdir -p "$1/up" "$1/work" "$1/view"
-  mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/up,workdir=$1/work" "$1/view" ||
+  _layers=$1
+  [ -z "$RVG_FS" ] || _layers=$RVG_FS/$(basename "$1")
+  rm -rf "$_layers/up" "$_layers/work"
+  mkdir -p "$_layers/up" "$_layers/work" "$1/view"
+  mount -t overlay overlay -o "lowerdir=$2,upperdir=$_layers/up,workdir=$_layers/work" "$1/view" ||
     { echo "bench: cannot mount an overlay (needs root)" >&2; exit 1; }
   VIEWS="$VIEWS $1/view"
 }
@@ -49,6 +73,7 @@ _rvg_mount () { # _rvg_mount DIR LOWER: a fresh writable view at DIR/view
 _rvg_umount () {
   umount "$1/view" 2>/dev/null || true
   rm -rf "$1"
+  [ -z "$RVG_FS" ] || rm -rf "${RVG_FS:?}/$(basename "$1")"
 }
 
 # ms of one command (its output discarded); with KB set, the peak RSS to $KB
@@ -110,7 +135,8 @@ rebuild_vs_gtk_legend () {
   echo " incr: the --rebuild after one application is added (a .desktop file and a hicolor PNG set),"
   echo " against gtk-update-icon-cache on hicolor; o/g: ours/gtk, above 1 slower; noop/f: the no-op"
   echo " against the full rebuild; medians of $KIC_BENCH_RUNS runs; peak: our largest peak RSS, of one"
-  echo " more run of each under /usr/bin/time, whose fork the timed runs, ours and gtk's, do not pay)"
+  echo " more run of each under /usr/bin/time, whose fork the timed runs, ours and gtk's, do not pay;"
+  echo " $RVG_FS_NOTE)"
 }
 
 rebuild_vs_gtk () { # rebuild_vs_gtk NAME LOWER
