@@ -239,9 +239,9 @@ echo
 # the rebuild as a dpkg trigger runs it, against gtk-update-icon-cache
 # (tests/bench/rebuild-vs-gtk.sh): in fresh overlay views, needs root
 if [ "$(id -u)" -eq 0 ]; then
-  VIEWS=
-  trap 'for v in $VIEWS; do umount "$v" 2>/dev/null || true; done; umount "$VIEW" 2>/dev/null; rm -rf "$W"' EXIT
   . "$TOP/tests/bench/rebuild-vs-gtk.sh"
+  trap 'rebuild_vs_gtk_cleanup; umount "$VIEW" 2>/dev/null; rm -rf "$W"' EXIT
+  rebuild_vs_gtk_layers
   echo "the rebuild against gtk-update-icon-cache ($(uptime | sed 's/.*load/load/'))"
   rebuild_vs_gtk_header
   rebuild_vs_gtk realistic "$T"

@@ -44,20 +44,34 @@
 : "${KIC_BENCH_RUNS:=3}"
 BENCH_THEME=${KIC_BENCH_THEME:-breeze}
 
-rebuild_vs_gtk_setup () {
-  command -v gtk-update-icon-cache > /dev/null || { echo "$1: needs gtk-update-icon-cache" >&2; exit 1; }
-  mkdir -p "$TMP_TOP"
-  W=$(mktemp -d "$TMP_TOP/$1.XXXXXX")
-  VIEWS=
-  RVG_FS=
-  trap 'for v in $VIEWS; do umount "$v" 2>/dev/null || true; done; [ -z "$RVG_FS" ] || umount "$RVG_FS"; rm -rf "$W"' EXIT
-  RVG_FS_NOTE="writable layers on the host's file system under $TMP_TOP"
+RVG_FS=
+RVG_FS_NOTE="writable layers on the host's file system"
+VIEWS=
+
+#   rebuild_vs_gtk_layers       that file system, under $W (setup calls it;
+#                               a caller with a $W of its own calls it and
+#                               rebuild_vs_gtk_cleanup from its EXIT trap)
+rebuild_vs_gtk_layers () {
   if [ "${KIC_BENCH_HOST_FS:-0}" != 1 ] && command -v mkfs.ext4 > /dev/null &&
      truncate -s 8G "$W/layers.img" && mkfs.ext4 -q -F "$W/layers.img" 2> /dev/null && mkdir -p "$W/layers" &&
      mount -o loop "$W/layers.img" "$W/layers" 2> /dev/null; then
     RVG_FS=$W/layers
     RVG_FS_NOTE="writable layers on a fresh ext4 (mkfs.ext4 defaults, loop-mounted)"
   fi
+}
+
+#   rebuild_vs_gtk_cleanup      the views and that file system unmounted
+rebuild_vs_gtk_cleanup () {
+  for v in $VIEWS; do umount "$v" 2>/dev/null || true; done
+  [ -z "$RVG_FS" ] || umount "$RVG_FS" 2>/dev/null || true
+}
+
+rebuild_vs_gtk_setup () {
+  command -v gtk-update-icon-cache > /dev/null || { echo "$1: needs gtk-update-icon-cache" >&2; exit 1; }
+  mkdir -p "$TMP_TOP"
+  W=$(mktemp -d "$TMP_TOP/$1.XXXXXX")
+  trap 'rebuild_vs_gtk_cleanup; rm -rf "$W"' EXIT
+  rebuild_vs_gtk_layers
 }
 
 _rvg_mount () { # _rvg_mount DIR LOWER: a fresh writable view at DIR/view
