@@ -81,6 +81,7 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
   g_autoptr (GHashTable) generic = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (GHashTable) icons = NULL;
   g_autoptr (GHashTable) types = NULL;
+  g_autoptr (GPtrArray) sorted = NULL;
   GHashTableIter iter;
   gpointer key, value;
 
@@ -120,10 +121,19 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
         if (strchr (lines[l], '/') != NULL)
           g_hash_table_replace (types, g_strdup (lines[l]), NULL);
     }
+  /* Types that share an icon name: in KF6 the last one QHash::insert()
+   * meets wins, in the order QMimeDatabase::allMimeTypes() gives (not
+   * measured: no tree here has two such types with different generic
+   * icons).  Here the last by name, so that the table does not depend on
+   * the order of our hash table. */
+  sorted = g_ptr_array_sized_new (g_hash_table_size (types));
   g_hash_table_iter_init (&iter, types);
   while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (sorted, key);
+  g_ptr_array_sort (sorted, kic_compare_strings);
+  for (guint t = 0; t < sorted->len; t++)
     {
-      const char *type = key;
+      const char *type = g_ptr_array_index (sorted, t);
       const char *icon = g_hash_table_lookup (icons, type);
       const char *explicit_generic = g_hash_table_lookup (generic, type);
       char *generic_name = explicit_generic ? g_strdup (explicit_generic)

@@ -3,6 +3,7 @@
  * Expected paths and counts are derived by hand from kde-lookup.md §1.2,
  * §3.1 and §4.3 (each test says how), never taken from the program.
  */
+#include "mime-icons.h"
 #include "resolver.h"
 
 #include <string.h>
@@ -409,6 +410,34 @@ test_may_hold_asked_then_listed (Fixture *f, G_GNUC_UNUSED gconstpointer data)
     }
 }
 
+/* KF6's table of mime icon names to generic icons, when many types share
+ * one icon name: the last type by name gives it (whatever the order of the
+ * hash table the types are read into). */
+static void
+test_mime_shared_icon (void)
+{
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+  g_autoptr (GString) types = g_string_new (NULL);
+  g_autoptr (GString) icons = g_string_new (NULL);
+  g_autoptr (GString) generic = g_string_new (NULL);
+  g_autoptr (GHashTable) map = NULL;
+  char *dirs[] = { (char *) "/usr/share", NULL };
+
+  /* (written in falling order: the table must not follow the files' order either) */
+  for (int i = 19; i >= 0; i--)
+    {
+      g_string_append_printf (types, "media%02d/type\n", i);
+      g_string_append_printf (icons, "media%02d/type:shared-icon\n", i);
+      g_string_append_printf (generic, "media%02d/type:generic-%02d\n", i, i);
+    }
+  kic_fs_index_add_contents (index, "/usr/share/mime", "mime.cache", "", 0);
+  kic_fs_index_add_contents (index, "/usr/share/mime", "types", types->str, types->len);
+  kic_fs_index_add_contents (index, "/usr/share/mime", "icons", icons->str, icons->len);
+  kic_fs_index_add_contents (index, "/usr/share/mime", "generic-icons", generic->str, generic->len);
+  map = kic_mime_generic_icons (index, kic_profile_table ("kf6"), dirs);
+  g_assert_cmpstr (g_hash_table_lookup (map, "shared-icon"), ==, "generic-19");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -426,5 +455,6 @@ main (int argc, char **argv)
   ADD ("names", NULL, test_names);
   ADD ("sizes-shortcut", many_files, test_sizes_shortcut);
   ADD ("may-hold-asked-then-listed", many_files, test_may_hold_asked_then_listed);
+  g_test_add_func ("/resolver/mime-shared-icon", test_mime_shared_icon);
   return g_test_run ();
 }
