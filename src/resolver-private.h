@@ -39,7 +39,19 @@ struct _KicResolver {
  * nothing whatever the directories, so it is counted, not made -- an
  * index.theme of 100 000 empty directories costs a lookup 100 000 probes
  * per file name it tries, not per lookup (issue 19). */
+/* resolver-names.c: a theme's names, each with the indexes of the
+ * directories that list it (ThemeNames.names) */
 typedef struct _ThemeNameTable ThemeNameTable;
+/* room for MAX_NAMES calls of _add(); transfer full */
+ThemeNameTable *resolver_name_table_new (guint max_names);
+void resolver_name_table_free (ThemeNameTable *table);
+/* NAME (which must outlive the table) is listed by directory DIR, DIR
+ * rising from one call to the next */
+void resolver_name_table_add (ThemeNameTable *table, const char *name, guint dir);
+/* Append to AT (may be NULL) the directories that list NAME, rising; TRUE
+ * when there is one */
+gboolean resolver_name_table_find (const ThemeNameTable *table, const char *name, GArray *at);
+
 typedef struct {
   ThemeNameTable *names; /* file name -> the indexes of the scale-1
                        * directories that list it; NULL until the budget
