@@ -78,7 +78,7 @@ stamp_is_racy (const KicFsStamp *stamp)
   return stamp->exists && stamp->read_ns != 0 && change_time (stamp) > stamp->read_ns - granularity_ns (stamp);
 }
 
-/* Up to five numbers joined by spaces: stamp_state()'s text */
+/* Up to five numbers joined by spaces, and a NUL: stamp_format()'s text */
 typedef struct {
   char text[5 * KIC_INT64_DIGITS + 1];
   gsize len;
@@ -317,7 +317,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       *end = '\0';
     }
   g_ptr_array_add (lines, NULL);
-  if (lines->pdata[0] == NULL || strcmp (lines->pdata[0], HEADER) != 0 || lines->pdata[1] == NULL
+  if (strcmp (lines->pdata[0], HEADER) != 0 || lines->pdata[1] == NULL
       || strcmp (lines->pdata[1], settings_line) != 0)
     return NULL;
   /* 1. the text alone: well formed, clean paths inside the root, and the

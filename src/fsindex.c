@@ -606,7 +606,7 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
       g_hash_table_iter_init (&iter, fsindex_dir_entries (dir));
       while (g_hash_table_iter_next (&iter, &key, &value))
         {
-          KicFsSlot slot = { kic_str_hash (key), key, value };
+          KicFsSlot slot = { kic_fs_name_hash (key), key, value };
 
           g_array_append_val (dir->by_hash, slot);
         }
