@@ -28,10 +28,23 @@ read_mime_file (KicFsIndex *index, const char *path)
   return data;
 }
 
+/* "type/subtype" as an icon name: "type-subtype". */
+static char *
+mime_icon_name (const char *type)
+{
+  char *name = g_strdup (type);
+  char *slash = strchr (name, '/');
+
+  if (slash != NULL)
+    *slash = '-';
+  return name;
+}
+
 /* The "type/subtype:value" lines of "<datadir>/mime/FILE" for every data
- * directory, a later file winning, into MAP (type -> value). */
+ * directory, a later line and file winning, into MAP (type -> value; with
+ * BY_ICON_NAME, the type's icon name -> value). */
 static void
-read_mime_table (KicFsIndex *index, char **data_dirs, const char *file, GHashTable *map)
+read_mime_table (KicFsIndex *index, char **data_dirs, const char *file, GHashTable *map, gboolean by_icon_name)
 {
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {
@@ -49,22 +62,11 @@ read_mime_table (KicFsIndex *index, char **data_dirs, const char *file, GHashTab
           if (lines[l][0] == '\0' || lines[l][0] == '#' || colon == NULL)
             continue;
           *colon = '\0';
-          g_hash_table_replace (map, g_strdup (lines[l]), g_strdup (colon + 1));
+          g_hash_table_replace (map, by_icon_name ? mime_icon_name (lines[l]) : g_strdup (lines[l]), g_strdup (colon + 1));
         }
     }
 }
 
-/* "type/subtype" as an icon name: "type-subtype". */
-static char *
-mime_icon_name (const char *type)
-{
-  char *name = g_strdup (type);
-  char *slash = strchr (name, '/');
-
-  if (slash != NULL)
-    *slash = '-';
-  return name;
-}
 
 /* The mime icon name -> generic icon name table.  KF5 (KIconLoaderGlobalData,
  * :155-227): the lines of "<datadir>/mime/generic-icons", a later file
@@ -83,14 +85,14 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
   g_autoptr (GHashTable) types = NULL;
   g_autoptr (GPtrArray) sorted = NULL;
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer key;
 
   if (profile->generation != KIC_KDE_KF6)
     {
-      read_mime_table (index, data_dirs, "generic-icons", generic);
-      g_hash_table_iter_init (&iter, generic);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        g_hash_table_replace (map, mime_icon_name (key), g_strdup (value));
+      /* (keyed by icon name as each line is read: of two types with one
+       * icon name, "x/y-z" and "x-y/z", the later line wins, as
+       * QHash::insert() has it) */
+      read_mime_table (index, data_dirs, "generic-icons", map, TRUE);
       return map;
     }
   icons = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
@@ -104,8 +106,8 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
 
       if (kic_fs_index_stat (index, cache) != KIC_FS_FILE)
         continue;
-      read_mime_table (index, one, "generic-icons", generic);
-      read_mime_table (index, one, "icons", icons);
+      read_mime_table (index, one, "generic-icons", generic, FALSE);
+      read_mime_table (index, one, "icons", icons, FALSE);
     }
   for (guint i = 0; data_dirs[i] != NULL; i++)
     {

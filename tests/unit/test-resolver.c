@@ -438,6 +438,30 @@ test_mime_shared_icon (void)
   g_assert_cmpstr (g_hash_table_lookup (map, "shared-icon"), ==, "generic-19");
 }
 
+/* KF5's table: each generic-icons line keyed by the icon name of its type
+ * as it is read (KIconLoaderGlobalData, kiconloader.cpp:155-227): of
+ * "tNN/x-y" and "tNN-x/y", one icon name, the later line wins */
+static void
+test_mime_kf5_later_line (void)
+{
+  g_autoptr (KicFsIndex) index = kic_fs_index_new_virtual ();
+  g_autoptr (GString) generic = g_string_new (NULL);
+  g_autoptr (GHashTable) map = NULL;
+  char *dirs[] = { (char *) "/usr/share", NULL };
+
+  for (int i = 0; i < 20; i++)
+    g_string_append_printf (generic, "t%02d/x-y:first-%02d\nt%02d-x/y:second-%02d\n", i, i, i, i);
+  kic_fs_index_add_contents (index, "/usr/share/mime", "generic-icons", generic->str, generic->len);
+  map = kic_mime_generic_icons (index, kic_profile_table ("kf5"), dirs);
+  for (int i = 0; i < 20; i++)
+    {
+      g_autofree char *icon = g_strdup_printf ("t%02d-x-y", i);
+      g_autofree char *want = g_strdup_printf ("second-%02d", i);
+
+      g_assert_cmpstr (g_hash_table_lookup (map, icon), ==, want);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -456,5 +480,6 @@ main (int argc, char **argv)
   ADD ("sizes-shortcut", many_files, test_sizes_shortcut);
   ADD ("may-hold-asked-then-listed", many_files, test_may_hold_asked_then_listed);
   g_test_add_func ("/resolver/mime-shared-icon", test_mime_shared_icon);
+  g_test_add_func ("/resolver/mime-kf5-later-line", test_mime_kf5_later_line);
   return g_test_run ();
 }
