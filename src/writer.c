@@ -180,19 +180,35 @@ link_dir_ok (Writer *w, const char *dir)
   return FALSE;
 }
 
-/* The manifest LINKS ask for: store copies (with the content of their
+static int
+compare_write_links (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(const KicWriteLink *const *) a)->link, (*(const KicWriteLink *const *) b)->link);
+}
+
+/* The manifest WANTED asks for: store copies (with the content of their
  * source) and the links, at the paths the plan names them by (real
  * directories of their themes). */
 static KicManifest *
-desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GError **error)
+desired_manifest (Writer *w, const GPtrArray *wanted, const char *settings, GError **error)
 {
   KicManifest *manifest = kic_manifest_new ();
   g_autoptr (GHashTable) sums = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) files = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) shared = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) store_dirs = kic_kept_dirs_new ();
+  /* the links by path, the copies by path: what is warned about, and the
+   * first error, come in the same order whatever the caller's order or
+   * a hash table's */
+  g_autoptr (GPtrArray) links = g_ptr_array_sized_new (wanted->len);
+  g_autoptr (GPtrArray) stores = NULL;
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer key;
+
+  /* (the pointers alone: g_ptr_array_copy() would take WANTED's free function) */
+  for (guint i = 0; i < wanted->len; i++)
+    g_ptr_array_add (links, g_ptr_array_index (wanted, i));
+  g_ptr_array_sort (links, compare_write_links);
 
   /* store path -> its link: one copy for all the links to it; a store
    * path two sources would share is neither's (one of them would show
@@ -213,11 +229,16 @@ desired_manifest (Writer *w, const GPtrArray *links, const char *settings, GErro
 
   manifest->settings = g_strdup (settings);
   manifest->inputs = g_strdup (w->inputs);
+  stores = g_ptr_array_sized_new (g_hash_table_size (files));
   g_hash_table_iter_init (&iter, files);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (stores, key);
+  g_ptr_array_sort (stores, kic_compare_strings);
+  for (guint i = 0; i < stores->len; i++)
     {
-      const KicWriteLink *want = value;
-      const char *store = key, *source = want->source;
+      const char *store = g_ptr_array_index (stores, i);
+      const KicWriteLink *want = g_hash_table_lookup (files, store);
+      const char *source = want->source;
       g_autoptr (GError) local = NULL;
       const char *sum = NULL;
 

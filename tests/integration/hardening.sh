@@ -9,7 +9,7 @@
 
 command -v strace >/dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (store under /var/lib of a root, flock, mknod)"
-plan 47
+plan 48
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # a fresh copy of the basic fixture (it has no /var: the store's parents
@@ -255,6 +255,10 @@ bounded --root "$R" 2> "$WORK/errd"; is $? 0 "also: things not ours at store cop
 [ "$(cat "$R$1")" = "not ours" ] && [ "$(readlink "$R$2")" = /etc/hostname ] && [ -S "$R$3" ] && [ -d "$R$4" ]
 ok $? "also: ... a file, a link, a socket and a directory there are left alone"
 is "$(grep -c 'is in the way' "$WORK/errd")" 4 "also: ... each with a warning"
+# (the first quoted path of each warning: the copy's)
+grep 'is in the way' "$WORK/errd" | sed "s|^[^']*'\([^']*\)'.*|\1|" > "$WORK/errd.order"
+[ "$(wc -l < "$WORK/errd.order")" -eq 4 ] && LC_ALL=C sort -c "$WORK/errd.order"
+ok $? "also: ... the warnings in the order of their paths, whatever the order of a hash table"
 [ "$(dangling_links "$R" | wc -l)" = 0 ] && manifest_consistent "$R"
 ok $? "also: ... and no link points at them"
 
