@@ -84,8 +84,6 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
   g_autoptr (GHashTable) icons = NULL;
   g_autoptr (GHashTable) types = NULL;
   g_autoptr (GPtrArray) sorted = NULL;
-  GHashTableIter iter;
-  gpointer key;
 
   if (profile->generation != KIC_KDE_KF6)
     {
@@ -128,11 +126,7 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
    * measured: no tree here has two such types with different generic
    * icons).  Here the last by name, so that the table does not depend on
    * the order of our hash table. */
-  sorted = g_ptr_array_sized_new (g_hash_table_size (types));
-  g_hash_table_iter_init (&iter, types);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (sorted, key);
-  g_ptr_array_sort (sorted, kic_compare_strings);
+  sorted = kic_sorted_keys (types);
   for (guint t = 0; t < sorted->len; t++)
     {
       const char *type = g_ptr_array_index (sorted, t);

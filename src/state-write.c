@@ -110,21 +110,6 @@ put_result (GString *out, const KicNamePlan *np)
     }
 }
 
-/* KEY's of TABLE, sorted.  transfer container */
-static GPtrArray *
-sorted_keys (GHashTable *table)
-{
-  GPtrArray *keys = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
-  g_hash_table_iter_init (&iter, table);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (keys, key);
-  g_ptr_array_sort (keys, kic_compare_strings);
-  return keys;
-}
-
 char *
 kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
                 GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor, const char *inputs,
@@ -153,7 +138,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
   g_string_append (out, KIC_STATE_HEADER "\n");
   g_string_append_printf (out, "inputs\t%s\nkey\t%s\nfloor\t%d\n", inputs, plan->key, floor ? 1 : 0);
   listings = kic_fs_index_listings (index);
-  dirs = sorted_keys (listings);
+  dirs = kic_sorted_keys (listings);
   for (guint d = 0; d < dirs->len; d++)
     {
       const char *dir = g_ptr_array_index (dirs, d);
@@ -220,7 +205,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
     }
   if (store_stamps != NULL)
     {
-      g_autoptr (GPtrArray) files = sorted_keys (store_stamps);
+      g_autoptr (GPtrArray) files = kic_sorted_keys (store_stamps);
 
       for (guint i = 0; i < files->len; i++)
         {
@@ -238,7 +223,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
     }
   if (desktop_read != NULL)
     {
-      g_autoptr (GPtrArray) files = sorted_keys (desktop_read);
+      g_autoptr (GPtrArray) files = kic_sorted_keys (desktop_read);
 
       for (guint i = 0; i < files->len; i++)
         {
@@ -279,7 +264,7 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       g_string_append_c (out, '\n');
       put_result (out, np);
     }
-  verified = sorted_keys (plan->verified);
+  verified = kic_sorted_keys (plan->verified);
   for (guint i = 0; i < verified->len; i++)
     {
       const char *name = g_ptr_array_index (verified, i);

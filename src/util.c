@@ -395,6 +395,20 @@ kic_compare_strings (const void *a, const void *b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+GPtrArray *
+kic_sorted_keys (GHashTable *table)
+{
+  GPtrArray *keys = g_ptr_array_sized_new (g_hash_table_size (table));
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, kic_compare_strings);
+  return keys;
+}
+
 gboolean
 kic_path_is_under (const char *path, const char *dir)
 {

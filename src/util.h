@@ -81,6 +81,10 @@ void kic_keep_until_exit (gpointer data, GDestroyNotify free_func);
  * and qsort()) */
 int kic_compare_strings (const void *a, const void *b);
 
+/* The keys (strings) of TABLE, sorted: for walking a table in an order no
+ * hash function chooses.  transfer container */
+GPtrArray *kic_sorted_keys (GHashTable *table);
+
 /* Is PATH DIR or below it (both clean and absolute)? */
 gboolean kic_path_is_under (const char *path, const char *dir);
 

@@ -204,21 +204,23 @@ remove_left (Writer *w, DirHandle *handle, const char *tmp, gboolean in_store_di
 gboolean
 writer_recover_killed_run (Writer *w, GError **error)
 {
+  g_autoptr (GPtrArray) paths = kic_sorted_keys (w->old->entries);
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer key;
 
-  g_hash_table_iter_init (&iter, w->old->entries);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  /* (by path: a failure stops at the same entry whatever a hash table's order) */
+  for (guint i = 0; i < paths->len; i++)
     {
-      const KicManifestEntry *entry = value;
-      g_autofree char *dir = g_path_get_dirname (key);
-      g_autofree char *name = g_path_get_basename (key);
+      const char *path = g_ptr_array_index (paths, i);
+      const KicManifestEntry *entry = g_hash_table_lookup (w->old->entries, path);
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *name = g_path_get_basename (path);
       g_autofree char *legacy = g_strconcat (TEMP_PREFIX, name, TEMP_SUFFIX, NULL);
       g_autofree char *tokened = w->old->temp_token
                                    ? g_strconcat (TEMP_PREFIX, name, TEMP_INFIX, w->old->temp_token, NULL)
                                    : NULL;
-      g_autofree char *copy = entry->kind == KIC_ENTRY_LINK ? writer_store_copy_of_link (w, key, entry->target) : NULL;
-      gboolean store_file = entry->kind == KIC_ENTRY_FILE && writer_in_store (w, key);
+      g_autofree char *copy = entry->kind == KIC_ENTRY_LINK ? writer_store_copy_of_link (w, path, entry->target) : NULL;
+      gboolean store_file = entry->kind == KIC_ENTRY_FILE && writer_in_store (w, path);
       DirHandle *handle;
 
       if (copy == NULL && !store_file)
@@ -271,14 +273,13 @@ writer_journal_dir_times (Writer *w, KicManifest *journal)
 gboolean
 writer_restore_dir_times (Writer *w, GError **error)
 {
-  GHashTableIter iter;
-  gpointer value;
+  /* (by path: the error reported is the same whatever a hash table's order) */
+  g_autoptr (GPtrArray) paths = kic_sorted_keys (w->dirs);
   gboolean ok = TRUE;
 
-  g_hash_table_iter_init (&iter, w->dirs);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  for (guint i = 0; i < paths->len; i++)
     {
-      DirHandle *handle = value;
+      DirHandle *handle = g_hash_table_lookup (w->dirs, g_ptr_array_index (paths, i));
 
       if (!handle->changed)
         continue;

@@ -229,11 +229,7 @@ desired_manifest (Writer *w, const GPtrArray *wanted, const char *settings, GErr
 
   manifest->settings = g_strdup (settings);
   manifest->inputs = g_strdup (w->inputs);
-  stores = g_ptr_array_sized_new (g_hash_table_size (files));
-  g_hash_table_iter_init (&iter, files);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (stores, key);
-  g_ptr_array_sort (stores, kic_compare_strings);
+  stores = kic_sorted_keys (files);
   for (guint i = 0; i < stores->len; i++)
     {
       const char *store = g_ptr_array_index (stores, i);

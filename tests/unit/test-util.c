@@ -247,6 +247,23 @@ test_checksum64 (void)
   }
 }
 
+/* kic_sorted_keys(): every key once, in strcmp() order */
+static void
+test_sorted_keys (void)
+{
+  g_autoptr (GHashTable) table = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) keys = NULL;
+
+  for (guint i = 0; i < 500; i++)
+    g_hash_table_add (table, g_strdup_printf ("/usr/share/icons/t%u/%u.png", (i * 7919u) % 500u, i));
+  keys = kic_sorted_keys (table);
+  g_assert_cmpuint (keys->len, ==, 500);
+  for (guint i = 1; i < keys->len; i++)
+    g_assert_cmpint (strcmp (g_ptr_array_index (keys, i - 1), g_ptr_array_index (keys, i)), <, 0);
+  for (guint i = 0; i < keys->len; i++)
+    g_assert_true (g_hash_table_contains (table, g_ptr_array_index (keys, i)));
+}
+
 /* kic_str_hash(), the hash of every table keyed by a name or a path:
  * equal strings hash alike wherever they are, and paths that differ only
  * deep inside (as a theme's do) spread over every value and every bucket
@@ -318,6 +335,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/read-uint", test_read_uint);
   g_test_add_func ("/util/checksum64", test_checksum64);
   g_test_add_func ("/util/str-hash", test_str_hash);
+  g_test_add_func ("/util/sorted-keys", test_sorted_keys);
   g_test_add_func ("/util/format-int64", test_format_int64);
   return g_test_run ();
 }
