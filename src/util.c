@@ -350,11 +350,78 @@ kic_checksum64 (const void *data, gsize length)
   return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", kic_hash64 (data, length));
 }
 
+#define SIP_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+
+/* (inlined where the rounds are constants: kic_str_hash()'s loops unroll) */
+G_ALWAYS_INLINE static inline guint64
+siphash (const guint64 key[2], const void *data, gsize length, guint c_rounds, guint d_rounds)
+{
+  /* (Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012:
+   * the state, a round, and the padding as the paper gives them) */
+  guint64 v0 = 0x736f6d6570736575ULL ^ key[0];
+  guint64 v1 = 0x646f72616e646f6dULL ^ key[1];
+  guint64 v2 = 0x6c7967656e657261ULL ^ key[0];
+  guint64 v3 = 0x7465646279746573ULL ^ key[1];
+  guint64 last = (guint64) length << 56;
+  const guchar *p = data;
+  gsize i = 0;
+
+#define SIP_ROUND                                                                                  \
+  do                                                                                               \
+    {                                                                                              \
+      v0 += v1, v1 = SIP_ROTL (v1, 13), v1 ^= v0, v0 = SIP_ROTL (v0, 32);                          \
+      v2 += v3, v3 = SIP_ROTL (v3, 16), v3 ^= v2;                                                  \
+      v0 += v3, v3 = SIP_ROTL (v3, 21), v3 ^= v0;                                                  \
+      v2 += v1, v1 = SIP_ROTL (v1, 17), v1 ^= v2, v2 = SIP_ROTL (v2, 32);                          \
+    }                                                                                              \
+  while (0)
+  for (; i + 8 <= length; i += 8)
+    {
+      guint64 m;
+
+      memcpy (&m, p + i, 8);
+      m = GUINT64_FROM_LE (m);
+      v3 ^= m;
+      for (guint r = 0; r < c_rounds; r++)
+        SIP_ROUND;
+      v0 ^= m;
+    }
+  for (gsize k = 0; i + k < length; k++)
+    last |= (guint64) p[i + k] << (8 * k);
+  v3 ^= last;
+  for (guint r = 0; r < c_rounds; r++)
+    SIP_ROUND;
+  v0 ^= last;
+  v2 ^= 0xff;
+  for (guint r = 0; r < d_rounds; r++)
+    SIP_ROUND;
+#undef SIP_ROUND
+  return v0 ^ v1 ^ v2 ^ v3;
+}
+
+guint64
+kic_siphash (const guint64 key[2], const void *data, gsize length, guint c_rounds, guint d_rounds)
+{
+  return siphash (key, data, length, c_rounds, d_rounds);
+}
+
 guint
 kic_str_hash (gconstpointer key)
 {
-  guint64 h = kic_hash64 (key, strlen (key));
+  /* this process's key, drawn once (GLib seeds its generator from
+   * /dev/urandom): names chosen to collide under one run's key collide
+   * under no other's */
+  static guint64 run_key[2];
+  static gboolean have_key;
+  guint64 h;
 
+  if (!have_key)
+    {
+      for (guint i = 0; i < 2; i++)
+        run_key[i] = (guint64) g_random_int () << 32 | g_random_int ();
+      have_key = TRUE;
+    }
+  h = siphash (run_key, key, strlen (key), 1, 3);
   return (guint) (h ^ (h >> 32));
 }
 

@@ -61,10 +61,19 @@ char *kic_checksum64 (const void *data, gsize length);
  * step */
 guint64 kic_hash64 (const void *data, gsize length);
 
+/* SipHash-C-D of LENGTH bytes of DATA under the 128-bit KEY: a keyed hash
+ * whose collisions cannot be found without the key. */
+guint64 kic_siphash (const guint64 key[2], const void *data, gsize length, guint c_rounds, guint d_rounds);
+
 /* A GHashFunc for NUL-terminated strings, for every table keyed by a name
- * or a path: g_str_hash() takes a byte a step, and the paths here are 40
- * to 120 bytes long; with it, hashing was the rebuild's largest single
- * cost (a tenth of its time, perf).  kic_hash64() of the string, folded. */
+ * or a path.  Not g_str_hash(), which takes a byte a step (the paths here
+ * are 40 to 120 bytes long: hashing was the rebuild's largest single cost,
+ * a tenth of its time, perf), and whose collisions anyone can make: a user
+ * who may create files in a directory the run lists could name them so
+ * that its tables take quadratic time.  SipHash-1-3 of the string under a
+ * key drawn once per process, folded; nothing a run prints, writes or
+ * decides depends on a table's order (the tables are walked sorted where
+ * it would), so a run is the same whatever the key. */
 guint kic_str_hash (gconstpointer key);
 
 /* Leave DATA to the process's exit instead of FREE_FUNC: the kernel takes
