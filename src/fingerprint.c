@@ -3,7 +3,7 @@
  * The text: a header line, the settings, then one line per input,
  *   d <tab> <state> <tab> <path>   a directory listing
  *   f <tab> <state> <tab> <path>   a file read
- * where the state is stamp_state()'s numbers, "none" when there is no
+ * where the state is stamp_format()'s numbers, "none" when there is no
  * such directory or file, or "racy" when the stamp proves nothing
  * (stamp_is_racy()).  Paths are g_strescape()d.
  */
@@ -39,7 +39,7 @@ others_may_write (const KicFsStamp *stamp)
 
 /* The time a change of what STAMP stamps sets, and the stamp records:
  * the change time of a file and of a directory others may write, the
- * modification time of a directory only root may (stamp_state()). */
+ * modification time of a directory only root may (stamp_format()). */
 static gint64
 change_time (const KicFsStamp *stamp)
 {
@@ -109,61 +109,46 @@ stamp_text_add (StampText *t, gint64 v)
  * only root may write: the writer plants there and keeps its
  * modification time, but a link changes the change time. */
 static const char *
-stamp_format (const KicFsStamp *stamp, StampText *out)
+stamp_format (const KicFsStamp *stamp, StampText *t)
 {
-  StampText t = { .len = 0 };
-
+  t->len = 0;
   if (!stamp->exists)
     return "none";
   if (stamp_is_racy (stamp))
     return "racy";
   /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
    * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
-  stamp_text_add_id (&t, stamp->dev);
-  stamp_text_add_id (&t, stamp->ino);
+  stamp_text_add_id (t, stamp->dev);
+  stamp_text_add_id (t, stamp->ino);
   if (stamp->type == KIC_FS_DIR)
     {
-      stamp_text_add (&t, stamp->mtime_ns);
+      stamp_text_add (t, stamp->mtime_ns);
       if (others_may_write (stamp))
-        stamp_text_add (&t, stamp->ctime_ns);
+        stamp_text_add (t, stamp->ctime_ns);
     }
   else
     {
       /* dpkg gives an unpacked file its package's modification time: the
        * change time says when it came */
-      stamp_text_add (&t, stamp->size);
-      stamp_text_add (&t, stamp->mtime_ns);
-      stamp_text_add (&t, stamp->ctime_ns);
+      stamp_text_add (t, stamp->size);
+      stamp_text_add (t, stamp->mtime_ns);
+      stamp_text_add (t, stamp->ctime_ns);
     }
-  t.text[t.len] = '\0';
-  *out = t;
-  return out->text;
-}
-
-/* the same, transfer full */
-static char *
-stamp_state (const KicFsStamp *stamp)
-{
-  StampText t;
-
-  return g_strdup (stamp_format (stamp, &t));
+  t->text[t->len] = '\0';
+  return t->text;
 }
 
 gboolean
 kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now)
 {
-  g_autofree char *a = NULL;
-  g_autofree char *b = NULL;
+  StampText a, b;
 
   if (!was->exists || !now->exists || was->type != now->type || stamp_is_racy (was))
     return FALSE;
-  a = stamp_state (was);
-  b = stamp_state (now);
-  return strcmp (a, b) == 0;
+  return strcmp (stamp_format (was, &a), stamp_format (now, &b)) == 0;
 }
 
-/* The state of PATH, an object of TYPE, as it is now, and *STAMP. */
-/* PATH's stamp now, and its text in OUT */
+/* PATH, an object of TYPE, as it is now: *STAMP, and its text in OUT */
 static const char *
 stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, StampText *out)
 {
@@ -174,15 +159,6 @@ stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, Stam
    * listings are inputs too, so a link put in place of one shows there */
   kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
   return stamp_format (stamp, out);
-}
-
-static char *
-state_now (int rootfd, KicFsType type, const char *path)
-{
-  KicFsStamp stamp;
-  StampText t;
-
-  return g_strdup (stamp_now (rootfd, type, path, &stamp, &t));
 }
 
 static void
@@ -243,10 +219,11 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
     {
       const char *path = g_ptr_array_index (paths, i);
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
-      g_autofree char *state = kic_path_is_under (store, path) ? NULL : stamp_state (stamp);
+      StampText t;
       g_autofree char *escaped = g_strescape (path, NULL);
 
-      digest_input (&digest, stamp->type == KIC_FS_DIR ? 'd' : 'f', state, escaped);
+      digest_input (&digest, stamp->type == KIC_FS_DIR ? 'd' : 'f',
+                    kic_path_is_under (store, path) ? NULL : stamp_format (stamp, &t), escaped);
     }
   return kic_sha256_dup_hex (&digest);
 }
@@ -269,19 +246,20 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
     {
       const char *path = g_ptr_array_index (paths, i);
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
-      g_autofree char *state = NULL;
+      KicFsStamp now;
+      StampText t;
 
       /* above the store, the run may have created it: as they are now */
-      if (kic_path_is_under (store, path))
-        state = state_now (rootfd, stamp->type, path);
-      else
-        state = stamp_state (stamp);
-      add_input (out, stamp->type, state, path);
+      add_input (out, stamp->type,
+                 kic_path_is_under (store, path) ? stamp_now (rootfd, stamp->type, path, &now, &t)
+                                                 : stamp_format (stamp, &t),
+                 path);
     }
   {
-    g_autofree char *state = state_now (rootfd, KIC_FS_FILE, manifest);
+    KicFsStamp now;
+    StampText t;
 
-    add_input (out, KIC_FS_FILE, state, manifest);
+    add_input (out, KIC_FS_FILE, stamp_now (rootfd, KIC_FS_FILE, manifest, &now, &t), manifest);
   }
   return g_string_free (out, FALSE);
 }
