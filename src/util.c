@@ -306,8 +306,9 @@ kic_error_unquote (GError *error)
   error->message = g_strdup (text);
 }
 
-guint64
-kic_hash64 (const void *data, gsize length)
+/* kic_checksum64()'s number: eight bytes a step */
+static guint64
+hash64 (const void *data, gsize length)
 {
   const guchar *p = data;
   guint64 h = 0x243f6a8885a308d3ULL ^ ((guint64) length * 0x9e3779b97f4a7c15ULL);
@@ -347,7 +348,7 @@ kic_hash64 (const void *data, gsize length)
 char *
 kic_checksum64 (const void *data, gsize length)
 {
-  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", kic_hash64 (data, length));
+  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", hash64 (data, length));
 }
 
 #define SIP_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))

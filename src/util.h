@@ -57,10 +57,6 @@ void kic_error_unquote (GError *error);
  * write the tree itself (SECURITY.md). */
 char *kic_checksum64 (const void *data, gsize length);
 
-/* That checksum as a number: a hash of LENGTH bytes of DATA, eight bytes a
- * step */
-guint64 kic_hash64 (const void *data, gsize length);
-
 /* SipHash-C-D of LENGTH bytes of DATA under the 128-bit KEY: a keyed hash
  * whose collisions cannot be found without the key. */
 guint64 kic_siphash (const guint64 key[2], const void *data, gsize length, guint c_rounds, guint d_rounds);
