@@ -67,10 +67,9 @@ read_mime_table (KicFsIndex *index, char **data_dirs, const char *file, GHashTab
     }
 }
 
-
 /* The mime icon name -> generic icon name table.  KF5 (KIconLoaderGlobalData,
- * :155-227): the lines of "<datadir>/mime/generic-icons", a later file
- * winning.  KF6 (@v6.13.0 kiconloader.cpp:229-240): QMimeDatabase's every
+ * :155-227): the lines of "<datadir>/mime/generic-icons", each under its
+ * type's icon name, a later line and file winning.  KF6 (@v6.13.0 kiconloader.cpp:229-240): QMimeDatabase's every
  * type, its icon name (mime/icons, else the type with '-' for '/') to its
  * generic icon name (mime/generic-icons, else "<media>-x-generic"); the
  * types are those of mime/types, which update-mime-database writes beside
@@ -80,7 +79,7 @@ GHashTable *
 kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char **data_dirs)
 {
   GHashTable *map = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GHashTable) generic = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) generic = NULL;
   g_autoptr (GHashTable) icons = NULL;
   g_autoptr (GHashTable) types = NULL;
   g_autoptr (GPtrArray) sorted = NULL;
@@ -93,6 +92,7 @@ kic_mime_generic_icons (KicFsIndex *index, const KicProfileTable *profile, char 
       read_mime_table (index, data_dirs, "generic-icons", map, TRUE);
       return map;
     }
+  generic = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   icons = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   types = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   /* Qt reads a mime directory's compiled mime.cache; the text files
