@@ -30,6 +30,7 @@ struct _ThemeNameTable {
   guint mask; /* the number of slots - 1 */
   NameEntry *entries;
   guint n_entries;
+  guint max_entries; /* the MAX_NAMES the table was made for */
 };
 
 ThemeNameTable *
@@ -47,6 +48,7 @@ resolver_name_table_new (guint max_names)
   table->slots = g_new0 (NameSlot, n_slots);
   table->mask = (guint) (n_slots - 1);
   table->entries = g_new (NameEntry, MAX (max_names, 1));
+  table->max_entries = max_names;
   return table;
 }
 
@@ -88,6 +90,7 @@ resolver_name_table_add (ThemeNameTable *table, const char *name, guint dir)
     }
   else if (table->entries[slot->head - 1].dir == dir)
     return;
+  g_assert (table->n_entries < table->max_entries);
   table->entries[table->n_entries] = (NameEntry) { dir, slot->head };
   slot->head = ++table->n_entries;
 }

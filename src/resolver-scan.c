@@ -215,49 +215,51 @@ resolver_prune_dir (KicPruneRule rule, int dw, int delta)
   return abs (dw) >= abs (delta) && (dw < 0 || delta > 0);
 }
 
-static void
-unref_names (gpointer names)
+/* The names of TN's directory I (transfer container), or NULL when it is
+ * not of scale 1 or not there */
+static GPtrArray *
+dir_names (const ThemeNames *tn, guint i)
 {
-  if (names != NULL)
-    g_ptr_array_unref (names);
+  const KicThemeDir *dir = g_ptr_array_index (tn->theme->dirs, i);
+  GPtrArray *names;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (tn->kinds[i] == 0)
+    return NULL;
+  if (dir->resource_files == NULL)
+    return tn->listings[i] != NULL ? kic_fs_dir_names (tn->listings[i]) : NULL;
+  names = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, dir->resource_files);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  return names;
 }
 
-/* TN's table of names, made when first asked (theme_names_listed()). */
+/* TN's table of names, made when first asked (theme_names_listed()):
+ * sized from the directories' counts, then filled. */
 static ThemeNameTable *
 theme_names_table (ThemeNames *tn)
 {
   const KicTheme *theme = tn->theme;
-  g_autoptr (GPtrArray) lists = NULL;
   guint total = 0;
 
   if (tn->names != NULL)
     return tn->names;
-  /* each directory's names (or NULL), then the table sized for them all */
-  lists = g_ptr_array_new_full (theme->dirs->len, unref_names);
   for (guint i = 0; i < theme->dirs->len; i++)
     {
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
-      GPtrArray *names = NULL;
 
-      if (tn->kinds[i] != 0 && dir->resource_files != NULL)
-        {
-          GHashTableIter iter;
-          gpointer key;
-
-          names = g_ptr_array_new ();
-          g_hash_table_iter_init (&iter, dir->resource_files);
-          while (g_hash_table_iter_next (&iter, &key, NULL))
-            g_ptr_array_add (names, key);
-        }
-      else if (tn->kinds[i] != 0 && tn->listings[i] != NULL)
-        names = kic_fs_dir_names (tn->listings[i]);
-      g_ptr_array_add (lists, names);
-      total += names != NULL ? names->len : 0;
+      if (tn->kinds[i] == 0)
+        continue;
+      total += dir->resource_files != NULL ? g_hash_table_size (dir->resource_files)
+               : tn->listings[i] != NULL   ? kic_fs_dir_size (tn->listings[i])
+                                           : 0;
     }
   tn->names = resolver_name_table_new (total);
-  for (guint i = 0; i < lists->len; i++)
+  for (guint i = 0; i < theme->dirs->len; i++)
     {
-      const GPtrArray *names = g_ptr_array_index (lists, i);
+      g_autoptr (GPtrArray) names = dir_names (tn, i);
 
       for (guint n = 0; names != NULL && n < names->len; n++)
         resolver_name_table_add (tn->names, g_ptr_array_index (names, n), i);
