@@ -2,9 +2,10 @@
 # incremental.sh - a rebuild after a change keeps the last rebuild's plan
 # where no change reaches, and plans exactly what a full plan plans
 #
-# After each change: the --dry-run changes and the --dry-run --json report
-# of a run that keeps what the store's state says (state.h) are byte for
-# byte those of --full, which plans every name again; the run says it
+# After each change: the --dry-run changes, the summary's calls for the
+# menu and the --dry-run --json report of a run that keeps what the
+# store's state says (state.h) are byte for byte those of --full, which
+# plans every name again; the run says it
 # kept names (or, for a change of a theme or a setting, that it planned
 # them all); then the rebuild itself, after which a full plan would
 # change nothing.  Every kind of change fingerprint.sh makes, on the
@@ -24,7 +25,7 @@ S=/var/lib/kde-icon-cache
 compared () {
   _r=$1 _what=$2 _kept=$3; shift 3
   "$BIN" -v --root "$_r" --dry-run "$@" > "$WORK/inc.txt" 2> "$WORK/inc.err"
-  "$BIN" -q --root "$_r" --dry-run --full "$@" > "$WORK/full.txt" 2> /dev/null
+  "$BIN" --root "$_r" --dry-run --full "$@" > "$WORK/full.txt" 2> "$WORK/full.err"
   "$BIN" -q --root "$_r" --dry-run --json "$@" > "$WORK/inc.json" 2> /dev/null
   "$BIN" -q --root "$_r" --dry-run --json --full "$@" > "$WORK/full.json" 2> /dev/null
   _k=$(sed -n 's/.*plan: \([0-9]*\) names kept from the last rebuild.*/\1/p' "$WORK/inc.err")
@@ -34,13 +35,21 @@ compared () {
     *) true ;;
   esac
   _kok=$?
+  # the summary's calls for the menu come from the size reports, which a
+  # run without --json keeps for the names it keeps (a run that finds no
+  # input changed has no summary)
+  grep "KDE's calls for the menu" "$WORK/inc.err" > "$WORK/inc.calls"
+  grep "KDE's calls for the menu" "$WORK/full.err" > "$WORK/full.calls"
   cmp -s "$WORK/inc.txt" "$WORK/full.txt" && cmp -s "$WORK/inc.json" "$WORK/full.json" &&
+    { [ -s "$WORK/full.calls" ] || grep -q "no input changed" "$WORK/full.err"; } &&
+    cmp -s "$WORK/inc.calls" "$WORK/full.calls" &&
     python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["names"])' "$WORK/full.json" &&
     [ "$_kok" -eq 0 ]
   _rc=$?
   if [ "$_rc" -ne 0 ]; then
     diag "$_what: kept ${_k:-none} (wanted $_kept)"
     diff "$WORK/inc.txt" "$WORK/full.txt" | head -n 5 | sed 's/^/# /'
+    diff "$WORK/inc.calls" "$WORK/full.calls" | sed 's/^/# /'
     diff "$WORK/inc.json" "$WORK/full.json" | head -n 5 | cut -c1-300 | sed 's/^/# /'
   fi
   return $_rc
