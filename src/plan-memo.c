@@ -125,38 +125,32 @@ reached_names (Planner *p, GPtrArray *names, const KicPlanMemo *memo)
 
 /* NP (a new name plan, or a closure member) takes M's result, and its
  * links are put in place (in p->after, not dirty: the proof has seen
- * them). */
+ * them).  The result moves: the memo is the plan's alone (plan.c frees it
+ * after the plan, and a plan that drops it starts again without it), and a
+ * copy of every report and link of the names kept was most of what keeping
+ * them cost. */
 static void
-take_result (Planner *p, KicNamePlan *np, const KicNamePlan *m)
+take_result (Planner *p, KicNamePlan *np, KicNamePlan *m)
 {
+  GPtrArray *empty;
+
   np->status = m->status;
   g_free (np->reason);
-  np->reason = g_strdup (m->reason);
+  np->reason = g_steal_pointer (&m->reason);
   np->per_size = m->per_size;
   g_free (np->ban_reason);
-  np->ban_reason = g_strdup (m->ban_reason);
-  for (guint i = 0; i < m->banned->len; i++)
-    g_ptr_array_add (np->banned, g_strdup (g_ptr_array_index (m->banned, i)));
-  for (guint i = 0; i < m->sizes->len; i++)
+  np->ban_reason = g_steal_pointer (&m->ban_reason);
+  /* (NP's arrays are empty: swapped, M keeps arrays to free) */
+  empty = np->banned, np->banned = m->banned, m->banned = empty;
+  empty = np->sizes, np->sizes = m->sizes, m->sizes = empty;
+  empty = np->plants, np->plants = m->plants, m->plants = empty;
+  for (guint i = 0; i < np->plants->len; i++)
     {
-      const KicSizeReport *r = g_ptr_array_index (m->sizes, i);
-      KicSizeReport *copy = g_memdup2 (r, sizeof *r);
+      KicPlant *plant = g_ptr_array_index (np->plants, i);
+      const char *file = strrchr (plant->link, '/');
+      g_autofree char *dir = file != NULL && file != plant->link ? g_strndup (plant->link, file - plant->link)
+                                                                 : g_path_get_dirname (plant->link);
 
-      copy->path = g_strdup (r->path);
-      copy->floor_reason = g_strdup (r->floor_reason);
-      g_ptr_array_add (np->sizes, copy);
-    }
-  for (guint i = 0; i < m->plants->len; i++)
-    {
-      const KicPlant *was = g_ptr_array_index (m->plants, i);
-      KicPlant *plant = g_new0 (KicPlant, 1);
-      g_autofree char *dir = g_path_get_dirname (was->link);
-      g_autofree char *file = g_path_get_basename (was->link);
-
-      plant->link = g_strdup (was->link);
-      plant->source = g_strdup (was->source);
-      plant->store = g_strdup (was->store);
-      plant->theme = g_strdup (was->theme);
       plant->content = plan_content_of_path (p, plant->source);
       plan_claim_store (p, plant->store, plant->source);
       /* copyable then, maybe not now (a mode changed above it, which no
@@ -166,10 +160,9 @@ take_result (Planner *p, KicNamePlan *np, const KicNamePlan *m)
 
         plan_may_copy (p, plant->source, &why);
       }
-      g_ptr_array_add (np->plants, plant);
       plan_plants_add (p, plant);
       g_hash_table_insert (p->plant_name, plant->link, np);
-      kic_overlay_set (p->after, dir, file, TRUE);
+      kic_overlay_set (p->after, dir, file != NULL ? file + 1 : plant->link, TRUE);
     }
 }
 
@@ -190,7 +183,7 @@ find_closure (GPtrArray *closure, const char *name, const char *theme)
  * change reaches; the names it returns (a set) are to be planned again.
  * *N_VERIFIED gets the proof's lookups of the names kept. */
 GHashTable *
-plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified)
+plan_memo_restore (Planner *p, GPtrArray *names, KicPlanMemo *memo, guint *n_verified)
 {
   g_autoptr (GHashTable) before = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) owners = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -210,7 +203,7 @@ plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint 
   for (guint i = 0; i < names->len; i++)
     {
       KicNamePlan *np = g_ptr_array_index (names, i);
-      const KicNamePlan *m;
+      KicNamePlan *m;
 
       if (g_hash_table_contains (reached, np->name))
         continue;
@@ -226,7 +219,7 @@ plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint 
   /* the closure of the names kept (an owner may be one of them) */
   for (guint i = 0; i < memo->closure->len; i++)
     {
-      const KicNamePlan *m = g_ptr_array_index (memo->closure, i);
+      KicNamePlan *m = g_ptr_array_index (memo->closure, i);
       KicNamePlan *np;
 
       if (g_hash_table_contains (reached, m->name))

@@ -153,7 +153,7 @@ void plan_replan_banned (Planner *p, GPtrArray *names, guint n_themes);
 void plan_report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
 
 /* plan-memo.c */
-GHashTable *plan_memo_restore (Planner *p, GPtrArray *names, const KicPlanMemo *memo, guint *n_verified);
+GHashTable *plan_memo_restore (Planner *p, GPtrArray *names, KicPlanMemo *memo, guint *n_verified);
 
 /* plan-candidates.c */
 gboolean plan_theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content);
