@@ -257,7 +257,9 @@ test_siphash (void)
     gsize length;
     guint64 sum;
   } vectors[] = {
-    { 0, 0x726fdb47dd0e0e31ULL }, { 1, 0x74f839c593dc67fdULL }, { 7, 0xab0200f58b01d137ULL },
+    { 0, 0x726fdb47dd0e0e31ULL }, { 1, 0x74f839c593dc67fdULL }, { 2, 0x0d6c8009d9a94f5aULL },
+    { 3, 0x85676696d7fb7e2dULL }, { 4, 0xcf2794e0277187b7ULL }, { 5, 0x18765564cd99a68dULL },
+    { 6, 0xcbc9466e58fee3ceULL }, { 7, 0xab0200f58b01d137ULL },
     { 8, 0x93f5f5799a932462ULL }, { 15, 0xa129ca6149be45e5ULL }, { 63, 0x958a324ceb064572ULL },
   };
   const guint64 key[2] = { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL };
