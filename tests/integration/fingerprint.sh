@@ -7,7 +7,7 @@
 # after each, the run must plan in full, and the run after it stop again.
 . "$(dirname "$0")/lib.sh"
 
-plan 46
+plan 49
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
@@ -69,6 +69,11 @@ grep -qF 'kic \"\303\251\\\\x.desktop' "$R$S/fingerprint"
 ok $? "the fingerprint names it escaped"
 printf 'X-Kic-Test=1\n' >> "$R/usr/share/applications/$odd"
 changed "that .desktop file written in place"
+# a quote alone is escaped too (the one byte of its name to escape)
+cp "$R/usr/share/applications/kate.desktop" "$R/usr/share/applications/kic\"q.desktop"
+changed "a .desktop file with a quote in its name added"
+grep -qF 'applications/kic\"q.desktop' "$R$S/fingerprint"
+ok $? "the fingerprint names it escaped, as g_strescape() writes it"
 # a new applications directory appears where there was none
 mkdir -p "$R/usr/local/share/applications"
 cp "$R/usr/share/applications/kate.desktop" "$R/usr/local/share/applications/kic-local.desktop"
