@@ -56,15 +56,39 @@ size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const G
   return cost;
 }
 
+/* What KDE shows of NP at each size from 8 to 256 without the set: the
+ * content of BEFORE_ALL's results, each worked out when first asked
+ * (plan_content_of_sized()).  The set's links cannot change it: each is in
+ * a directory of the current theme that holds no file of the name but
+ * ours, and none of the results is there (plan_size_set() leaves a name
+ * the current theme answers as it is). */
+typedef struct {
+  const GPtrArray *before_all;
+  const KicContent *at[KIC_MAX_SIZE - KIC_MIN_SIZE + 1];
+  PlanLastContent last;
+} SizedContents;
+
+static const KicContent *
+sized_content (Planner *p, SizedContents *sc, int size)
+{
+  const KicContent **c = &sc->at[size - KIC_MIN_SIZE];
+
+  if (*c == NULL)
+    *c = plan_content_of_sized (p, g_ptr_array_index (sc->before_all, size - KIC_MIN_SIZE), &sc->last);
+  return *c;
+}
+
 /* The link a per-size set of NP may have in DIR of THEME: to the file KDE
- * loads (BEFORE_ALL) at every size from 8 to 256 the directory is exact
- * for, when that is one content KDE reads from disk, of a type THEME
- * probes, and DIR holds no file of the name we did not plant.  NULL
- * otherwise.  transfer full */
+ * loads (SC) at every size from 8 to 256 the directory is exact for, when
+ * that is one content KDE reads from disk, of a type THEME probes, and DIR
+ * holds no file of the name we did not plant.  NULL otherwise.  (A theme
+ * may have hundreds of directories: the contents are SC's, worked out
+ * once for all of them.)  transfer full */
 static KicPlant *
 size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const KicNamePlan *np,
-               const GPtrArray *before_all)
+               SizedContents *sc)
 {
+  const GPtrArray *before_all = sc->before_all;
   const KicContent *content = NULL;
   g_autofree char *source = NULL;
   g_autofree char *file = NULL;
@@ -81,7 +105,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
 
       if (!kic_dir_spec_exact (dir->spec, s))
         continue;
-      c = plan_content_of_result (p, r, NULL);
+      c = sized_content (p, sc, s);
       if (content == NULL)
         {
           content = c;
@@ -158,8 +182,8 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
   guint n_dirs;
   guint rounds = 0;
   gboolean gave_up = FALSE;
-
   gboolean in_theme = FALSE;
+  SizedContents sized = { before_all, { NULL }, { 0 } };
 
   /* a name the current theme already answers at some size is left as
    * it is: its own files there decide the scan (and KDE's MatchBest,
@@ -205,7 +229,7 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
           gave_up = TRUE;
           break;
         }
-      plant = size_set_link (p, theme, dir, np, before_all);
+      plant = size_set_link (p, theme, dir, np, &sized);
       if (plant == NULL)
         continue;
       if (g_hash_table_contains (p->plants, plant->link))
