@@ -248,11 +248,19 @@ find_matching_icon (Lookup *lookup, const char *name, int size)
 
   if (profile->apps_first_pass && resolver_apps_first_pass (lookup, name, size))
     return TRUE;
+  g_autoptr (GPtrArray) names = NULL;
+
   for (guint t = 0; t < lookup->resolver->themes->len; t++)
     {
       const KicTheme *theme = g_ptr_array_index (lookup->resolver->themes, t);
-      g_autoptr (GPtrArray) names = name_variants (profile->table, name, &generic_fallback);
 
+      /* the same names for every theme, until the -x-generic form was
+       * reached: then the name alone (name_variants() with *GENERIC set) */
+      if (names == NULL || (generic_fallback && names->len > 1))
+        {
+          g_clear_pointer (&names, g_ptr_array_unref);
+          names = name_variants (profile->table, name, &generic_fallback);
+        }
       for (guint n = 0; n < names->len; n++)
         if (resolver_theme_lookup (lookup, theme, g_ptr_array_index (names, n), size))
           return TRUE;
