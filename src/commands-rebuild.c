@@ -216,7 +216,7 @@ root_may_plant (const char *dir, gpointer data)
 }
 
 /* The copyable check is content.c's: the file's one read goes through
- * kic_source_open() (source.h), and the bytes the writer copies are the
+ * kic_source_open_in() (source.h), and the bytes the writer copies are the
  * ones read then. */
 static gboolean
 root_may_copy (const KicContent *content, char **why, gpointer data)

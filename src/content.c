@@ -48,9 +48,8 @@ struct _KicContentTable {
   Content *nothing;
   gsize kept;           /* bytes kept */
   guint n_read;
-  KicSourceDirs *dirs;  /* the directories the plan's reads checked (source.h),
-                         * until kic_content_table_keep_only() */
-  gboolean planned;     /* kic_content_table_keep_only() was called: reads walk afresh */
+  KicSourceDirs *dirs;  /* the directories the reads and checks of this phase
+                         * checked (source.h): the plan's, then the writer's */
 };
 
 static void
@@ -183,12 +182,16 @@ content_matches_name (const char *name, const char *data, gsize length)
   return FALSE;
 }
 
-/* The directory cache of TABLE's reads while the plan is made; NULL
- * after it (the writer's reads check every directory again). */
+/* The directory cache of TABLE's reads and checks in this phase of the
+ * run: while the plan is made, then, from kic_content_table_keep_only()
+ * on, a fresh one for the writer's, so that the writer checks every
+ * directory again, once, before its first copy from it (and every file at
+ * its copy).  A walk from the root for each copy was a twentieth of a full
+ * rebuild. */
 static KicSourceDirs *
 source_dirs (KicContentTable *table)
 {
-  if (table->dirs == NULL && !table->planned)
+  if (table->dirs == NULL)
     table->dirs = kic_source_dirs_new (kic_fs_index_rootfd (table->index), kic_fs_index_root (table->index));
   return table->dirs;
 }
@@ -196,7 +199,7 @@ source_dirs (KicContentTable *table)
 /* Read C's file: one open, fstat, read and close.  *DATA (transfer full)
  * gets its bytes; FALSE with *WHY when it cannot be read.  *COPY_WHY gets
  * why it may not be copied into the store, or NULL: the copyable check is
- * kic_source_open()'s (source.h: every directory from the root down
+ * kic_source_open_in()'s (source.h: every directory from the root down
  * searchable by all, no link, a regular file every user may read, at most
  * KIC_MAX_ICON_BYTES, no holes), and the bytes of a file that passes it
  * are read from the descriptor it checked.  A file that does not is read
@@ -224,8 +227,7 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
       *why = g_strdup (error->message);
       return FALSE;
     }
-  fd = source_dirs (c->table) != NULL ? kic_source_open_in (c->table->dirs, c->path, st, &error)
-                                      : kic_source_open (rootfd, kic_fs_index_root (index), c->path, st, &error);
+  fd = kic_source_open_in (source_dirs (c->table), c->path, st, &error);
   if (fd >= 0)
     {
       kic_fs_index_file_was_read (index, c->path, st);
@@ -475,8 +477,7 @@ kic_content_table_keep_only (KicContentTable *table, GHashTable *wanted)
   GHashTableIter iter;
   gpointer value;
 
-  /* the plan is made: what the writer reads walks every directory again */
-  table->planned = TRUE;
+  /* the plan is made: the writer's phase checks every directory again */
   g_clear_pointer (&table->dirs, kic_source_dirs_free);
   g_hash_table_iter_init (&iter, table->by_real);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -500,7 +501,7 @@ kic_content_unchanged (const KicContent *content, GError **error)
 
   if (!c->read || rootfd < 0 || content->kind != KIC_CONTENT_FILE || c->not_copyable != NULL)
     return TRUE; /* read now, or nothing to copy anyway */
-  if (!kic_source_stat (rootfd, kic_fs_index_root (index), c->path, &st, error))
+  if (!kic_source_stat_in (source_dirs (c->table), c->path, &st, error))
     return FALSE;
   /* a rewrite moves the times; a chmod or chown the change time */
   if (st.st_dev != c->st.st_dev || st.st_ino != c->st.st_ino || st.st_size != c->st.st_size
@@ -525,8 +526,6 @@ kic_content_copyable (const KicContent *content, GError **error)
   /* copied by a run before, as it still is (its stamp): its bytes passed
    * every check then; the path to it must pass them now */
   if (c->known && !c->read && kic_fs_index_rootfd (index) >= 0)
-    return source_dirs (c->table) != NULL
-             ? kic_source_stat_in (c->table->dirs, c->path, &st, error)
-             : kic_source_stat (kic_fs_index_rootfd (index), kic_fs_index_root (index), c->path, &st, error);
+    return kic_source_stat_in (source_dirs (c->table), c->path, &st, error);
   return kic_content_bytes (content, NULL, error) != NULL;
 }

@@ -82,7 +82,7 @@ GBytes *kic_content_bytes (const KicContent *content, struct timespec *mtime, GE
 
 /* May CONTENT be copied into the store (kic_content_bytes() would give
  * its bytes)?  A content known from a previous run (kic_content_table_
- * know()) is not read for it: its path is checked (kic_source_stat()).
+ * know()) is not read for it: its path is checked (kic_source_stat_in()).
  * FALSE with ERROR naming the file and why. */
 gboolean kic_content_copyable (const KicContent *content, GError **error);
 

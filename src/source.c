@@ -64,7 +64,7 @@ kic_source_dirs_free (KicSourceDirs *dirs)
   g_free (dirs);
 }
 
-/* kic_source_open(), or with FOR_READING false kic_source_stat(): the
+/* kic_source_open_in(), or with FOR_READING false kic_source_stat_in(): the
  * file is then opened O_PATH only, and its holes are not asked (that
  * needs a descriptor open for reading).  With DIRS, the directories
  * already checked (in this phase of the run) are taken from it, and
@@ -205,23 +205,6 @@ refused:
 }
 
 int
-kic_source_open (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error)
-{
-  return source_open (rootfd, host_root, path, st, TRUE, NULL, error);
-}
-
-gboolean
-kic_source_stat (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error)
-{
-  int fd = source_open (rootfd, host_root, path, st, FALSE, NULL, error);
-
-  if (fd < 0)
-    return FALSE;
-  close (fd);
-  return TRUE;
-}
-
-int
 kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error)
 {
   return source_open (dirs->rootfd, dirs->host_root, path, st, TRUE, dirs, error);
@@ -238,18 +221,3 @@ kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GErr
   return TRUE;
 }
 
-gboolean
-kic_source_copyable (int rootfd, const char *host_root, const char *path, char **why)
-{
-  g_autoptr (GError) error = NULL;
-  struct stat st;
-  int fd = kic_source_open (rootfd, host_root, path, &st, &error);
-
-  if (fd < 0)
-    {
-      *why = g_strdup (error->message);
-      return FALSE;
-    }
-  close (fd);
-  return TRUE;
-}

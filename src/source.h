@@ -27,29 +27,26 @@
  * 98 173 bytes; tests/bench/largest-icon.sh measures them). */
 #define KIC_MAX_ICON_BYTES (4 << 20)
 
-/* Open PATH (a real path inside the root ROOTFD; HOST_ROOT its host
- * prefix, for messages) for a copy: a descriptor to read, ST its state;
- * -1 and ERROR (KIC_ERROR_IO, naming the file and why) otherwise. */
-int kic_source_open (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error);
-
-/* The checks of kic_source_open() on PATH but for its holes, without
- * opening the file for reading (O_PATH only): for a file read through
- * kic_source_open() before, whose state then the caller compares with
- * ST's (the same file, size and times: then it has no holes either). */
-gboolean kic_source_stat (int rootfd, const char *host_root, const char *path, struct stat *st, GError **error);
-
-/* The directories kic_source_open_in() and kic_source_stat_in() checked,
- * kept open (O_PATH, at most 48) so that the files of one directory are
- * not each walked from the root: for the plan's reads, which all happen
- * within a moment.  The writer's check just before a copy walks afresh
- * (kic_source_stat()).  ROOTFD must outlive it. */
+/* The directories checked in one phase of a run, kept open (O_PATH, at
+ * most 48) so that the files of one directory are not each walked from
+ * the root: one for the plan's reads, which all happen within a moment,
+ * then a fresh one for the writer's, which checks each directory again
+ * before its first copy from it.  ROOTFD (the root's descriptor; HOST_ROOT
+ * its host prefix, for messages) must outlive it. */
 typedef struct _KicSourceDirs KicSourceDirs;
 KicSourceDirs *kic_source_dirs_new (int rootfd, const char *host_root);
 void kic_source_dirs_free (KicSourceDirs *dirs);
-int kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
-gboolean kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 
-/* Can PATH be copied (kic_source_open() succeeds)?  *WHY says why not. */
-gboolean kic_source_copyable (int rootfd, const char *host_root, const char *path, char **why);
+/* Open PATH (a real path inside the root) for a copy: a descriptor to
+ * read, ST its state; -1 and ERROR (KIC_ERROR_IO, naming the file and
+ * why) otherwise.  Its directories are taken from DIRS where it checked
+ * them in this phase, and those checked now are kept there. */
+int kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
+
+/* The checks of kic_source_open_in() on PATH but for its holes, without
+ * opening the file for reading (O_PATH only): for a file read before,
+ * whose state then the caller compares with ST's (the same file, size and
+ * times: then it has no holes either). */
+gboolean kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 
 #endif /* KIC_SOURCE_H */

@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 49
+plan 52
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -124,6 +124,24 @@ until_paused "$R$S"; chmod 600 "$R$H/scalable/apps/kicmine.svg"
 wait $pid; rc=$?
 is $rc 0 "3: a file made private while the run works: the rebuild goes on (0)"
 ! grep -rqs kicmine "$R$S/files"
+ok $? "3: ... and it is not copied"
+# a directory of one's own made private after the plan: the writer checks
+# every directory again before its first copy from it (not the plan's
+# verdicts), so the copy is refused there too
+R=$(fresh r3c)
+mkdir -p "$R/srv/kicown"
+svg kicowndir > "$R/srv/kicown/kicowndir.svg"
+ln -s /srv/kicown/kicowndir.svg "$R$H/scalable/apps/kicowndir.svg"
+desktop "$R" kicowndir
+[ -n "$(planned "$R" copy | grep kicowndir)" ]
+ok $? "3: a file behind a link into a public directory: the plan copies it"
+traced -o /dev/null -e trace=renameat -e inject=renameat:delay_enter=1500000:when=1 \
+  "$BIN" -q --root "$R" 2> "$WORK/err3c" &
+pid=$!
+until_paused "$R$S"; chmod 700 "$R/srv/kicown"
+wait $pid; rc=$?
+is $rc 0 "3: its directory made private while the run works: the rebuild goes on (0)"
+! grep -rqs kicowndir "$R$S/files"
 ok $? "3: ... and it is not copied"
 
 # -- row 7: a sparse icon, a huge one -----------------------------------
