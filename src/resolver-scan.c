@@ -34,7 +34,10 @@ resolver_probe_file_init (const KicResolver *resolver, ProbeFile *file, const ch
   file->name = name;
   file->has_slash = strchr (name, '/') != NULL;
   file->hash = kic_fs_name_hash (name);
-  file->overlay = resolver->overlay ? g_hash_table_lookup (resolver->overlay->names, name) : NULL;
+  /* (an empty overlay, as every lookup without links has, costs no hash) */
+  file->overlay = resolver->overlay != NULL && g_hash_table_size (resolver->overlay->names) > 0
+                    ? g_hash_table_lookup (resolver->overlay->names, name)
+                    : NULL;
   file->watched = resolver->watch != NULL && strcmp (name, resolver->watch_file) == 0;
 }
 
@@ -607,11 +610,20 @@ gboolean
 resolver_scan_file (Lookup *lookup, const KicTheme *theme, const char *name, const char *ext, int size,
            gboolean exact)
 {
-  g_autofree char *file = g_strconcat (name, ext, NULL);
+  /* (most scans miss: the file's name on the stack, unless it is long) */
+  gsize name_len = strlen (name), ext_len = strlen (ext);
+  char buf[256];
+  g_autofree char *heap = name_len + ext_len < sizeof buf ? NULL : g_strconcat (name, ext, NULL);
+  char *file = heap != NULL ? heap : buf;
   guint start = lookup->result->n_calls;
   const KicThemeDir *dir;
   ProbeFile probe;
 
+  if (heap == NULL)
+    {
+      memcpy (buf, name, name_len);
+      memcpy (buf + name_len, ext, ext_len + 1);
+    }
   resolver_probe_file_init (lookup->resolver, &probe, file);
   dir = resolver_scan_dirs (lookup, theme, &probe, size, exact);
 
@@ -622,7 +634,7 @@ resolver_scan_file (Lookup *lookup, const KicTheme *theme, const char *name, con
   lookup->result->dir = dir;
   lookup->scan_start = start;
   g_free (lookup->scan_file);
-  lookup->scan_file = g_steal_pointer (&file);
+  lookup->scan_file = heap != NULL ? g_steal_pointer (&heap) : g_strdup (buf);
   return TRUE;
 }
 
