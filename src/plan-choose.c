@@ -376,14 +376,25 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plan_set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
       return;
     }
-  /* KDE's cost today at the target sizes */
-  for (guint t = 0; t < p->options->targets->len; t++)
-    {
-      const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-      g_autoptr (KicResult) r = plan_resolve_with (resolver, p->base, np->name, target->size);
+  /* KDE's cost today at the target sizes (p->base does not change while
+   * the plan is made: the report takes these lookups of the first
+   * resolver as its "before", plan-floor.c) */
+  {
+    GPtrArray *at_targets = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
 
-      before += target->weight * r->n_calls;
-    }
+    for (guint t = 0; t < p->options->targets->len; t++)
+      {
+        const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
+        KicResult *r = plan_resolve_with (resolver, p->base, np->name, target->size);
+
+        before += target->weight * r->n_calls;
+        g_ptr_array_add (at_targets, r);
+      }
+    if (resolver == g_ptr_array_index (p->resolvers, 0))
+      g_hash_table_replace (p->before_at_targets, np, at_targets);
+    else
+      g_ptr_array_unref (at_targets);
+  }
   if (np->per_size)
     {
       /* part of a set (a run killed half way, or a crash between two

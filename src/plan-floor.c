@@ -150,10 +150,15 @@ plan_report_sizes (Planner *p, GPtrArray *names, GHashTable *only)
           base = dot != NULL ? g_strndup (file, (gsize) (dot - file)) : g_strdup (file);
           asked = base;
         }
+      GPtrArray *known = asked == np->name ? g_hash_table_lookup (p->before_at_targets, np) : NULL;
+
       for (guint t = 0; t < p->options->targets->len; t++)
         {
           int size = g_array_index (p->options->targets, KicTarget, t).size;
-          g_autoptr (KicResult) before = plan_resolve_with (resolver, p->base, asked, size);
+          /* (plan_name() looked the name up so already, p->base being
+           * the same throughout) */
+          g_autoptr (KicResult) fresh = known == NULL ? plan_resolve_with (resolver, p->base, asked, size) : NULL;
+          const KicResult *before = known != NULL ? g_ptr_array_index (known, t) : fresh;
           g_autoptr (KicResult) after = plan_resolve_with (resolver, p->after, asked, size);
           KicSizeReport *report = g_new0 (KicSizeReport, 1);
 

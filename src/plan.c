@@ -225,6 +225,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->copyable = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   p->theme_candidates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   p->shared_keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
+  p->before_at_targets = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
   /* the previous run's links are not part of what KDE has on its own */
   for (guint i = 0; options->previous != NULL && i < options->previous->len; i++)
     {
@@ -327,6 +328,7 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->copyable);
   g_hash_table_unref (p->theme_candidates);
   g_hash_table_unref (p->shared_keys);
+  g_hash_table_unref (p->before_at_targets);
 }
 
 /* The plan, keeping what MEMO (may be NULL) says of every name no change
