@@ -31,6 +31,8 @@ kic_system_free (KicSystem *system)
     g_hash_table_unref (system->generic_icons);
   if (system->themes != NULL)
     g_hash_table_unref (system->themes);
+  if (system->theme_descs != NULL)
+    g_hash_table_unref (system->theme_descs);
   kic_profile_free (system->profile);
   g_strfreev (system->data_dirs);
   g_strfreev (system->config_dirs);
@@ -186,6 +188,7 @@ typedef struct {
   const char *app_name;
   gboolean platform_theme; /* the process loads the KDE platform theme (profile.h) */
   GHashTable *themes;      /* KicSystem.themes, or NULL */
+  GHashTable *descs;       /* KicSystem.theme_descs */
 } ThemeLoader;
 
 /* kicontheme.cpp:305-339: index.theme (else theme.desktop; KDE 3/4:
@@ -220,7 +223,8 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
               kic_warning ("%s", error->message);
               return NULL;
             }
-          desc = kic_theme_desc_parse (profile, name, host, data, length, profile->index_sections[k], &error);
+          desc = kic_theme_desc_parse_cached (loader->descs, profile, name, host, data, length,
+                                              profile->index_sections[k], &error);
           if (desc == NULL)
             kic_warning ("%s", error->message);
           return desc;
@@ -294,9 +298,10 @@ load_theme (ThemeLoader *loader, const char *name)
             {
               g_autoptr (GError) error = NULL;
 
-              desc = kic_theme_desc_parse (profile, "breeze", ":/icons/breeze/index.theme",
-                                           loader->profile->breeze_resource_index,
-                                           loader->profile->breeze_resource_index_length, "Icon Theme", &error);
+              desc = kic_theme_desc_parse_cached (loader->descs, profile, "breeze", ":/icons/breeze/index.theme",
+                                                  loader->profile->breeze_resource_index,
+                                                  loader->profile->breeze_resource_index_length, "Icon Theme",
+                                                  &error);
               if (desc == NULL)
                 kic_warning ("%s", error->message);
             }
@@ -527,7 +532,7 @@ kic_system_new_resolver_for (KicSystem *system, const char *configured_theme, gb
   char *no_paths[] = { NULL };
   KicResolverSetup setup = { 0 };
   ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
-                         system->app_name, platform_theme, system->themes };
+                         system->app_name, platform_theme, system->themes, system->theme_descs };
   char *used = NULL;
 
   if (other_theme)
@@ -563,7 +568,8 @@ kic_system_has_theme (KicSystem *system, const char *name)
   /* (through the system's theme cache: the resolver's lists take the
    * same parse, not a second one of a large index.theme) */
   ThemeLoader loader = { system->index, system->profile, system->data_dirs, system->icon_bases,
-                         system->app_name, system->profile->platform_theme, system->themes };
+                         system->app_name, system->profile->platform_theme, system->themes,
+                         system->theme_descs };
   g_autoptr (KicTheme) theme = NULL;
 
   if (name[0] == '\0' || strchr (name, '/') != NULL)
@@ -595,6 +601,7 @@ kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GErro
 
   system->index = index;
   system->themes = kic_theme_cache_new ();
+  system->theme_descs = kic_theme_desc_cache_new ();
   system->theme_names = kic_resolver_names_new ();
   /* a root that cannot be opened is an error, not an empty system */
   if (!kic_fs_index_complete (system->index, error))

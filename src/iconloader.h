@@ -42,6 +42,7 @@ typedef struct {
   GPtrArray *kdeglobals; /* GKeyFile*, highest priority first */
   KicResolver *resolver; /* for the configured theme */
   GHashTable *themes;    /* the themes loaded (kic_theme_cache_new()) */
+  GHashTable *theme_descs; /* the index.theme files parsed (kic_theme_desc_cache_new()) */
   GHashTable *theme_names; /* their names, for every resolver (kic_resolver_names_new()) */
   GHashTable *generic_icons; /* mime/generic-icons (kic_mime_generic_icons()), read for
                               * the first resolver and shared by every one */

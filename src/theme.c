@@ -36,6 +36,29 @@ kic_theme_desc_free (KicThemeDesc *desc)
   g_free (desc);
 }
 
+static gpointer
+copy_dir_spec (gconstpointer src, G_GNUC_UNUSED gpointer data)
+{
+  KicDirSpec *dir = g_memdup2 (src, sizeof (KicDirSpec));
+
+  dir->name = g_strdup (dir->name);
+  return dir;
+}
+
+static KicThemeDesc *
+desc_copy (const KicThemeDesc *desc)
+{
+  KicThemeDesc *copy = g_memdup2 (desc, sizeof *desc);
+
+  copy->name = g_strdup (desc->name);
+  copy->origin = g_strdup (desc->origin);
+  copy->inherits = g_strdupv (desc->inherits);
+  copy->extensions = g_strdupv (desc->extensions);
+  copy->dirs = g_ptr_array_copy (desc->dirs, copy_dir_spec, NULL);
+  g_ptr_array_set_free_func (copy->dirs, dir_spec_free);
+  return copy;
+}
+
 static KicThemeDesc *
 desc_new (const KicProfileTable *profile, const char *name, const char *origin)
 {
@@ -237,6 +260,58 @@ mark_filesystems (const KicProfileTable *profile, KicThemeDesc *desc)
  * are Threshold directories (threshold 2); 256x256 and 512x512 are Scalable
  * from 64; scalable/ is Scalable from 1 up to 256, or 512 for the contexts
  * marked so; symbolic/apps is Scalable 8-512. */
+typedef struct {
+  char *data;
+  gsize length;
+  char *name;
+  KicThemeDesc *desc;
+} CachedDesc;
+
+static void
+cached_desc_free (gpointer data)
+{
+  CachedDesc *cached = data;
+
+  g_free (cached->data);
+  g_free (cached->name);
+  kic_theme_desc_free (cached->desc);
+  g_free (cached);
+}
+
+GHashTable *
+kic_theme_desc_cache_new (void)
+{
+  return g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, cached_desc_free);
+}
+
+KicThemeDesc *
+kic_theme_desc_parse_cached (GHashTable *cache, const KicProfileTable *profile, const char *name, const char *origin,
+                             const char *data, gsize length, const char *section, GError **error)
+{
+  g_autofree char *key = NULL;
+  CachedDesc *cached;
+  KicThemeDesc *desc;
+
+  if (cache == NULL)
+    return kic_theme_desc_parse (profile, name, origin, data, length, section, error);
+  key = g_strconcat (origin, "\n", section, NULL);
+  cached = g_hash_table_lookup (cache, key);
+
+  if (cached != NULL && cached->length == length && memcmp (cached->data, data, length) == 0
+      && strcmp (cached->name, name) == 0)
+    return desc_copy (cached->desc);
+  desc = kic_theme_desc_parse (profile, name, origin, data, length, section, error);
+  if (desc == NULL)
+    return NULL;
+  cached = g_new0 (CachedDesc, 1);
+  cached->data = g_memdup2 (data, length);
+  cached->length = length;
+  cached->name = g_strdup (name);
+  cached->desc = desc_copy (desc);
+  g_hash_table_replace (cache, g_steal_pointer (&key), cached);
+  return desc;
+}
+
 KicThemeDesc *
 kic_theme_desc_hicolor_embedded (const KicProfileTable *profile)
 {

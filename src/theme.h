@@ -91,6 +91,19 @@ KicThemeDesc *kic_theme_desc_hicolor_embedded (const KicProfileTable *profile);
 void kic_theme_desc_free (KicThemeDesc *desc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicThemeDesc, kic_theme_desc_free)
 
+/* The descriptions a system parsed, each under its origin and section
+ * with the bytes it was parsed from: a theme list that names a theme
+ * twice (breeze, current and fallback), and each resolver's list, loads
+ * the theme again, and breeze's index.theme was parsed four times a run.
+ * transfer full */
+GHashTable *kic_theme_desc_cache_new (void);
+/* kic_theme_desc_parse(), or a copy of what CACHE holds for the same
+ * text: the same result, and the same warnings, which a parse gives once
+ * per run.  transfer full */
+KicThemeDesc *kic_theme_desc_parse_cached (GHashTable *cache, const KicProfileTable *profile, const char *name,
+                                           const char *origin, const char *data, gsize length, const char *section,
+                                           GError **error);
+
 /* Is size S an exact fit for DIR (KIconThemePrivate::iconPath, MatchExact)? */
 gboolean kic_dir_spec_exact (const KicDirSpec *dir, int size);
 

@@ -1,6 +1,8 @@
 /* test-theme.c - index.theme parsing, the size rules, embedded hicolor */
 #include "theme.h"
 
+#include "kic.h"
+
 #include <string.h>
 
 static KicThemeDesc *
@@ -199,6 +201,45 @@ test_hicolor (void)
   g_assert_cmpint (desc->group_default[KIC_GROUP_DESKTOP], ==, 32);
 }
 
+/* The same text parsed again is the first parse's description, a copy
+ * of its own (the first freed, the second intact), and parsing warns
+ * once; other text is parsed anew. */
+static void
+test_desc_cache (void)
+{
+  static const char text[] = "[Icon Theme]\nName=T\nInherits=hicolor\nDirectories=a,b\nstray line\n"
+                             "[a]\nSize=22\n[b]\nSize=32\nType=Scalable\nMinSize=8\nMaxSize=512\n";
+  static const char other[] = "[Icon Theme]\nName=T\nInherits=breeze\nDirectories=a\n[a]\nSize=48\n";
+  const KicProfileTable *profile = kic_profile_table ("kf5");
+  g_autoptr (GHashTable) cache = kic_theme_desc_cache_new ();
+  g_autoptr (GPtrArray) warnings = NULL;
+  g_autoptr (KicThemeDesc) second = NULL;
+  g_autoptr (KicThemeDesc) third = NULL;
+  KicThemeDesc *first;
+
+  g_ptr_array_unref (kic_diagnostics_take ());
+  first = kic_theme_desc_parse_cached (cache, profile, "t", "test/index.theme", text, strlen (text), "Icon Theme", NULL);
+  second = kic_theme_desc_parse_cached (cache, profile, "t", "test/index.theme", text, strlen (text), "Icon Theme", NULL);
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_true (first != second && first->dirs != second->dirs);
+  kic_theme_desc_free (first);
+  g_assert_cmpstr (second->name, ==, "t");
+  g_assert_cmpstr (second->origin, ==, "test/index.theme");
+  g_assert_cmpstr (second->inherits[0], ==, "hicolor");
+  g_assert_cmpuint (g_strv_length (second->extensions), ==, 4);
+  g_assert_cmpuint (second->dirs->len, ==, 2);
+  g_assert_cmpstr (dir_named (second, "b")->name, ==, "b");
+  g_assert_cmpint (dir_named (second, "b")->max_size, ==, 512);
+  g_assert_cmpint (second->group_default[KIC_GROUP_PANEL], ==, 48);
+  warnings = kic_diagnostics_take ();
+  g_assert_cmpuint (warnings->len, ==, 1);
+  third = kic_theme_desc_parse_cached (cache, profile, "t", "test/index.theme", other, strlen (other), "Icon Theme", NULL);
+  g_assert_cmpstr (third->inherits[0], ==, "breeze");
+  g_assert_cmpuint (third->dirs->len, ==, 1);
+  g_assert_cmpint (dir_named (third, "a")->size, ==, 48);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -211,5 +252,6 @@ main (int argc, char **argv)
   g_test_add_func ("/theme/lenient", test_lenient);
   g_test_add_func ("/theme/size-rules", test_size_rules);
   g_test_add_func ("/theme/hicolor-kf5", test_hicolor);
+  g_test_add_func ("/theme/desc-cache", test_desc_cache);
   return g_test_run ();
 }
