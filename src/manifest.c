@@ -116,9 +116,10 @@ kic_manifest_get_mtime (const KicManifest *manifest, const char *dir, gint64 *se
   return text != NULL && parse_mtime (text, sec, nsec);
 }
 
-/* One line, without its newline; FALSE when it is not one of ours. */
+/* One line, without its newline (cut into fields in place); FALSE when
+ * it is not one of ours. */
 static gboolean
-parse_line (KicManifest *manifest, const char *line)
+parse_line (KicManifest *manifest, char *line)
 {
   g_auto (GStrv) fields = NULL;
   guint n;
@@ -162,16 +163,26 @@ parse_line (KicManifest *manifest, const char *line)
         }
       return TRUE;
     }
-  fields = g_strsplit (line, "\t", -1);
-  n = g_strv_length (fields);
-  if (n == 4 && strcmp (fields[0], "file") == 0 && kic_manifest_path_ok (fields[1])
-      && kic_manifest_path_ok (fields[2]))
-    kic_manifest_add (manifest, KIC_ENTRY_FILE, fields[1], fields[2], fields[3]);
-  else if (n == 3 && strcmp (fields[0], "link") == 0 && kic_manifest_path_ok (fields[1])
-           && fields[2][0] != '\0')
-    kic_manifest_add (manifest, KIC_ENTRY_LINK, fields[1], fields[2], NULL);
-  else
-    return FALSE;
+  {
+    /* the fields as g_strsplit() would cut them, up to one too many */
+    char *field[5];
+    char *tab = line;
+
+    n = 0;
+    field[n++] = line;
+    while (n < G_N_ELEMENTS (field) && (tab = strchr (tab, '\t')) != NULL)
+      {
+        *tab++ = '\0';
+        field[n++] = tab;
+      }
+    if (n == 4 && strcmp (field[0], "file") == 0 && kic_manifest_path_ok (field[1])
+        && kic_manifest_path_ok (field[2]))
+      kic_manifest_add (manifest, KIC_ENTRY_FILE, field[1], field[2], field[3]);
+    else if (n == 3 && strcmp (field[0], "link") == 0 && kic_manifest_path_ok (field[1]) && field[2][0] != '\0')
+      kic_manifest_add (manifest, KIC_ENTRY_LINK, field[1], field[2], NULL);
+    else
+      return FALSE;
+  }
   return TRUE;
 }
 
@@ -180,15 +191,19 @@ kic_manifest_parse (const char *data, gsize length, const char *origin)
 {
   KicManifest *manifest = kic_manifest_new ();
   const char *p = data, *end = data + length;
+  /* one copy, cut into lines in place */
+  g_autofree char *copy = g_malloc (length + 1);
   gboolean ended = FALSE;
   guint number = 0;
 
+  memcpy (copy, data, length);
+  copy[length] = '\0';
   /* line by line over all LENGTH bytes: a NUL byte ends no line early */
   while (p < end)
     {
       const char *nl = memchr (p, '\n', end - p);
       const char *stop = nl != NULL ? nl : end;
-      g_autofree char *line = NULL;
+      char *line = NULL;
 
       number++;
       if (stop == p)
@@ -209,7 +224,8 @@ kic_manifest_parse (const char *data, gsize length, const char *origin)
         }
       else
         {
-          line = g_strndup (p, stop - p);
+          line = copy + (p - data);
+          line[stop - p] = '\0';
           if (strcmp (line, KIC_MANIFEST_END) == 0)
             ended = TRUE;
           else if (!parse_line (manifest, line))

@@ -59,7 +59,8 @@ test_bad_lines (void)
                                          "junk\t/a\tb\n"                   /* 4: unknown kind */
                                          "link\t/ok\tt\n"                  /* 5: good */
                                          "link\t/a\tt\textra\n"            /* 6: a field too many */
-                                         "link\t/b\t\n");                  /* 7: empty target */
+                                         "link\t/b\t\n"                    /* 7: empty target */
+                                         "file\t/s\t/src\tsum\tmore\n");    /* 8: a field too many */
 
       g_assert_cmpuint (g_hash_table_size (m->entries), ==, 1);
       g_assert_nonnull (entry (m, "/ok"));
@@ -68,7 +69,7 @@ test_bad_lines (void)
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();
-  for (guint line = 1; line <= 7; line++)
+  for (guint line = 1; line <= 8; line++)
     {
       g_autofree char *want = g_strdup_printf ("*test-manifest:%u: ignoring a line*", line);
 
