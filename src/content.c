@@ -50,6 +50,7 @@ struct _KicContentTable {
   guint n_read;
   KicSourceDirs *dirs;  /* the directories the reads and checks of this phase
                          * checked (source.h): the plan's, then the writer's */
+  gboolean writing;     /* the writer's phase: from kic_content_table_keep_only() */
 };
 
 static void
@@ -184,15 +185,16 @@ content_matches_name (const char *name, const char *data, gsize length)
 
 /* The directory cache of TABLE's reads and checks in this phase of the
  * run: while the plan is made, then, from kic_content_table_keep_only()
- * on, a fresh one for the writer's, so that the writer checks every
- * directory again, once, before its first copy from it (and every file at
- * its copy).  A walk from the root for each copy was a twentieth of a full
- * rebuild. */
+ * on, a fresh one for the writer's, which checks every directory again
+ * before its first copy from it, asks each again by name at every later
+ * copy, and checks every file at its copy.  A walk from the root for each
+ * copy was a twentieth of a full rebuild. */
 static KicSourceDirs *
 source_dirs (KicContentTable *table)
 {
   if (table->dirs == NULL)
-    table->dirs = kic_source_dirs_new (kic_fs_index_rootfd (table->index), kic_fs_index_root (table->index));
+    table->dirs = kic_source_dirs_new (kic_fs_index_rootfd (table->index), kic_fs_index_root (table->index),
+                                       table->writing);
   return table->dirs;
 }
 
@@ -479,6 +481,7 @@ kic_content_table_keep_only (KicContentTable *table, GHashTable *wanted)
 
   /* the plan is made: the writer's phase checks every directory again */
   g_clear_pointer (&table->dirs, kic_source_dirs_free);
+  table->writing = TRUE;
   g_hash_table_iter_init (&iter, table->by_real);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {

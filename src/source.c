@@ -11,46 +11,66 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Why the directory open as FD (its host path HOST) does not let every
- * user read what is in it, or NULL (a KicDirRule). */
+/* Why a directory in state ST (its host path HOST) does not let every
+ * user read what is in it, or NULL. */
 static char *
-dir_not_public (int fd, const char *host, G_GNUC_UNUSED gpointer data)
+stat_not_public (const struct stat *st, const char *host)
 {
-  struct stat st;
-
-  if (fstat (fd, &st) < 0)
-    return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
-  if (!S_ISDIR (st.st_mode))
+  if (!S_ISDIR (st->st_mode))
     return g_strdup_printf ("'%s' is not a directory", host);
-  if ((st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH))
+  if ((st->st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH))
     return g_strdup_printf ("'%s' is not readable and searchable by every user (mode %04o)", host,
-                            (unsigned) (st.st_mode & 07777));
+                            (unsigned) (st->st_mode & 07777));
   return NULL;
+}
+
+/* The same for the directory open as FD (a KicDirRule), whose state goes
+ * to the struct stat DATA points to. */
+static char *
+dir_not_public (int fd, const char *host, gpointer data)
+{
+  struct stat *st = data;
+
+  if (fstat (fd, st) < 0)
+    return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
+  return stat_not_public (st, host);
 }
 
 /* At most this many directories are kept open by a KicSourceDirs. */
 #define KIC_SOURCE_DIRS_MAX 48
 
+/* A directory kept open: its descriptor and what it was when checked. */
+typedef struct {
+  int fd;
+  dev_t dev;
+  ino_t ino;
+} KeptDir;
+
 struct _KicSourceDirs {
   int rootfd;
   char *host_root;
-  GHashTable *fds; /* directory path (from the root, "/a/b") -> GINT_TO_POINTER (O_PATH fd + 1) */
+  gboolean recheck;  /* every use of a kept directory asks its name again */
+  GHashTable *kept; /* directory path (from the root, "/a/b") -> KeptDir* */
 };
 
 static void
-close_fd (gpointer data)
+kept_dir_free (gpointer data)
 {
-  close (GPOINTER_TO_INT (data) - 1);
+  KeptDir *kept = data;
+
+  close (kept->fd);
+  g_free (kept);
 }
 
 KicSourceDirs *
-kic_source_dirs_new (int rootfd, const char *host_root)
+kic_source_dirs_new (int rootfd, const char *host_root, gboolean recheck)
 {
   KicSourceDirs *dirs = g_new0 (KicSourceDirs, 1);
 
   dirs->rootfd = rootfd;
   dirs->host_root = g_strdup (host_root ? host_root : "");
-  dirs->fds = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, close_fd);
+  dirs->recheck = recheck;
+  dirs->kept = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kept_dir_free);
   return dirs;
 }
 
@@ -59,16 +79,16 @@ kic_source_dirs_free (KicSourceDirs *dirs)
 {
   if (dirs == NULL)
     return;
-  g_hash_table_unref (dirs->fds);
+  g_hash_table_unref (dirs->kept);
   g_free (dirs->host_root);
   g_free (dirs);
 }
 
 /* kic_source_open_in(), or with FOR_READING false kic_source_stat_in(): the
  * file is then opened O_PATH only, and its holes are not asked (that
- * needs a descriptor open for reading).  With DIRS, the directories
- * already checked (in this phase of the run) are taken from it, and
- * those checked now are kept there. */
+ * needs a descriptor open for reading).  The directories already checked
+ * (in this phase of the run) are taken from DIRS, and those checked now
+ * are kept there. */
 static int
 source_open (int rootfd, const char *host_root, const char *path, struct stat *st, gboolean for_reading,
              KicSourceDirs *dirs, GError **error)
@@ -79,7 +99,6 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
   g_autofree char *why = NULL;
   guint n = g_strv_length (parts), last = 0, first = 0;
   int fd = -1, dirfd = -1;
-  gboolean dir_owned = TRUE; /* FALSE: DIRS holds DIRFD */
 
   for (guint i = 0; i < n; i++)
     if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
@@ -91,63 +110,72 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
       why = g_strdup_printf ("'%s' is not a file", path);
       goto refused;
     }
-  if (dirs != NULL)
+  if (!dirs->recheck)
     {
-      /* the file's directory checked before: straight to the file */
+      /* the file's directory checked before, in the moment of the plan:
+       * straight to the file */
       g_autoptr (GString) parent = g_string_new (NULL);
-      gpointer value;
+      KeptDir *kept;
 
       for (guint i = 0; i < last; i++)
         if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
           g_string_append_printf (parent, "/%s", parts[i]);
-      if (parent->len > 0 && g_hash_table_lookup_extended (dirs->fds, parent->str, NULL, &value))
+      if (parent->len > 0 && (kept = g_hash_table_lookup (dirs->kept, parent->str)) != NULL)
         {
-          dirfd = GPOINTER_TO_INT (value) - 1;
-          dir_owned = FALSE;
+          dirfd = kept->fd;
           g_string_append (host, parent->str);
           g_string_assign (key, parent->str);
           first = last;
         }
     }
-  if (dirfd < 0 && (dirfd = fcntl (rootfd, F_DUPFD_CLOEXEC, 0)) < 0)
-    {
-      why = g_strdup_printf ("cannot use the root: %s", g_strerror (errno));
-      goto refused;
-    }
+  if (dirfd < 0)
+    dirfd = rootfd; /* (DIRFD is always borrowed: the root's or DIRS's) */
   for (guint i = first; i < last; i++)
     {
       const char *c = parts[i];
-      gpointer value;
+      KeptDir *kept;
+      struct stat now;
       int next;
 
       if (c[0] == '\0' || strcmp (c, ".") == 0)
         continue;
       g_string_append_printf (key, "/%s", c);
       /* (a key never holds "..": only a step's directories are kept) */
-      if (dirs != NULL && g_hash_table_lookup_extended (dirs->fds, key->str, NULL, &value))
+      kept = g_hash_table_lookup (dirs->kept, key->str);
+      /* In the writer's pass a kept directory is asked again by its name
+       * in its (so checked) parent at every use: a directory made
+       * private, or moved into a private one, after the first copy from
+       * it lets no later copy through (one fstatat a step, not a walk's
+       * open, fstat and close).  Another directory at its name now is
+       * opened and checked as any. */
+      if (kept != NULL && dirs->recheck
+          && (fstatat (dirfd, c, &now, AT_SYMLINK_NOFOLLOW) < 0 || now.st_dev != kept->dev
+              || now.st_ino != kept->ino))
+        kept = NULL;
+      if (kept != NULL)
         {
-          if (dir_owned)
-            close (dirfd);
-          dirfd = GPOINTER_TO_INT (value) - 1;
-          dir_owned = FALSE;
           g_string_append_printf (host, "/%s", c);
+          if (dirs->recheck && (why = stat_not_public (&now, host->str)) != NULL)
+            goto refused;
+          dirfd = kept->fd;
           continue;
         }
       /* O_PATH: nothing is opened for reading before its type is known */
-      next = kic_walk_step (dirfd, c, host, O_PATH, dir_not_public, NULL, &why);
+      next = kic_walk_step (dirfd, c, host, O_PATH, dir_not_public, &now, &why);
       if (next < 0)
         goto refused;
-      if (dir_owned)
-        close (dirfd);
       dirfd = next;
-      dir_owned = TRUE;
-      if (dirs != NULL)
-        {
-          if (g_hash_table_size (dirs->fds) >= KIC_SOURCE_DIRS_MAX)
-            g_hash_table_remove_all (dirs->fds);
-          g_hash_table_insert (dirs->fds, g_strdup (key->str), GINT_TO_POINTER (dirfd + 1));
-          dir_owned = FALSE;
-        }
+      {
+        KeptDir *keep = g_new (KeptDir, 1);
+
+        keep->fd = dirfd;
+        keep->dev = now.st_dev; /* (dir_not_public() filled NOW) */
+        keep->ino = now.st_ino;
+        if (g_hash_table_size (dirs->kept) >= KIC_SOURCE_DIRS_MAX)
+          g_hash_table_remove_all (dirs->kept);
+        /* (replaces, and closes, a directory that was at this name) */
+        g_hash_table_insert (dirs->kept, g_strdup (key->str), keep);
+      }
     }
   g_string_append_printf (host, "/%s", parts[last]);
   if (strcmp (parts[last], "..") == 0)
@@ -172,9 +200,6 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
         why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
       goto refused;
     }
-  if (dir_owned)
-    close (dirfd);
-  dirfd = -1;
   if (!(st->st_mode & S_IROTH))
     why = g_strdup_printf ("'%s' is not readable by every user", host->str);
   else if (st->st_size > KIC_MAX_ICON_BYTES)
@@ -198,8 +223,6 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
 refused:
   if (fd >= 0)
     close (fd);
-  if (dirfd >= 0 && dir_owned)
-    close (dirfd);
   g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s: not copied", why);
   return -1;
 }

@@ -30,11 +30,15 @@
 /* The directories checked in one phase of a run, kept open (O_PATH, at
  * most 48) so that the files of one directory are not each walked from
  * the root: one for the plan's reads, which all happen within a moment,
- * then a fresh one for the writer's, which checks each directory again
- * before its first copy from it.  ROOTFD (the root's descriptor; HOST_ROOT
- * its host prefix, for messages) must outlive it. */
+ * then a fresh one for the writer's (RECHECK), which checks each directory
+ * again before its first copy from it and, at every later copy, asks each
+ * directory from the root down again by name in its parent (one fstatat:
+ * the same directory, still searchable and readable by every user), so
+ * that a directory made private or moved after one copy lets no later
+ * copy through.  ROOTFD (the root's descriptor; HOST_ROOT its host
+ * prefix, for messages) must outlive it. */
 typedef struct _KicSourceDirs KicSourceDirs;
-KicSourceDirs *kic_source_dirs_new (int rootfd, const char *host_root);
+KicSourceDirs *kic_source_dirs_new (int rootfd, const char *host_root, gboolean recheck);
 void kic_source_dirs_free (KicSourceDirs *dirs);
 
 /* Open PATH (a real path inside the root) for a copy: a descriptor to

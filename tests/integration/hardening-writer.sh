@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 52
+plan 55
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -143,6 +143,32 @@ wait $pid; rc=$?
 is $rc 0 "3: its directory made private while the run works: the rebuild goes on (0)"
 ! grep -rqs kicowndir "$R$S/files"
 ok $? "3: ... and it is not copied"
+# ... and made private, or moved into a private one, after the first copy
+# from it: every later copy asks the directories again (each is kept open
+# for the pass, so without that the second file would come through)
+for how in chmod-dir chmod-parent move; do
+  R=$(fresh r3d-$how)
+  mkdir -p "$R/srv/kicown" "$R/srv/kicpriv"; chmod 700 "$R/srv/kicpriv"
+  for n in kicaaa kicbbb; do
+    svg "$n" > "$R/srv/kicown/$n.svg"
+    ln -s "/srv/kicown/$n.svg" "$R$H/scalable/apps/$n.svg"
+    desktop "$R" $n
+  done
+  # (the second rename is kicaaa's copy into place: the first is the journal's)
+  traced -o /dev/null -e trace=renameat -e inject=renameat:delay_enter=1500000:when=2 \
+    "$BIN" -q --root "$R" 2> "$WORK/err3d" &
+  pid=$!
+  i=0; until ls -a "$R$S/files/srv/kicown/" 2> /dev/null | grep -q '^\.kicaaa' || [ $i -ge 1000 ]; do
+    sleep 0.01; i=$((i + 1)); done
+  case $how in
+    chmod-dir) chmod 700 "$R/srv/kicown" ;;
+    chmod-parent) chmod 700 "$R/srv" ;;
+    move) mv "$R/srv/kicown" "$R/srv/kicpriv/" ;;
+  esac
+  wait $pid; rc=$?
+  is "$rc $(ls "$R$S/files/srv/kicown/" 2> /dev/null | tr '\n' ' ')" "0 kicaaa.svg " \
+    "3: $how after the first copy from a directory: that one is copied, the next is not"
+done
 
 # -- row 7: a sparse icon, a huge one -----------------------------------
 R=$(fresh r7)
