@@ -390,7 +390,9 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
         before += target->weight * r->n_calls;
         g_ptr_array_add (at_targets, r);
       }
-    if (resolver == g_ptr_array_index (p->resolvers, 0))
+    /* (a menu name's only: a closure member may be freed while the plan
+     * is made, and its address given to another) */
+    if (resolver == g_ptr_array_index (p->resolvers, 0) && np->closure_for == NULL)
       g_hash_table_replace (p->before_at_targets, np, at_targets);
     else
       g_ptr_array_unref (at_targets);

@@ -62,7 +62,7 @@ typedef struct {
   GHashTable *theme_candidates; /* KicTheme* -> GArray of ThemeCandidate (plan-choose.c) */
   GHashTable *shared_keys; /* KicResolver* -> set of the candidate directories
                             * more than one of its themes lists */
-  GHashTable *before_at_targets; /* KicNamePlan* -> GPtrArray of the KicResult*
+  GHashTable *before_at_targets; /* menu name's KicNamePlan* -> GPtrArray of the KicResult*
                                   * of plan_name()'s lookups at the target
                                   * sizes with p->base, for the first
                                   * resolver: the report's "before" */
