@@ -36,6 +36,24 @@ dir_not_public (int fd, const char *host, gpointer data)
   return stat_not_public (st, host);
 }
 
+/* Whether the kernel lets a user make a hard link only to a file they own
+ * or may read and write (fs.protected_hardlinks = 1, Debian's default):
+ * then a file's other names expose nothing its linker could not read
+ * already.  Asked once a run; unknown is not protected. */
+static gboolean
+hardlinks_protected (void)
+{
+  static int answer = -1;
+
+  if (answer < 0)
+    {
+      g_autofree char *text = NULL;
+
+      answer = g_file_get_contents ("/proc/sys/fs/protected_hardlinks", &text, NULL, NULL) && text[0] == '1';
+    }
+  return answer;
+}
+
 /* At most this many directories are kept open by a KicSourceDirs. */
 #define KIC_SOURCE_DIRS_MAX 48
 
@@ -202,6 +220,11 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
     }
   if (!(st->st_mode & S_IROTH))
     why = g_strdup_printf ("'%s' is not readable by every user", host->str);
+  /* another name of the file may be in a directory others cannot search,
+   * put there by anyone while the kernel does not protect hard links */
+  else if (st->st_nlink > 1 && !hardlinks_protected ())
+    why = g_strdup_printf ("'%s' has %ju names (hard links) and fs.protected_hardlinks is off", host->str,
+                           (uintmax_t) st->st_nlink);
   else if (st->st_size > KIC_MAX_ICON_BYTES)
     why = g_strdup_printf ("'%s' is larger than an icon may be (%jd bytes, at most %d)", host->str,
                            (intmax_t) st->st_size, KIC_MAX_ICON_BYTES);

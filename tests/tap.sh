@@ -4,6 +4,7 @@
 #   ok STATUS TEXT    one result: STATUS 0 is a pass (TEXT after $TAP_PREFIX,
 #                     for a script that runs one set of checks several times)
 #   is GOT WANT TEXT  a pass when the strings are equal; shows both if not
+#   skip TEXT [N]     N (1) results skipped, saying why
 #   tap_done          print the plan after the fact and "N passed, N failed";
 #                     succeeds when nothing failed
 
@@ -29,6 +30,14 @@ is () { # is GOT EXPECTED DESCRIPTION
     ok 1 "$3"
     printf '#   got:      %s\n#   expected: %s\n' "$1" "$2"
   fi
+}
+
+skip () { # skip TEXT [N]
+  _tap_i=0
+  while [ $_tap_i -lt "${2:-1}" ]; do
+    _tap_n=$((_tap_n + 1)) _tap_i=$((_tap_i + 1))
+    echo "ok $_tap_n # SKIP $1"
+  done
 }
 
 tap_done () {

@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 55
+plan 59
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -169,6 +169,29 @@ for how in chmod-dir chmod-parent move; do
   is "$rc $(ls "$R$S/files/srv/kicown/" 2> /dev/null | tr '\n' ' ')" "0 kicaaa.svg " \
     "3: $how after the first copy from a directory: that one is copied, the next is not"
 done
+# a hard link into a user's directory to a file in a private one: with
+# fs.protected_hardlinks (Debian's default) only its owner, or one who may
+# read and write it, can make it, so it is copied; without, anyone can, so
+# it is not (the setting is the kernel's, for this test only)
+R=$(fresh r3e)
+mkdir -p "$R/root/private"; chmod 700 "$R/root/private"
+svg "root's secret" > "$R/root/private/kicsecret2.svg"; chmod 644 "$R/root/private/kicsecret2.svg"
+ln "$R/root/private/kicsecret2.svg" "$R$H/scalable/apps/kicsecret2.svg"
+desktop "$R" kicsecret2
+was=$(cat /proc/sys/fs/protected_hardlinks)
+[ "$was" = 1 ] && [ -n "$(planned "$R" copy | grep kicsecret2)" ]
+ok $? "3: a hard link to a file in a private directory, hard links protected: the plan copies it"
+if [ -w /proc/sys/fs/protected_hardlinks ] && echo 0 > /proc/sys/fs/protected_hardlinks 2> /dev/null; then
+  "$BIN" --root "$R" > /dev/null 2> "$WORK/err3e"; rc=$?
+  echo "$was" > /proc/sys/fs/protected_hardlinks
+  is $rc 0 "3: ... hard links not protected: the rebuild succeeds"
+  ! grep -rqs secret "$R$S/files"
+  ok $? "3: ... and does not copy it"
+  is "$(grep -c "kicsecret2.svg' has 2 names (hard links) and fs.protected_hardlinks is off" "$WORK/err3e")" 1 \
+    "3: ... with one warning saying why"
+else
+  skip "cannot set fs.protected_hardlinks here" 3
+fi
 
 # -- row 7: a sparse icon, a huge one -----------------------------------
 R=$(fresh r7)

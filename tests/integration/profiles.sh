@@ -16,11 +16,6 @@ EXP=$P/expected
 T=$WORK/trees
 TAB=$(printf '\t')
 
-skip () { # skip TEXT: one skipped test
-  _tap_n=$((_tap_n + 1))
-  echo "ok $_tap_n # SKIP $1"
-}
-
 "$P/make-trees.sh" "$T" > "$WORK/make-trees.log" 2>&1
 st=$?
 ok $st "make-trees.sh builds the roots"
