@@ -244,7 +244,8 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
   fd = kic_fs_index_open_file (index, c->path);
   if (fd < 0)
     {
-      *why = g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errno));
+      *why = errno == EINVAL ? g_strdup_printf ("'%s' is not a regular file", host)
+                             : g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errno));
       return FALSE;
     }
   if (fstat (fd, st) < 0 || !S_ISREG (st->st_mode))

@@ -658,6 +658,7 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
 int
 kic_fs_index_open_file (KicFsIndex *index, const char *real)
 {
+  struct stat st;
   int fd;
 
   if (index->is_virtual)
@@ -665,7 +666,8 @@ kic_fs_index_open_file (KicFsIndex *index, const char *real)
       errno = ENOENT;
       return -1;
     }
-  fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
+  /* its type known before it is opened: never a device node (safeopen.h) */
+  fd = kic_open_regular_in_root (index->rootfd, real, &st);
   fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
   return fd;
 }
@@ -689,6 +691,7 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
 {
   g_autofree char *real = NULL;
   g_autofree char *host = kic_fs_index_host_path (index, path);
+  struct stat st;
   int fd;
   gboolean ok;
 
@@ -700,15 +703,19 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
       return FALSE;
     }
   real = kic_fs_index_realpath (index, path);
-  /* O_NONBLOCK: a FIFO put there since the listing cannot hang the run */
-  fd = kic_open_in_root (index->rootfd, real, O_RDONLY | O_NONBLOCK, TRUE);
+  /* its type known before it is opened: a device node or a FIFO put
+   * there since the listing is neither opened nor waited on (safeopen.h) */
+  fd = kic_open_regular_in_root (index->rootfd, real, &st);
   fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
   if (fd < 0)
     {
       int errsv = errno;
 
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot open '%s': %s",
-                   host, g_strerror (errsv));
+      if (errsv == EINVAL)
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "'%s' is not a regular file", host);
+      else
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot open '%s': %s",
+                     host, g_strerror (errsv));
       return FALSE;
     }
   ok = kic_read_fd_max (fd, host, max, contents, length, error);

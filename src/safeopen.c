@@ -124,22 +124,29 @@ kic_open_regular_at (int dirfd, const char *name, struct stat *st)
 int
 kic_open_regular_in_root (int rootfd, const char *path, struct stat *st)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *name = g_path_get_basename (path);
-  int dirfd = kic_open_in_root (rootfd, dir, O_RDONLY | O_DIRECTORY, TRUE);
+  int pathfd = kic_open_in_root (rootfd, path, O_PATH, TRUE);
+  struct stat again;
   int fd, errsv;
 
-  if (dirfd < 0)
+  if (pathfd < 0)
     return -1;
-  if (strcmp (name, "/") == 0 || strcmp (name, ".") == 0)
-    {
-      close (dirfd);
-      errno = EINVAL;
-      return -1;
-    }
-  fd = kic_open_regular_at (dirfd, name, st);
+  fd = kic_reopen_regular (pathfd, st);
   errsv = errno;
-  close (dirfd);
+  if (fd < 0 && errsv == ENOENT && S_ISREG (st->st_mode))
+    {
+      /* no /proc: the path opened again, and checked to be the file whose
+       * type was checked (kic_open_regular_at()) */
+      fd = kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, TRUE);
+      if (fd >= 0 && (fstat (fd, &again) < 0 || again.st_dev != st->st_dev || again.st_ino != st->st_ino))
+        {
+          close (fd);
+          fd = -1;
+          errsv = EAGAIN;
+        }
+      else
+        errsv = errno;
+    }
+  close (pathfd);
   errno = errsv;
   return fd;
 }

@@ -1,8 +1,10 @@
 /* test-fsindex.c - listings, links inside a root, virtual entries */
 #include "fsindex.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -347,6 +349,36 @@ test_seeded (void)
   remove_tree (root);
 }
 
+/* A file is opened only once it is known to be a regular file: a FIFO
+ * (or a device node, which may act on open) put at a file's path since
+ * the listing is not opened (kic_fs_index_open_file(), the fallback read
+ * of a file not copied; kic_fs_index_read_file_max() opens the same way). */
+static void
+test_opens_only_regular (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("kic-fsindex-XXXXXX", &error);
+  g_autofree char *fifo = NULL;
+  KicFsIndex *index;
+  int fd;
+
+  g_assert_no_error (error);
+  MK ("usr/share/icons");
+  FILE_ ("usr/share/icons/a.png");
+  fifo = g_build_filename (root, "usr/share/icons/b.png", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  index = kic_fs_index_new (root);
+  fd = kic_fs_index_open_file (index, "/usr/share/icons/a.png");
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  errno = 0;
+  fd = kic_fs_index_open_file (index, "/usr/share/icons/b.png");
+  g_assert_cmpint (fd, ==, -1);
+  g_assert_cmpint (errno, ==, EINVAL);
+  kic_fs_index_free (index);
+  remove_tree (root);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -360,5 +392,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/dir-stat-hashed", test_dir_stat_hashed);
   g_test_add_func ("/fsindex/seeded", test_seeded);
   g_test_add_func ("/fsindex/resolve-below-parent", test_resolve_below_parent);
+  g_test_add_func ("/fsindex/opens-only-regular", test_opens_only_regular);
   return g_test_run ();
 }
