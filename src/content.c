@@ -34,6 +34,7 @@ typedef struct {
   struct stat st;       /* the file as it was read (kic_content_unchanged()) */
   char sha_hex[KIC_SHA256_HEX_LEN + 1];
   gboolean png_made;    /* kic_content_png() was asked */
+  gboolean png_let_go;  /* ... and its PNG, past the budget, let go (png_sha kept) */
   GBytes *png;
   char *png_why;
   char png_sha[KIC_SHA256_HEX_LEN + 1];
@@ -51,6 +52,8 @@ struct _KicContentTable {
   KicSourceDirs *dirs;  /* the directories the reads and checks of this phase
                          * checked (source.h): the plan's, then the writer's */
   gboolean writing;     /* the writer's phase: from kic_content_table_keep_only() */
+  GBytes *scratch;      /* bytes read again (or a PNG made again) past the
+                         * budget: the last only, until the next such read */
 };
 
 static void
@@ -111,6 +114,8 @@ kic_content_table_unref (KicContentTable *table)
   g_hash_table_unref (table->special);
   content_free (table->nothing);
   kic_source_dirs_free (table->dirs);
+  if (table->scratch != NULL)
+    g_bytes_unref (table->scratch);
   g_free (table);
 }
 
@@ -316,6 +321,26 @@ content_read (Content *c)
     g_free (data);
 }
 
+/* BYTES (transfer full), made again after they were let go: kept in *SLOT
+ * while the budget allows, else TABLE's scratch, which holds the last
+ * such bytes only (so a tree of many large icons costs the writer one
+ * icon's bytes at a time, not all of them: transfer none either way, the
+ * scratch valid until the next call). */
+static GBytes *
+keep_or_scratch (KicContentTable *table, GBytes **slot, GBytes *bytes)
+{
+  gsize length = g_bytes_get_size (bytes);
+
+  if (table->kept + length <= KEEP_BUDGET)
+    {
+      table->kept += length;
+      return *slot = bytes;
+    }
+  if (table->scratch != NULL)
+    g_bytes_unref (table->scratch);
+  return table->scratch = bytes;
+}
+
 /* C's bytes again after they were let go: read once more, and only
  * taken when they still hash to what was compared. */
 static GBytes *
@@ -342,8 +367,7 @@ read_again (Content *c, GError **error)
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", host);
       return NULL;
     }
-  c->bytes = g_bytes_new_take (data, length);
-  return c->bytes;
+  return keep_or_scratch (c->table, &c->bytes, g_bytes_new_take (data, length));
 }
 
 gboolean
@@ -413,7 +437,15 @@ kic_content_copy_sha256 (const KicContent *content, GError **error)
   /* copied by a run before, as it still is */
   if (c->known && !c->read)
     return c->sha_hex;
-  return kic_content_bytes (content, NULL, error) != NULL ? c->sha_hex : NULL;
+  /* the hash of what was read: the copy reads the bytes again if it must,
+   * and checks them against it then (kic_content_bytes()) */
+  content_read (c);
+  if (content->kind != KIC_CONTENT_FILE || c->not_copyable != NULL)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", c->not_copyable ? c->not_copyable : "no file to copy");
+      return NULL;
+    }
+  return c->sha_hex;
 }
 
 GBytes *
@@ -437,41 +469,65 @@ GBytes *
 kic_content_png (const KicContent *content, const char **sha256, const char **why)
 {
   Content *c = (Content *) content;
+  GBytes *png = c->png;
 
-  if (!c->png_made)
+  /* made once, or made again when it was let go past the budget (then it
+   * must be the same bytes: what the plan compared) */
+  if (!c->png_made || c->png_let_go)
     {
       g_autoptr (GError) error = NULL;
-      GBytes *bytes;
+      g_autofree char *made_why = NULL;
+      gboolean again = c->png_made;
+      GBytes *bytes, *made = NULL;
 
       c->png_made = TRUE;
+      c->png_let_go = FALSE;
       content_read (c);
       bytes = content->kind != KIC_CONTENT_FILE ? NULL
               : c->bytes != NULL               ? c->bytes
                                                : read_again (c, &error);
       if (bytes == NULL)
-        c->png_why = g_strdup ("unreadable");
+        made_why = g_strdup ("unreadable");
       else
         {
           gsize length;
           const char *data = g_bytes_get_data (bytes, &length);
 
-          c->png = kic_raster_xpm_to_png (data, length, &c->png_why);
+          made = kic_raster_xpm_to_png (data, length, &made_why);
         }
-      if (c->png != NULL)
+      if (made != NULL)
         {
           gsize length;
-          const char *data = g_bytes_get_data (c->png, &length);
+          const char *data = g_bytes_get_data (made, &length);
           guint8 sum[KIC_SHA256_LEN];
+          char hex[KIC_SHA256_HEX_LEN + 1];
 
           kic_sha256_of (data, length, sum);
-          kic_sha256_hex (sum, c->png_sha);
+          kic_sha256_hex (sum, hex);
+          if (again && strcmp (hex, c->png_sha) != 0)
+            {
+              g_clear_pointer (&made, g_bytes_unref);
+              made_why = g_strdup ("it changed while kde-icon-cache ran");
+            }
+          else
+            {
+              memcpy (c->png_sha, hex, sizeof hex);
+              /* (the XPM's bytes, if they were the scratch, are let go here:
+               * the PNG is made) */
+              png = keep_or_scratch (c->table, &c->png, made);
+              c->png_let_go = png != c->png;
+            }
         }
+      if (made == NULL)
+        png = NULL;
+      if (c->png_why == NULL)
+        c->png_why = g_steal_pointer (&made_why);
     }
   if (sha256 != NULL)
-    *sha256 = c->png != NULL ? c->png_sha : NULL;
+    *sha256 = png != NULL ? c->png_sha : NULL;
   if (why != NULL)
     *why = c->png_why;
-  return c->png;
+  return png;
 }
 
 void

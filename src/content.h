@@ -77,7 +77,10 @@ const char *kic_content_sha256 (const KicContent *content);
 /* The bytes of a FILE content that may be copied into the store (a
  * regular file that anyone may read, whose bytes are an image of the
  * type its name says), as they were read, and its modification time;
- * NULL with ERROR naming the file when it may not be.  transfer none */
+ * NULL with ERROR naming the file when it may not be.  transfer none:
+ * bytes read again past the table's budget are valid until the next
+ * kic_content_bytes() or kic_content_png() of the table asks another
+ * file again (one large icon at a time is held, not all). */
 GBytes *kic_content_bytes (const KicContent *content, struct timespec *mtime, GError **error);
 
 /* May CONTENT be copied into the store (kic_content_bytes() would give
@@ -99,9 +102,11 @@ gboolean kic_content_unchanged (const KicContent *content, GError **error);
  * kic_content_bytes().  transfer none */
 const char *kic_content_copy_sha256 (const KicContent *content, GError **error);
 
-/* The PNG twin of an XPM content (raster.h), made once per run; NULL with
- * *WHY (transfer none) when it has none.  *SHA256 (may be NULL) gets the
- * PNG's SHA-256 in hex.  transfer none */
+/* The PNG twin of an XPM content (raster.h), made once per run (again,
+ * and checked to be the same bytes, when it was let go past the table's
+ * budget); NULL with *WHY (transfer none) when it has none.  *SHA256 (may
+ * be NULL) gets the PNG's SHA-256 in hex.  transfer none, valid as
+ * kic_content_bytes()'s */
 GBytes *kic_content_png (const KicContent *content, const char **sha256, const char **why);
 
 /* The file at REAL (a real path) has the SHA-256 SHA256 (hex): a run that

@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 59
+plan 61
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -210,6 +210,21 @@ ok $? "7: ... and copies none of them (the store stays under 1 MiB)"
 grep -q "kicholes.svg' is a sparse file" "$WORK/err7" && grep -q "kicsparse.svg' is larger than an icon may be" "$WORK/err7" \
   && grep -q "kichuge.svg' is larger than an icon may be" "$WORK/err7"
 ok $? "7: ... saying why"
+# forty icons of almost 4 MiB each, all copied: past the 32 MiB kept for the
+# writer their bytes are read again, one at a time, not held together
+R=$(fresh r7b)
+for i in $(seq 40); do
+  { svg "kicbig$i"; head -c 4000000 /dev/zero | tr '\0' ' '; } > "$R$H/scalable/apps/kicbig$i.svg"
+  desktop "$R" "kicbig$i"
+done
+for how in dry-run rebuild; do
+  case $how in dry-run) opt=--dry-run ;; rebuild) opt= ;; esac
+  /usr/bin/time -f %M -o "$WORK/rss7b" "$BIN" -q --root "$R" $opt > /dev/null 2> /dev/null; rc=$?
+  kib=$(tail -n 1 "$WORK/rss7b")
+  [ "$rc" = 0 ] && [ "$kib" -lt 102400 ]
+  ok $? "7: forty 4 MB icons (160 MB), $how: peak memory under 100 MiB (${kib} KiB)"
+done
+is "$(find "$R$S/files" -name 'kicbig*.svg' | wc -l)" 40 "7: ... and all forty are copied"
 
 # -- row 6: an index.theme of 8000 empty directories, a proof that never settles
 R=$(fresh r6)
