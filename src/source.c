@@ -225,6 +225,12 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
   else if (st->st_nlink > 1 && !hardlinks_protected ())
     why = g_strdup_printf ("'%s' has %ju names (hard links) and fs.protected_hardlinks is off", host->str,
                            (uintmax_t) st->st_nlink);
+  /* ... and even protected, a user may link a file of their own (or one
+   * they may write) under many names, each a copy in the store for one
+   * file's cost: only a file no one but root can link has other names */
+  else if (st->st_nlink > 1 && (st->st_uid != 0 || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0))
+    why = g_strdup_printf ("'%s' has %ju names (hard links) and others than root may link it", host->str,
+                           (uintmax_t) st->st_nlink);
   else if (st->st_size > KIC_MAX_ICON_BYTES)
     why = g_strdup_printf ("'%s' is larger than an icon may be (%jd bytes, at most %d)", host->str,
                            (intmax_t) st->st_size, KIC_MAX_ICON_BYTES);

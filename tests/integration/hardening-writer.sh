@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 61
+plan 64
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -192,6 +192,20 @@ if [ -w /proc/sys/fs/protected_hardlinks ] && echo 0 > /proc/sys/fs/protected_ha
 else
   skip "cannot set fs.protected_hardlinks here" 3
 fi
+# a file of a user's own under many names, hard links protected or not:
+# each name would be a copy in the store for the cost of one file
+R=$(fresh r3f)
+mkdir -p "$R/srv/kicmany"
+svg kicmany > "$R/srv/kicmany/kicmany0.svg"; chown 65534:65534 "$R/srv/kicmany/kicmany0.svg"
+for i in 1 2 3; do
+  ln "$R/srv/kicmany/kicmany0.svg" "$R$H/scalable/apps/kicmany$i.svg"
+  desktop "$R" "kicmany$i"
+done
+"$BIN" --root "$R" > /dev/null 2> "$WORK/err3f"; rc=$?
+is "$rc $(find "$R$S/files" -name 'kicmany*' | wc -l)" "0 0" \
+  "3: a user's file with four names (hard links), each on the menu: none is copied"
+is "$(grep -c "has 4 names (hard links) and others than root may link it" "$WORK/err3f")" 3 \
+  "3: ... with a warning for each name"
 
 # -- row 7: a sparse icon, a huge one -----------------------------------
 R=$(fresh r7)
