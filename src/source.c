@@ -9,7 +9,14 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/xattr.h>
 #include <unistd.h>
+
+/* The bits that let every user read a file (the group's too: a group
+ * denied what others get is a way to keep a file from some users), and
+ * list and search a directory. */
+#define READ_BITS (S_IRGRP | S_IROTH)
+#define SEARCH_BITS (S_IRGRP | S_IXGRP | S_IROTH | S_IXOTH)
 
 /* Why a directory in state ST (its host path HOST) does not let every
  * user read what is in it, or NULL. */
@@ -18,10 +25,45 @@ stat_not_public (const struct stat *st, const char *host)
 {
   if (!S_ISDIR (st->st_mode))
     return g_strdup_printf ("'%s' is not a directory", host);
-  if ((st->st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH))
+  if ((st->st_mode & SEARCH_BITS) != SEARCH_BITS)
     return g_strdup_printf ("'%s' is not readable and searchable by every user (mode %04o)", host,
                             (unsigned) (st->st_mode & 07777));
   return NULL;
+}
+
+/* Does the file open for reading as FD, or the directory open as FD
+ * (O_PATH: IS_DIR), have an access ACL?  Its mode bits then do not say
+ * who may read it (an entry may deny one user what others get), so it
+ * counts as not every user's, as does an answer that is not known. */
+static gboolean
+has_access_acl (int fd, gboolean is_dir)
+{
+  static const char acl[] = "system.posix_acl_access";
+  ssize_t n;
+
+  if (!is_dir)
+    n = fgetxattr (fd, acl, NULL, 0);
+  else
+    {
+      char proc[64];
+
+      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+      n = getxattr (proc, acl, NULL, 0);
+      if (n < 0 && errno == ENOENT)
+        {
+          /* no /proc: the directory itself opened for reading (root may) */
+          int dirfd = openat (fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+          int errsv;
+
+          if (dirfd < 0)
+            return TRUE;
+          n = fgetxattr (dirfd, acl, NULL, 0);
+          errsv = errno;
+          close (dirfd);
+          errno = errsv;
+        }
+    }
+  return n >= 0 || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
 }
 
 /* The same for the directory open as FD (a KicDirRule), whose state goes
@@ -30,10 +72,13 @@ static char *
 dir_not_public (int fd, const char *host, gpointer data)
 {
   struct stat *st = data;
+  char *why;
 
   if (fstat (fd, st) < 0)
     return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
-  return stat_not_public (st, host);
+  if ((why = stat_not_public (st, host)) == NULL && has_access_acl (fd, TRUE))
+    why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host);
+  return why;
 }
 
 /* Whether the kernel lets a user make a hard link only to a file they own
@@ -62,6 +107,7 @@ typedef struct {
   int fd;
   dev_t dev;
   ino_t ino;
+  struct timespec ctime; /* a chmod, chown or setfacl since moves it */
 } KeptDir;
 
 struct _KicSourceDirs {
@@ -102,11 +148,11 @@ kic_source_dirs_free (KicSourceDirs *dirs)
   g_free (dirs);
 }
 
-/* kic_source_open_in(), or with FOR_READING false kic_source_stat_in(): the
- * file is then opened O_PATH only, and its holes are not asked (that
- * needs a descriptor open for reading).  The directories already checked
- * (in this phase of the run) are taken from DIRS, and those checked now
- * are kept there. */
+/* kic_source_open_in(), or with FOR_READING false kic_source_stat_in(): its
+ * holes are then not asked (the caller compares the file's state with
+ * that of the read before).  The directories already checked (in this
+ * phase of the run) are taken from DIRS, and those checked now are kept
+ * there. */
 static int
 source_open (int rootfd, const char *host_root, const char *path, struct stat *st, gboolean for_reading,
              KicSourceDirs *dirs, GError **error)
@@ -164,11 +210,14 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
        * in its (so checked) parent at every use: a directory made
        * private, or moved into a private one, after the first copy from
        * it lets no later copy through (one fstatat a step, not a walk's
-       * open, fstat and close).  Another directory at its name now is
-       * opened and checked as any. */
+       * open, fstat and close).  Another directory at its name now, or
+       * the same changed since (its ctime: an ACL too), is opened and
+       * checked as any; the mode is asked again in any case (a change in
+       * the clock's tick after the check keeps the ctime). */
       if (kept != NULL && dirs->recheck
           && (fstatat (dirfd, c, &now, AT_SYMLINK_NOFOLLOW) < 0 || now.st_dev != kept->dev
-              || now.st_ino != kept->ino))
+              || now.st_ino != kept->ino || now.st_ctim.tv_sec != kept->ctime.tv_sec
+              || now.st_ctim.tv_nsec != kept->ctime.tv_nsec))
         kept = NULL;
       if (kept != NULL)
         {
@@ -189,6 +238,7 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
         keep->fd = dirfd;
         keep->dev = now.st_dev; /* (dir_not_public() filled NOW) */
         keep->ino = now.st_ino;
+        keep->ctime = now.st_ctim;
         if (g_hash_table_size (dirs->kept) >= KIC_SOURCE_DIRS_MAX)
           g_hash_table_remove_all (dirs->kept);
         /* (replaces, and closes, a directory that was at this name) */
@@ -201,15 +251,8 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
       why = g_strdup_printf ("'%s' is reached through '..'", host->str);
       goto refused;
     }
-  if (for_reading)
-    fd = kic_open_regular_at (dirfd, parts[last], st);
-  else if ((fd = openat (dirfd, parts[last], O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
-           && (fstat (fd, st) < 0 || !S_ISREG (st->st_mode)))
-    {
-      close (fd);
-      fd = -1;
-      errno = EINVAL;
-    }
+  /* (opened for reading, a check too: its ACL is asked on it) */
+  fd = kic_open_regular_at (dirfd, parts[last], st);
   if (fd < 0)
     {
       if (errno == EINVAL)
@@ -218,8 +261,10 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
         why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
       goto refused;
     }
-  if (!(st->st_mode & S_IROTH))
+  if ((st->st_mode & READ_BITS) != READ_BITS)
     why = g_strdup_printf ("'%s' is not readable by every user", host->str);
+  else if (has_access_acl (fd, FALSE))
+    why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host->str);
   /* another name of the file may be in a directory others cannot search,
    * put there by anyone while the kernel does not protect hard links */
   else if (st->st_nlink > 1 && !hardlinks_protected ())

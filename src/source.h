@@ -2,9 +2,10 @@
  *
  * The store is mode 0755/0644: anyone may read a copy.  So a file is only
  * copied when every user could read it already (issue 19, row 3): a
- * regular file readable by others, in directories that others may search
- * and list, from below the root down (the root itself holds the store
- * too), reached without a link (the path is the
+ * regular file its group and others may read, in directories its group
+ * and others may search and list, from below the root down (the root
+ * itself holds the store too), none of them with an access ACL (whose
+ * entries may deny a user what the mode gives), reached without a link (the path is the
  * real path the index resolved: a link there now is a change made since),
  * each component opened O_PATH | O_NOFOLLOW and checked on its descriptor
  * before the next; the file is opened for reading only once its type is
@@ -47,10 +48,10 @@ void kic_source_dirs_free (KicSourceDirs *dirs);
  * them in this phase, and those checked now are kept there. */
 int kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 
-/* The checks of kic_source_open_in() on PATH but for its holes, without
- * opening the file for reading (O_PATH only): for a file read before,
- * whose state then the caller compares with ST's (the same file, size and
- * times: then it has no holes either). */
+/* The checks of kic_source_open_in() on PATH but for its holes, the file
+ * closed after them: for a file read before, whose state then the caller
+ * compares with ST's (the same file, size and times: then it has no holes
+ * either). */
 gboolean kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 
 #endif /* KIC_SOURCE_H */

@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 64
+plan 66
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -192,6 +192,35 @@ if [ -w /proc/sys/fs/protected_hardlinks ] && echo 0 > /proc/sys/fs/protected_ha
 else
   skip "cannot set fs.protected_hardlinks here" 3
 fi
+# readable by others but not by its group, or with an access ACL that
+# denies one user: not every user may read it, so it is not copied
+acl_deny () { # acl_deny PATH UID: an access ACL that denies UID everything
+  python3 -c 'import os, struct, sys
+e = [(1, 7, 0xffffffff), (2, 0, int(sys.argv[2])), (4, 5, 0xffffffff), (0x10, 5, 0xffffffff), (0x20, 5, 0xffffffff)]
+os.setxattr(sys.argv[1], "system.posix_acl_access", struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' "$1" "$2"
+}
+R=$(fresh r3g)
+mkdir -p "$R/srv/kicgrp" "$R/srv/kicgrpdir" "$R/srv/kicacl" "$R/srv/kicacldir"
+svg kicgrp > "$R/srv/kicgrp/kicgrp.svg"; chgrp 4242 "$R/srv/kicgrp/kicgrp.svg"; chmod 604 "$R/srv/kicgrp/kicgrp.svg"
+svg kicgrpdir > "$R/srv/kicgrpdir/kicgrpdir.svg"; chgrp 4242 "$R/srv/kicgrpdir"; chmod 705 "$R/srv/kicgrpdir"
+svg kicacl > "$R/srv/kicacl/kicacl.svg"
+svg kicacldir > "$R/srv/kicacldir/kicacldir.svg"
+for n in kicgrp kicgrpdir kicacl kicacldir; do
+  ln -s "/srv/$n/$n.svg" "$R$H/scalable/apps/$n.svg"
+  desktop "$R" $n
+done
+if acl_deny "$R/srv/kicacl/kicacl.svg" 65534 2> /dev/null && acl_deny "$R/srv/kicacldir" 65534; then
+  "$BIN" --root "$R" > /dev/null 2> "$WORK/err3g"; rc=$?
+  is "$rc $(find "$R$S/files" -name 'kicgrp*' -o -name 'kicacl*' | tr '\n' ' ')" "0 " \
+    "3: a file or directory its group may not read, or with an ACL denying one user: none is copied"
+  grep -q "kicgrp.svg' is not readable by every user" "$WORK/err3g" &&
+    grep -q "srv/kicgrpdir' is not readable and searchable by every user (mode 0705)" "$WORK/err3g" &&
+    grep -q "kicacl.svg' has an access ACL" "$WORK/err3g" && grep -q "srv/kicacldir' has an access ACL" "$WORK/err3g"
+  ok $? "3: ... each with a warning saying why"
+else
+  skip "no ACLs on this file system" 2
+fi
+
 # a file of a user's own under many names, hard links protected or not:
 # each name would be a copy in the store for the cost of one file
 R=$(fresh r3f)
