@@ -656,69 +656,8 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
 }
 
 int
-kic_fs_index_open_file (KicFsIndex *index, const char *real)
-{
-  struct stat st;
-  int fd;
-
-  if (index->is_virtual)
-    {
-      errno = ENOENT;
-      return -1;
-    }
-  /* its type known before it is opened: never a device node (safeopen.h) */
-  fd = kic_open_regular_in_root (index->rootfd, real, &st);
-  fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
-  return fd;
-}
-
-int
 kic_fs_index_rootfd (const KicFsIndex *index)
 {
   return index->rootfd;
 }
 
-gboolean
-kic_fs_index_read_file (KicFsIndex *index, const char *path,
-                        char **contents, gsize *length, GError **error)
-{
-  return kic_fs_index_read_file_max (index, path, KIC_MAX_FILE, contents, length, error);
-}
-
-gboolean
-kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
-                            char **contents, gsize *length, GError **error)
-{
-  g_autofree char *real = NULL;
-  g_autofree char *host = kic_fs_index_host_path (index, path);
-  struct stat st;
-  int fd;
-  gboolean ok;
-
-  if (index->is_virtual)
-    return fsindex_read_virtual_file (index, path, max, contents, length, error);
-  if (kic_fs_index_stat (index, path) != KIC_FS_FILE)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "'%s': no such file", host);
-      return FALSE;
-    }
-  real = kic_fs_index_realpath (index, path);
-  /* its type known before it is opened: a device node or a FIFO put
-   * there since the listing is neither opened nor waited on (safeopen.h) */
-  fd = kic_open_regular_in_root (index->rootfd, real, &st);
-  fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
-  if (fd < 0)
-    {
-      int errsv = errno;
-
-      if (errsv == EINVAL)
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "'%s' is not a regular file", host);
-      else
-        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot open '%s': %s",
-                     host, g_strerror (errsv));
-      return FALSE;
-    }
-  ok = kic_read_fd_max (fd, host, max, contents, length, error);
-  close (fd);
-  return ok;
-}

@@ -31,27 +31,37 @@ stat_not_public (const struct stat *st, const char *host)
   return NULL;
 }
 
-/* Does the file open for reading as FD, or the directory open as FD
- * (O_PATH: IS_DIR), have an access ACL?  Its mode bits then do not say
- * who may read it (an entry may deny one user what others get), so it
- * counts as not every user's, as does an answer that is not known. */
+typedef enum {
+  ACL_OF_READ_FD, /* a file open for reading */
+  ACL_OF_DIR,     /* a directory, O_PATH */
+  ACL_OF_PATH_FD, /* a file, O_PATH (kic_source_stat_in()) */
+} AclOf;
+
+/* Does the object open as FD have an access ACL?  Its mode bits then do
+ * not say who may read it (an entry may deny one user what others get),
+ * so it counts as not every user's, as does an answer that is not known.
+ * An O_PATH descriptor is asked through /proc/self/fd; without /proc a
+ * directory is opened for reading (root may), and a file opened O_PATH
+ * is taken as it is: kic_source_stat_in()'s callers compare its state
+ * with that of a read whose descriptor was asked (a setfacl since moves
+ * its change time). */
 static gboolean
-has_access_acl (int fd, gboolean is_dir)
+has_access_acl (int fd, AclOf of)
 {
   static const char acl[] = "system.posix_acl_access";
+  char proc[64];
   ssize_t n;
 
-  if (!is_dir)
+  if (of == ACL_OF_READ_FD)
     n = fgetxattr (fd, acl, NULL, 0);
   else
     {
-      char proc[64];
-
       g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
       n = getxattr (proc, acl, NULL, 0);
+      if (n < 0 && errno == ENOENT && of == ACL_OF_PATH_FD)
+        return FALSE;
       if (n < 0 && errno == ENOENT)
         {
-          /* no /proc: the directory itself opened for reading (root may) */
           int dirfd = openat (fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
           int errsv;
 
@@ -76,7 +86,7 @@ dir_not_public (int fd, const char *host, gpointer data)
 
   if (fstat (fd, st) < 0)
     return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
-  if ((why = stat_not_public (st, host)) == NULL && has_access_acl (fd, TRUE))
+  if ((why = stat_not_public (st, host)) == NULL && has_access_acl (fd, ACL_OF_DIR))
     why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host);
   return why;
 }
@@ -148,11 +158,11 @@ kic_source_dirs_free (KicSourceDirs *dirs)
   g_free (dirs);
 }
 
-/* kic_source_open_in(), or with FOR_READING false kic_source_stat_in(): its
- * holes are then not asked (the caller compares the file's state with
- * that of the read before).  The directories already checked (in this
- * phase of the run) are taken from DIRS, and those checked now are kept
- * there. */
+/* kic_source_open_in(), or with FOR_READING false kic_source_stat_in(): the
+ * file is then opened O_PATH only, and its holes are not asked (that
+ * needs a descriptor open for reading).  The directories already checked
+ * (in this phase of the run) are taken from DIRS, and those checked now
+ * are kept there. */
 static int
 source_open (int rootfd, const char *host_root, const char *path, struct stat *st, gboolean for_reading,
              KicSourceDirs *dirs, GError **error)
@@ -251,8 +261,15 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
       why = g_strdup_printf ("'%s' is reached through '..'", host->str);
       goto refused;
     }
-  /* (opened for reading, a check too: its ACL is asked on it) */
-  fd = kic_open_regular_at (dirfd, parts[last], st);
+  if (for_reading)
+    fd = kic_open_regular_at (dirfd, parts[last], st);
+  else if ((fd = openat (dirfd, parts[last], O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
+           && (fstat (fd, st) < 0 || !S_ISREG (st->st_mode)))
+    {
+      close (fd);
+      fd = -1;
+      errno = EINVAL;
+    }
   if (fd < 0)
     {
       if (errno == EINVAL)
@@ -263,7 +280,7 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
     }
   if ((st->st_mode & READ_BITS) != READ_BITS)
     why = g_strdup_printf ("'%s' is not readable by every user", host->str);
-  else if (has_access_acl (fd, FALSE))
+  else if (has_access_acl (fd, for_reading ? ACL_OF_READ_FD : ACL_OF_PATH_FD))
     why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host->str);
   /* another name of the file may be in a directory others cannot search,
    * put there by anyone while the kernel does not protect hard links */

@@ -48,10 +48,10 @@ void kic_source_dirs_free (KicSourceDirs *dirs);
  * them in this phase, and those checked now are kept there. */
 int kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 
-/* The checks of kic_source_open_in() on PATH but for its holes, the file
- * closed after them: for a file read before, whose state then the caller
- * compares with ST's (the same file, size and times: then it has no holes
- * either). */
+/* The checks of kic_source_open_in() on PATH but for its holes, without
+ * opening the file for reading (O_PATH only): for a file read before,
+ * whose state then the caller compares with ST's (the same file, size and
+ * times: then it has no holes either, nor an ACL set since). */
 gboolean kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 
 #endif /* KIC_SOURCE_H */
