@@ -90,24 +90,38 @@ kic_reopen_regular (int pathfd, struct stat *st)
   return fd;
 }
 
-int
-kic_open_regular_at (int dirfd, const char *name, struct stat *st)
-{
-  int pathfd = openat (dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-  struct stat again;
-  int fd, errsv;
+/* Without /proc: BASE and WHERE opened again for reading, the second open
+ * of kic_open_regular_at() or kic_open_regular_in_root(). */
+typedef int (*OpenAgain) (int base, const char *where);
 
-  if (pathfd < 0)
-    return -1;
-  fd = kic_reopen_regular (pathfd, st);
-  errsv = errno;
+static int
+open_again_at (int dirfd, const char *name)
+{
+  return openat (dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+}
+
+static int
+open_again_in_root (int rootfd, const char *path)
+{
+  return kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, TRUE);
+}
+
+/* The O_PATH descriptor PATHFD (closed here) reopened for reading when it
+ * is a regular file (kic_reopen_regular()); without /proc, WHERE in BASE
+ * opened again, and checked to be the file whose type was checked (a
+ * window, between the two, in which the name may be replaced by a node:
+ * then that node is opened, not read). */
+static int
+reopen_closing (int pathfd, struct stat *st, OpenAgain again, int base, const char *where)
+{
+  struct stat now;
+  int fd = kic_reopen_regular (pathfd, st);
+  int errsv = errno;
+
   if (fd < 0 && errsv == ENOENT && S_ISREG (st->st_mode))
     {
-      /* no /proc: the name opened again, and checked to be the file whose
-       * type was checked (a window, between the two, in which the name
-       * may be replaced by a node: then that node is opened, not read) */
-      fd = openat (dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-      if (fd >= 0 && (fstat (fd, &again) < 0 || again.st_dev != st->st_dev || again.st_ino != st->st_ino))
+      fd = again (base, where);
+      if (fd >= 0 && (fstat (fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino))
         {
           close (fd);
           fd = -1;
@@ -122,33 +136,19 @@ kic_open_regular_at (int dirfd, const char *name, struct stat *st)
 }
 
 int
+kic_open_regular_at (int dirfd, const char *name, struct stat *st)
+{
+  int pathfd = openat (dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+  return pathfd < 0 ? -1 : reopen_closing (pathfd, st, open_again_at, dirfd, name);
+}
+
+int
 kic_open_regular_in_root (int rootfd, const char *path, struct stat *st)
 {
   int pathfd = kic_open_in_root (rootfd, path, O_PATH, TRUE);
-  struct stat again;
-  int fd, errsv;
 
-  if (pathfd < 0)
-    return -1;
-  fd = kic_reopen_regular (pathfd, st);
-  errsv = errno;
-  if (fd < 0 && errsv == ENOENT && S_ISREG (st->st_mode))
-    {
-      /* no /proc: the path opened again, and checked to be the file whose
-       * type was checked (kic_open_regular_at()) */
-      fd = kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, TRUE);
-      if (fd >= 0 && (fstat (fd, &again) < 0 || again.st_dev != st->st_dev || again.st_ino != st->st_ino))
-        {
-          close (fd);
-          fd = -1;
-          errsv = EAGAIN;
-        }
-      else
-        errsv = errno;
-    }
-  close (pathfd);
-  errno = errsv;
-  return fd;
+  return pathfd < 0 ? -1 : reopen_closing (pathfd, st, open_again_in_root, rootfd, path);
 }
 
 /* Say which component of DIR (inside the root) is in the way: a link or
