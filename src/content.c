@@ -54,6 +54,7 @@ struct _KicContentTable {
   gboolean writing;     /* the writer's phase: from kic_content_table_keep_only() */
   GBytes *scratch;      /* bytes read again (or a PNG made again) past the
                          * budget: the last only, until the next such read */
+  const void *scratch_of; /* ... whose (a Content's bytes, or its png) */
 };
 
 static void
@@ -338,6 +339,7 @@ keep_or_scratch (KicContentTable *table, GBytes **slot, GBytes *bytes)
     }
   if (table->scratch != NULL)
     g_bytes_unref (table->scratch);
+  table->scratch_of = slot;
   return table->scratch = bytes;
 }
 
@@ -368,6 +370,17 @@ read_again (Content *c, GError **error)
       return NULL;
     }
   return keep_or_scratch (c->table, &c->bytes, g_bytes_new_take (data, length));
+}
+
+/* C's bytes: kept, the scratch of the last read of them, or read again. */
+static GBytes *
+bytes_of (Content *c, GError **error)
+{
+  if (c->bytes != NULL)
+    return c->bytes;
+  if (c->table->scratch_of == &c->bytes)
+    return c->table->scratch;
+  return read_again (c, error);
 }
 
 gboolean
@@ -462,7 +475,7 @@ kic_content_bytes (const KicContent *content, struct timespec *mtime, GError **e
     }
   if (mtime != NULL)
     *mtime = c->mtime;
-  return c->bytes != NULL ? c->bytes : read_again (c, error);
+  return bytes_of (c, error);
 }
 
 GBytes *
@@ -472,8 +485,11 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
   GBytes *png = c->png;
 
   /* made once, or made again when it was let go past the budget (then it
-   * must be the same bytes: what the plan compared) */
-  if (!c->png_made || c->png_let_go)
+   * must be the same bytes: what the plan compared), unless it is the
+   * scratch still */
+  if (c->png_let_go && c->table->scratch_of == &c->png)
+    png = c->table->scratch;
+  else if (!c->png_made || c->png_let_go)
     {
       g_autoptr (GError) error = NULL;
       g_autofree char *made_why = NULL;
@@ -483,11 +499,9 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
       c->png_made = TRUE;
       c->png_let_go = FALSE;
       content_read (c);
-      bytes = content->kind != KIC_CONTENT_FILE ? NULL
-              : c->bytes != NULL               ? c->bytes
-                                               : read_again (c, &error);
+      bytes = content->kind != KIC_CONTENT_FILE ? NULL : bytes_of (c, &error);
       if (bytes == NULL)
-        made_why = g_strdup ("unreadable");
+        made_why = g_strdup (error != NULL ? error->message : "unreadable");
       else
         {
           gsize length;
@@ -528,6 +542,20 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
   if (why != NULL)
     *why = c->png_why;
   return png;
+}
+
+gboolean
+kic_content_has_png (const KicContent *content, const char **why)
+{
+  Content *c = (Content *) content;
+
+  /* made once: a PNG let go past the budget is made again for the writer
+   * only, so the plan's answer cannot change within the run */
+  if (!c->png_made)
+    kic_content_png (content, NULL, NULL);
+  if (why != NULL)
+    *why = c->png_why;
+  return c->png != NULL || c->png_let_go;
 }
 
 void

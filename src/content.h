@@ -109,6 +109,12 @@ const char *kic_content_copy_sha256 (const KicContent *content, GError **error);
  * kic_content_bytes()'s */
 GBytes *kic_content_png (const KicContent *content, const char **sha256, const char **why);
 
+/* Has the XPM content a PNG twin (kic_content_png())?  Made once; the
+ * answer stays for the run, even where the PNG was let go past the budget
+ * (the plan asks this; the writer kic_content_png() for the bytes).  *WHY
+ * (may be NULL; transfer none) as kic_content_png()'s. */
+gboolean kic_content_has_png (const KicContent *content, const char **why);
+
 /* The file at REAL (a real path) has the SHA-256 SHA256 (hex): a run that
  * read it found so, and it has not changed since (its stamp, fingerprint.h).
  * Its content is then compared without a read; the file is read only for

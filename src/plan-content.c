@@ -65,7 +65,7 @@ plan_link_extension (Planner *p, const char *source)
        * scaling) only: tests/integration/xpm-png.sh */
       || p->system->profile->table->generation != KIC_KDE_KF5)
     return ext;
-  if (kic_content_png (plan_content_of_path (p, source), NULL, &why) != NULL)
+  if (kic_content_has_png (plan_content_of_path (p, source), &why))
     return ".png";
   kic_debug ("%s stays an XPM: %s", source, why);
   return ext;
