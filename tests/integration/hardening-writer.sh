@@ -15,7 +15,7 @@
 
 command -v strace > /dev/null || skip_all "needs strace"
 [ "$(id -u)" = 0 ] || skip_all "needs root (chown, mknod, a store under /var/lib)"
-plan 66
+plan 67
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 fresh () { rm -rf "$WORK/$1"; cp -a "$WORK/fx/basic" "$WORK/$1"; echo "$WORK/$1"; }
@@ -146,7 +146,12 @@ ok $? "3: ... and it is not copied"
 # ... and made private, or moved into a private one, after the first copy
 # from it: every later copy asks the directories again (each is kept open
 # for the pass, so without that the second file would come through)
-for how in chmod-dir chmod-parent move; do
+acl_deny () { # acl_deny PATH UID: an access ACL that denies UID everything
+  python3 -c 'import os, struct, sys
+e = [(1, 7, 0xffffffff), (2, 0, int(sys.argv[2])), (4, 5, 0xffffffff), (0x10, 5, 0xffffffff), (0x20, 5, 0xffffffff)]
+os.setxattr(sys.argv[1], "system.posix_acl_access", struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' "$1" "$2"
+}
+for how in chmod-dir chmod-parent move acl; do
   R=$(fresh r3d-$how)
   mkdir -p "$R/srv/kicown" "$R/srv/kicpriv"; chmod 700 "$R/srv/kicpriv"
   for n in kicaaa kicbbb; do
@@ -164,6 +169,7 @@ for how in chmod-dir chmod-parent move; do
     chmod-dir) chmod 700 "$R/srv/kicown" ;;
     chmod-parent) chmod 700 "$R/srv" ;;
     move) mv "$R/srv/kicown" "$R/srv/kicpriv/" ;;
+    acl) acl_deny "$R/srv/kicown" 65534 ;;
   esac
   wait $pid; rc=$?
   is "$rc $(ls "$R$S/files/srv/kicown/" 2> /dev/null | tr '\n' ' ')" "0 kicaaa.svg " \
@@ -194,11 +200,6 @@ else
 fi
 # readable by others but not by its group, or with an access ACL that
 # denies one user: not every user may read it, so it is not copied
-acl_deny () { # acl_deny PATH UID: an access ACL that denies UID everything
-  python3 -c 'import os, struct, sys
-e = [(1, 7, 0xffffffff), (2, 0, int(sys.argv[2])), (4, 5, 0xffffffff), (0x10, 5, 0xffffffff), (0x20, 5, 0xffffffff)]
-os.setxattr(sys.argv[1], "system.posix_acl_access", struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' "$1" "$2"
-}
 R=$(fresh r3g)
 mkdir -p "$R/srv/kicgrp" "$R/srv/kicgrpdir" "$R/srv/kicacl" "$R/srv/kicacldir"
 svg kicgrp > "$R/srv/kicgrp/kicgrp.svg"; chgrp 4242 "$R/srv/kicgrp/kicgrp.svg"; chmod 604 "$R/srv/kicgrp/kicgrp.svg"
