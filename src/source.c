@@ -164,11 +164,10 @@ kic_source_dirs_free (KicSourceDirs *dirs)
  * (in this phase of the run) are taken from DIRS, and those checked now
  * are kept there. */
 static int
-source_open (int rootfd, const char *host_root, const char *path, struct stat *st, gboolean for_reading,
-             KicSourceDirs *dirs, GError **error)
+source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean for_reading, GError **error)
 {
   g_auto (GStrv) parts = g_strsplit (path, "/", -1);
-  g_autoptr (GString) host = g_string_new (host_root ? host_root : "");
+  g_autoptr (GString) host = g_string_new (dirs->host_root);
   g_autoptr (GString) key = g_string_new (NULL);
   g_autofree char *why = NULL;
   guint n = g_strv_length (parts), last = 0, first = 0;
@@ -203,7 +202,7 @@ source_open (int rootfd, const char *host_root, const char *path, struct stat *s
         }
     }
   if (dirfd < 0)
-    dirfd = rootfd; /* (DIRFD is always borrowed: the root's or DIRS's) */
+    dirfd = dirs->rootfd; /* (DIRFD is always borrowed: the root's or DIRS's) */
   for (guint i = first; i < last; i++)
     {
       const char *c = parts[i];
@@ -321,13 +320,13 @@ refused:
 int
 kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error)
 {
-  return source_open (dirs->rootfd, dirs->host_root, path, st, TRUE, dirs, error);
+  return source_open (dirs, path, st, TRUE, error);
 }
 
 gboolean
 kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error)
 {
-  int fd = source_open (dirs->rootfd, dirs->host_root, path, st, FALSE, dirs, error);
+  int fd = source_open (dirs, path, st, FALSE, error);
 
   if (fd < 0)
     return FALSE;
