@@ -521,6 +521,7 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
           if (again && strcmp (hex, c->png_sha) != 0)
             {
               g_clear_pointer (&made, g_bytes_unref);
+              g_free (made_why);
               made_why = g_strdup ("it changed while kde-icon-cache ran");
             }
           else
