@@ -1,7 +1,10 @@
 /* test-util.c - path cleaning, relative link targets, the integer parser */
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 static void
 test_path_clean (void)
@@ -349,6 +352,78 @@ test_format_int64 (void)
     }
 }
 
+/* kic_read_fd_max(): every byte, one NUL after them, and the bound held,
+ * whether the size comes from fstat() (a file) or is not known at all (a
+ * pipe, read into a buffer that grows) */
+static void
+check_read (int fd, gsize max, const char *want, gsize want_len)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize length = 0;
+  gboolean ok = kic_read_fd_max (fd, "test", max, &text, &length, &error);
+
+  if (want == NULL)
+    {
+      g_assert_false (ok);
+      g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM);
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpuint (length, ==, want_len);
+  g_assert_cmpmem (text, length, want, want_len);
+  g_assert_cmpint (text[length], ==, '\0');
+}
+
+static void
+test_read_fd_max (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("kic-read-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "f", NULL);
+  /* past the old 64 KiB chunk, not a multiple of it */
+  gsize big_len = 200000 + 17;
+  g_autofree char *big = g_malloc (big_len);
+  const gsize sizes[] = { 0, 1, 8190, 8191, 8192, 65536, big_len };
+
+  for (gsize i = 0; i < big_len; i++)
+    big[i] = (char) ('a' + i % 23);
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      gsize n = sizes[s];
+      int fd;
+      int pipefd[2];
+
+      g_assert_true (g_file_set_contents (path, big, n, NULL));
+      /* a file: exactly MAX bytes pass, one more fails */
+      fd = open (path, O_RDONLY);
+      check_read (fd, n, big, n);
+      close (fd);
+      fd = open (path, O_RDONLY);
+      check_read (fd, n + 1000, big, n);
+      close (fd);
+      if (n > 0)
+        {
+          fd = open (path, O_RDONLY);
+          check_read (fd, n - 1, NULL, 0);
+          close (fd);
+        }
+      /* a pipe: no size to start from */
+      g_assert_cmpint (pipe (pipefd), ==, 0);
+      if (n <= 65536)
+        {
+          g_assert_cmpint (write (pipefd[1], big, n), ==, (gssize) n);
+          close (pipefd[1]);
+          check_read (pipefd[0], n + 5, big, n);
+        }
+      else
+        close (pipefd[1]);
+      close (pipefd[0]);
+    }
+  g_assert_cmpint (unlink (path), ==, 0);
+  g_assert_cmpint (rmdir (dir), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -367,5 +442,6 @@ main (int argc, char **argv)
   g_test_add_func ("/util/sorted-keys", test_sorted_keys);
   g_test_add_func ("/util/siphash", test_siphash);
   g_test_add_func ("/util/format-int64", test_format_int64);
+  g_test_add_func ("/util/read-fd-max", test_read_fd_max);
   return g_test_run ();
 }
