@@ -284,7 +284,8 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
 
 GHashTable *
 kic_fingerprint_changes (int rootfd, const char *text, const char *settings, const char *store,
-                         const char *inputs, GHashTable **stamps)
+                         const char *inputs, GHashTable **stamps, KicFingerprintChangeFunc on_change,
+                         gpointer change_data)
 {
   g_autofree char *copy = g_strdup (text);
   g_autoptr (GPtrArray) lines = g_ptr_array_new ();
@@ -368,6 +369,8 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       if (strcmp (now, state) != 0)
         {
           kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, state);
+          if (on_change != NULL && g_hash_table_size (changed) == 0)
+            on_change (inputs, change_data);
           g_hash_table_add (changed, g_strdup (path));
         }
       else if (stamps != NULL && strcmp (path, manifest) != 0)
@@ -381,7 +384,7 @@ gboolean
 kic_fingerprint_matches (int rootfd, const char *text, const char *settings, const char *store,
                          const char *inputs)
 {
-  g_autoptr (GHashTable) changed = kic_fingerprint_changes (rootfd, text, settings, store, inputs, NULL);
+  g_autoptr (GHashTable) changed = kic_fingerprint_changes (rootfd, text, settings, store, inputs, NULL, NULL, NULL);
 
   return changed != NULL && g_hash_table_size (changed) == 0;
 }
@@ -408,7 +411,7 @@ read_in_root (int rootfd, const char *path, gsize *length)
 
 GHashTable *
 kic_fingerprint_what_changed (const char *root, const char *store, const char *settings, char **inputs,
-                              GHashTable **stamps)
+                              GHashTable **stamps, KicFingerprintChangeFunc on_change, gpointer change_data)
 {
   g_autofree char *path = g_build_filename (store, KIC_FINGERPRINT_FILE, NULL);
   g_autofree char *manifest_path = g_build_filename (store, "manifest", NULL);
@@ -430,7 +433,8 @@ kic_fingerprint_what_changed (const char *root, const char *store, const char *s
   if (manifest_text != NULL)
     {
       manifest = kic_manifest_parse (manifest_text, length, manifest_path);
-      changed = kic_fingerprint_changes (rootfd, text, settings, store, manifest->inputs, stamps);
+      changed = kic_fingerprint_changes (rootfd, text, settings, store, manifest->inputs, stamps, on_change,
+                                         change_data);
       if (changed != NULL && inputs != NULL)
         *inputs = g_strdup (manifest->inputs);
     }
@@ -441,7 +445,7 @@ kic_fingerprint_what_changed (const char *root, const char *store, const char *s
 gboolean
 kic_fingerprint_unchanged (const char *root, const char *store, const char *settings)
 {
-  g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, store, settings, NULL, NULL);
+  g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, store, settings, NULL, NULL, NULL, NULL);
 
   return changed != NULL && g_hash_table_size (changed) == 0;
 }

@@ -57,22 +57,31 @@ char *kic_fingerprint_make (KicFsIndex *index, const char *store, const char *se
 gboolean kic_fingerprint_matches (int rootfd, const char *text, const char *settings, const char *store,
                                   const char *inputs);
 
+/* Called once, with the manifest's inputs digest the fingerprint is bound
+ * to, when the first input is found changed and before the rest are
+ * looked at: a caller starts beside the look what a change needs and
+ * that needs only that digest (reading the state). */
+typedef void (*KicFingerprintChangeFunc) (const char *inputs, gpointer data);
+
 /* What changed since the fingerprint TEXT was made: the inputs it lists
  * (real paths) whose state is not what it was, in a new set (transfer
  * full), empty when none did; NULL when TEXT cannot be trusted (as for
  * kic_fingerprint_matches(): other settings, a bad line, inputs that do
  * not digest to INPUTS).  With STAMPS (may be NULL), *STAMPS (transfer
  * full, real path -> KicFsStamp*) gets the stamps of the inputs that did
- * not change, as they are now. */
+ * not change, as they are now.  ON_CHANGE (may be NULL) is called as
+ * KicFingerprintChangeFunc says. */
 GHashTable *kic_fingerprint_changes (int rootfd, const char *text, const char *settings, const char *store,
-                                     const char *inputs, GHashTable **stamps);
+                                     const char *inputs, GHashTable **stamps, KicFingerprintChangeFunc on_change,
+                                     gpointer change_data);
 
 /* kic_fingerprint_changes() on the fingerprint and the manifest recorded
  * in STORE under the host directory ROOT (NULL: "/"); NULL when either is
  * missing.  *INPUTS (may be NULL; transfer full) gets the manifest's
  * inputs digest that the fingerprint was found bound to. */
 GHashTable *kic_fingerprint_what_changed (const char *root, const char *store, const char *settings, char **inputs,
-                                          GHashTable **stamps);
+                                          GHashTable **stamps, KicFingerprintChangeFunc on_change,
+                                          gpointer change_data);
 
 /* Does NOW (what is there now) show the object stamped as WAS unchanged,
  * by the fingerprint's rules (its identity and times; WAS not racy)? */

@@ -458,16 +458,17 @@ kic_str_hash (gconstpointer key)
 {
   /* this process's key, drawn once (GLib seeds its generator from
    * /dev/urandom): names chosen to collide under one run's key collide
-   * under no other's */
+   * under no other's.  (Drawn once for every thread: the state is read
+   * beside the fingerprint's look, commands-rebuild.c.) */
   static guint64 run_key[2];
-  static gboolean have_key;
+  static gsize have_key;
   guint64 h;
 
-  if (!have_key)
+  if (g_once_init_enter (&have_key))
     {
       for (guint i = 0; i < 2; i++)
         run_key[i] = (guint64) g_random_int () << 32 | g_random_int ();
-      have_key = TRUE;
+      g_once_init_leave (&have_key, 1);
     }
   h = siphash (run_key, key, strlen (key), 1, 3);
   return (guint) (h ^ (h >> 32));
