@@ -390,7 +390,7 @@ read_state (const char *root, const char *store, const char *inputs)
   int fd = rootfd >= 0 ? kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE) : -1;
 
   if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-                  || !kic_read_fd_max (fd, path, 256 << 20, &text, &length, NULL)))
+                  || !kic_read_fd_max (fd, path, 256 << 20, st.st_size, &text, &length, NULL)))
     g_clear_pointer (&text, g_free);
   if (fd >= 0)
     close (fd);

@@ -239,7 +239,7 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
   if (fd >= 0)
     {
       kic_fs_index_file_was_read (index, c->path, st);
-      ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, data, length, &error);
+      ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, st->st_size, data, length, &error);
       close (fd);
       if (!ok)
         *why = g_strdup (error->message);
@@ -260,7 +260,7 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
       *why = g_strdup_printf ("'%s' is not a regular file", host);
       return FALSE;
     }
-  ok = kic_read_fd (fd, host, data, length, &error);
+  ok = kic_read_fd_max (fd, host, KIC_MAX_FILE, st->st_size, data, length, &error);
   close (fd);
   if (!ok)
     *why = g_strdup (error->message);

@@ -403,7 +403,7 @@ read_in_root (int rootfd, const char *path, gsize *length)
 
   if (fd < 0)
     return NULL;
-  if (!kic_read_fd (fd, path, &text, length, NULL))
+  if (!kic_read_fd_max (fd, path, KIC_MAX_FILE, st.st_size, &text, length, NULL))
     text = NULL;
   close (fd);
   return text;

@@ -67,7 +67,7 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
                      host, g_strerror (errsv));
       return FALSE;
     }
-  ok = kic_read_fd_max (fd, host, max, contents, length, error);
+  ok = kic_read_fd_max (fd, host, max, st.st_size, contents, length, error);
   close (fd);
   return ok;
 }

@@ -198,25 +198,27 @@ kic_relative_link (const char *link, const char *target)
 gboolean
 kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error)
 {
-  return kic_read_fd_max (fd, what, KIC_MAX_FILE, contents, length, error);
+  return kic_read_fd_max (fd, what, KIC_MAX_FILE, -1, contents, length, error);
 }
 
-/* One allocation of the file's size where fstat() tells it (and one read,
- * plus one that sees the end): a copy of every 64 KiB through a growing
+/* One allocation of the file's size (given, or from fstat()) and one read,
+ * plus one that sees the end: a copy of every 64 KiB through a growing
  * string was most of what reading the 750 KB state back cost.  A file
- * that grows while it is read, or one fstat() gives no size for (a pipe),
- * is read on into a buffer that doubles, up to MAX. */
+ * that grows while it is read, or one with no size (a pipe), is read on
+ * into a buffer that doubles, up to MAX. */
 gboolean
-kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error)
+kic_read_fd_max (int fd, const char *what, gsize max, goffset size, char **contents, gsize *length,
+                 GError **error)
 {
   struct stat st;
-  gsize cap = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size >= 0 && (guint64) st.st_size <= max
-                ? (gsize) st.st_size + 2
-                : 8192;
+  gsize cap;
   gsize len = 0;
   char *buf;
   ssize_t n;
 
+  if (size < 0)
+    size = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? st.st_size : -1;
+  cap = size >= 0 && (guint64) size <= max ? (gsize) size + 2 : 8192;
   cap = MIN (cap, max + 2);
   buf = g_malloc (cap);
   for (;;)

@@ -27,9 +27,13 @@ char *kic_relative_link (const char *link, const char *target);
  * files are a few KiB to a few hundred). */
 #define KIC_MAX_FILE (16 << 20)
 
-/* Read all of FD (at most KIC_MAX_FILE, or MAX); WHAT names it in errors. */
+/* Read all of FD (at most KIC_MAX_FILE, or MAX); WHAT names it in errors.
+ * SIZE is what fstat() gave for FD, read into one buffer of that size
+ * (-1: not known, asked here; a file that grew since is read on to its
+ * end). */
 gboolean kic_read_fd (int fd, const char *what, char **contents, gsize *length, GError **error);
-gboolean kic_read_fd_max (int fd, const char *what, gsize max, char **contents, gsize *length, GError **error);
+gboolean kic_read_fd_max (int fd, const char *what, gsize max, goffset size, char **contents, gsize *length,
+                          GError **error);
 
 /* The unsigned SIZE-byte integer at OFFSET of DATA (LENGTH bytes), in
  * big- or little-endian order; FALSE when it does not lie inside DATA,

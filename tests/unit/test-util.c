@@ -353,16 +353,21 @@ test_format_int64 (void)
 }
 
 /* kic_read_fd_max(): every byte, one NUL after them, and the bound held,
- * whether the size comes from fstat() (a file) or is not known at all (a
- * pipe, read into a buffer that grows) */
+ * whether the size is asked (SIZE -1: fstat() of a file; a pipe has none,
+ * and is read into a buffer that grows) or given, and then right, or
+ * stale (the file grew or shrank since it was stated) */
 static void
-check_read (int fd, gsize max, const char *want, gsize want_len)
+check_read (int fd, gsize max, goffset size, const char *want, gsize want_len)
 {
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
   gsize length = 0;
-  gboolean ok = kic_read_fd_max (fd, "test", max, &text, &length, &error);
+  gboolean ok;
 
+  /* (a file read from its start again; a pipe cannot be) */
+  if (lseek (fd, 0, SEEK_SET) < 0)
+    g_assert_cmpint (errno, ==, ESPIPE);
+  ok = kic_read_fd_max (fd, "test", max, size, &text, &length, &error);
   if (want == NULL)
     {
       g_assert_false (ok);
@@ -395,26 +400,25 @@ test_read_fd_max (void)
       int pipefd[2];
 
       g_assert_true (g_file_set_contents (path, big, n, NULL));
-      /* a file: exactly MAX bytes pass, one more fails */
+      /* a file: exactly MAX bytes pass, one more fails, the size asked,
+       * given, or given stale */
       fd = open (path, O_RDONLY);
-      check_read (fd, n, big, n);
-      close (fd);
-      fd = open (path, O_RDONLY);
-      check_read (fd, n + 1000, big, n);
-      close (fd);
-      if (n > 0)
+      for (goffset size = -1; size <= (goffset) n + 1; size = size < 2 ? size + 1 : size * 2)
         {
-          fd = open (path, O_RDONLY);
-          check_read (fd, n - 1, NULL, 0);
-          close (fd);
+          check_read (fd, n, size, big, n);
+          check_read (fd, n + 1000, size, big, n);
+          if (n > 0)
+            check_read (fd, n - 1, size, NULL, 0);
         }
+      check_read (fd, n + 1, n, big, n);
+      close (fd);
       /* a pipe: no size to start from */
       g_assert_cmpint (pipe (pipefd), ==, 0);
       if (n <= 65536)
         {
           g_assert_cmpint (write (pipefd[1], big, n), ==, (gssize) n);
           close (pipefd[1]);
-          check_read (pipefd[0], n + 5, big, n);
+          check_read (pipefd[0], n + 5, -1, big, n);
         }
       else
         close (pipefd[1]);
