@@ -37,21 +37,37 @@ kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
 void
 fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
 {
-  KicFsStamp *stamp;
   struct stat st;
-  struct timespec now;
   int errsv = errno;
+  gint64 read_ns;
+
+  if (index->stamps == NULL)
+    return;
+  read_ns = fsindex_stamp_clock ();
+  fsindex_keep_stat (index, type, real, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL, read_ns);
+  errno = errsv;
+}
+
+gint64
+fsindex_stamp_clock (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_REALTIME_COARSE, &now);
+  return (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+void
+fsindex_keep_stat (KicFsIndex *index, KicFsType type, const char *real, const struct stat *st, gint64 read_ns)
+{
+  KicFsStamp *stamp;
 
   if (index->stamps == NULL)
     return;
   stamp = g_new0 (KicFsStamp, 1);
-  /* before the fstat: a change after it gets a time no earlier than this
-   * (fingerprint.c, the racy rule) */
-  clock_gettime (CLOCK_REALTIME_COARSE, &now);
-  kic_fs_stamp_of_stat (stamp, type, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL);
-  stamp->read_ns = (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
+  kic_fs_stamp_of_stat (stamp, type, st);
+  stamp->read_ns = read_ns;
   g_hash_table_replace (index->stamps, g_strdup (real), stamp);
-  errno = errsv;
 }
 
 void

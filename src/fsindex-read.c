@@ -14,7 +14,8 @@ int
 kic_fs_index_open_file (KicFsIndex *index, const char *real)
 {
   struct stat st;
-  int fd;
+  gint64 read_ns;
+  int fd, errsv;
 
   if (index->is_virtual)
     {
@@ -22,8 +23,11 @@ kic_fs_index_open_file (KicFsIndex *index, const char *real)
       return -1;
     }
   /* its type known before it is opened: never a device node (safeopen.h) */
+  read_ns = fsindex_stamp_clock ();
   fd = kic_open_regular_in_root (index->rootfd, real, &st);
-  fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
+  errsv = errno;
+  fsindex_keep_stat (index, KIC_FS_FILE, real, fd >= 0 ? &st : NULL, read_ns);
+  errno = errsv;
   return fd;
 }
 
@@ -41,7 +45,8 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   g_autofree char *real = NULL;
   g_autofree char *host = kic_fs_index_host_path (index, path);
   struct stat st;
-  int fd;
+  gint64 read_ns;
+  int fd, errsv;
   gboolean ok;
 
   if (index->is_virtual)
@@ -54,12 +59,12 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   real = kic_fs_index_realpath (index, path);
   /* its type known before it is opened: a device node or a FIFO put
    * there since the listing is neither opened nor waited on (safeopen.h) */
+  read_ns = fsindex_stamp_clock ();
   fd = kic_open_regular_in_root (index->rootfd, real, &st);
-  fsindex_keep_stamp (index, KIC_FS_FILE, real, fd);
+  errsv = errno;
+  fsindex_keep_stat (index, KIC_FS_FILE, real, fd >= 0 ? &st : NULL, read_ns);
   if (fd < 0)
     {
-      int errsv = errno;
-
       if (errsv == EINVAL)
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "'%s' is not a regular file", host);
       else
