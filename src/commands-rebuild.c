@@ -536,8 +536,11 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
                                                                  options->full ? NULL : state_read_start,
                                                                  &state_read);
   /* what the last rebuild learned, when some input changed since (--full:
-   * nothing); --json plans with no change too */
-  g_autoptr (KicState) state = state_read_join (&state_read, changed != NULL && !options->full ? last_inputs : NULL);
+   * nothing); --json plans with no change too, a run without stops */
+  g_autoptr (KicState) state = state_read_join (&state_read, changed != NULL && !options->full
+                                                                 && (g_hash_table_size (changed) > 0 || options->json)
+                                                               ? last_inputs
+                                                               : NULL);
   g_autoptr (GHashTable) known = NULL;
   g_autoptr (GHashTable) desktop_known = NULL;
   g_autoptr (GHashTable) desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);

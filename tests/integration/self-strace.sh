@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip_all "needs strace"
 
-plan 11
+plan 12
 # LeakSanitizer cannot run under ptrace: in the sanitizer build, leave leak
 # checks to the other tests
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
@@ -84,6 +84,13 @@ diag "a full rebuild: $files icon files opened, $links links planted; opened mor
 awk '$1 > 1' "$WORK/opens" | head -n 3 | sed 's/^/# /'
 [ "$files" -gt 0 ] && [ "$links" -gt 0 ] && [ "$twice" -eq 0 ]
 ok $? "a full rebuild opens every icon file it reads once ($files files, $links links)"
+# a run with no change stops at the fingerprint: the store's state (most of
+# a megabyte on a large tree) is read only when some input changed
+strace -f -qq -y -e trace=openat,openat2 -o "$WORK/noop.trace" "$BIN" -v --root "$VIEW" --theme breeze 2> "$WORK/noop.err"
+fp_opens=$(grep -c 'kde-icon-cache/fingerprint"' "$WORK/noop.trace")
+state_opens=$(grep -c 'kde-icon-cache/state"' "$WORK/noop.trace")
+grep -q 'nothing to do' "$WORK/noop.err" && [ "$fp_opens" -gt 0 ] && [ "$state_opens" -eq 0 ]
+ok $? "a run with no change reads the fingerprint ($fp_opens opens), not the state ($state_opens)"
 touch "$VIEW/usr/share/applications"
 # (--full: a rebuild that keeps the last plan reads no icon file at all)
 strace -f -qq -y -e trace=openat,openat2 -o "$WORK/again.trace" "$BIN" -q --full --root "$VIEW" --theme breeze
