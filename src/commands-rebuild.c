@@ -614,6 +614,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   popts.store = options->store;
   popts.previous = owned;
   popts.floor = options->json; /* the floor costs a search per size: only for the report */
+  /* the summary's calls and --json are what show the size reports */
+  popts.no_reports = (kic_quiet || check_only) && !options->json;
   if (state != NULL)
     {
       memo.index = system->index;

@@ -410,8 +410,19 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
   if (p.unsure || plan->gave_up || p.store_clash || p.copy_refused)
     g_clear_pointer (&plan->key, g_free); /* nothing for a next run to keep */
   /* the reports of the names kept stand, but for the floor when it was
-   * not worked out for them */
-  plan_report_sizes (&p, plan->names, memo != NULL && memo->floor == options->floor ? replanned : NULL);
+   * not worked out for them, and when the run that made the memo made
+   * none.  A run that shows none makes none: KDE's calls before and after
+   * at each target size are lookups of every menu name again (a twentieth
+   * of a full rebuild on an apps3 tree), and the dpkg trigger runs
+   * --quiet; the state then says so, and the next run that shows them
+   * makes every name's. */
+  plan->reports = !options->no_reports;
+  if (plan->reports)
+    plan_report_sizes (&p, plan->names,
+                       memo != NULL && memo->reports && memo->floor == options->floor ? replanned : NULL);
+  else
+    for (guint i = 0; i < plan->names->len; i++)
+      g_ptr_array_set_size (((KicNamePlan *) g_ptr_array_index (plan->names, i))->sizes, 0);
   plan->closure = g_steal_pointer (&p.closure);
   g_ptr_array_sort (plan->closure, compare_name_plans);
   plan->verified = g_steal_pointer (&p.verified);

@@ -93,6 +93,8 @@ typedef struct {
   GPtrArray *closure;    /* KicNamePlan*: the closure, closure_for pointing into NAMES or CLOSURE */
   GHashTable *verified;  /* name -> GUINT_TO_POINTER (its lookups the proof checked) */
   gboolean floor;        /* the size reports were made with KicPlanOptions.floor */
+  gboolean reports;      /* the names have their size reports (none when the
+                          * run that made them showed none: no_reports) */
   GHashTable *changed_stems; /* the stems of the files that changed since (a set) */
 } KicPlanMemo;
 
@@ -108,6 +110,8 @@ typedef struct {
   const char *store;   /* store directory inside the root */
   GPtrArray *previous; /* link paths a previous run planted that are still ours */
   gboolean floor;      /* work out each name's floor (KicSizeReport.calls_floor) */
+  gboolean no_reports; /* make no size reports (KicNamePlan.sizes): nothing
+                        * shows them (--quiet, --check; not --json) */
   /* the previous plan made with the same key (kic_plan_build() computes
    * it: the settings and the resolvers, kic_resolver_digest()), or NULL:
    * plan everything */
@@ -142,6 +146,7 @@ typedef struct {
   guint n_replanned;   /* ... and those planned again */
   gboolean gave_up;    /* the proof did not settle (KIC_MAX_PROOF_ROUNDS,
                         * plan-private.h): nothing is planted */
+  gboolean reports;    /* the names have their size reports (not no_reports) */
 } KicPlan;
 
 /* The sizes the generation's menus ask for, and the default weights.

@@ -136,7 +136,9 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
     }
   out = g_string_sized_new (1 << 20);
   g_string_append (out, KIC_STATE_HEADER "\n");
-  g_string_append_printf (out, "inputs\t%s\nkey\t%s\nfloor\t%d\n", inputs, plan->key, floor ? 1 : 0);
+  /* (floor "-": no size reports, KicPlan.reports) */
+  g_string_append_printf (out, "inputs\t%s\nkey\t%s\nfloor\t%s\n", inputs, plan->key,
+                          !plan->reports ? "-" : floor ? "1" : "0");
   listings = kic_fs_index_listings (index);
   dirs = kic_sorted_keys (listings);
   for (guint d = 0; d < dirs->len; d++)

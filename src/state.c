@@ -7,7 +7,8 @@
  *   kde-icon-cache state 1
  *   inputs <tab> DIGEST        the manifest's "# inputs:"
  *   key <tab> DIGEST           plan.c's key
- *   floor <tab> 0|1
+ *   floor <tab> 0|1|-          the size reports made with the floor, without,
+ *                              or none made (KicPlan.reports)
  *   D <tab> PATH <tab> 1|0     a directory read (0: none there); then its names:
  *   E <tab> KIND <tab> NAME    'f' 'd' 'l' 'o', as readdir said
  *   L <tab> NAME <tab> TARGET <tab> ?REAL   a link that was followed
@@ -492,7 +493,8 @@ kic_state_read (char *text, gsize length, const char *inputs)
         why = g_strdup ("not bound to the manifest");
       else if (!g_str_has_prefix (lines[2], "key\t") || strlen (lines[2]) != 4 + 64)
         why = g_strdup ("line 3 is not what a state holds");
-      else if (strcmp (lines[3], "floor\t0") != 0 && strcmp (lines[3], "floor\t1") != 0)
+      else if (strcmp (lines[3], "floor\t0") != 0 && strcmp (lines[3], "floor\t1") != 0
+               && strcmp (lines[3], "floor\t-") != 0)
         why = g_strdup ("line 4 is not what a state holds");
       else
         {
@@ -509,6 +511,7 @@ kic_state_read (char *text, gsize length, const char *inputs)
           state->memo->closure = g_ptr_array_new_with_free_func (kic_name_plan_free);
           state->memo->verified = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
           state->memo->floor = state->floor;
+          state->memo->reports = lines[3][6] != '-';
           if (parse_records (state, copy, body, copy + (end - text), &why))
             {
               state->text = g_steal_pointer (&copy);
