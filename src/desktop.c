@@ -105,7 +105,8 @@ kic_desktop_parse (const char *origin, const char *data, gsize length, char **ic
 
   *icon = NULL;
   *hidden = FALSE;
-  kf = kic_keyfile_load (data, length, origin, error);
+  /* (Name=, Comment= and Keywords= in every language: none is read) */
+  kf = kic_keyfile_load_untranslated (data, length, origin, error);
   if (kf == NULL)
     {
       /* GKeyFile quotes the line it stops at: not in a warning */

@@ -112,6 +112,76 @@ kic_keyfile_load (const char *data, gsize length, const char *origin, GError **e
   return g_steal_pointer (&kf);
 }
 
+/* Is LINE (up to END) a translation kic_keyfile_untranslated() drops? */
+static gboolean
+is_translation (const char *line, const char *end)
+{
+  const char *p = line;
+
+  while (p < end && (g_ascii_isalnum (*p) || *p == '-'))
+    p++;
+  if (p == line || p == end || *p++ != '[')
+    return FALSE;
+  line = p;
+  while (p < end && (g_ascii_isalnum (*p) || *p == '-' || *p == '_' || *p == '.' || *p == '@'))
+    p++;
+  if (p == line || p == end || *p++ != ']')
+    return FALSE;
+  while (p < end && *p == ' ')
+    p++;
+  return p < end && *p == '=';
+}
+
+char *
+kic_keyfile_untranslated (const char *data, gsize length, gsize *out_length)
+{
+  const char *end = data + length;
+  GString *out = NULL;
+  gboolean in_group = FALSE;
+
+  for (const char *line = data, *next; line < end; line = next)
+    {
+      const char *nl = memchr (line, '\n', end - line);
+
+      next = nl != NULL ? nl + 1 : end;
+      if (!in_group)
+        in_group = line[0] == '[';
+      else if (is_translation (line, nl != NULL ? nl : end))
+        {
+          /* (the lines before it go in whole, at the first drop) */
+          if (out == NULL)
+            {
+              out = g_string_sized_new (length);
+              g_string_append_len (out, data, line - data);
+            }
+          continue;
+        }
+      if (out != NULL)
+        g_string_append_len (out, line, next - line);
+    }
+  if (out == NULL)
+    return NULL;
+  *out_length = out->len;
+  return g_string_free (out, FALSE);
+}
+
+GKeyFile *
+kic_keyfile_load_untranslated (const char *data, gsize length, const char *origin, GError **error)
+{
+  g_autofree char *lean = NULL;
+  gsize lean_length = 0;
+
+  if (memchr (data, '\0', length) == NULL && (lean = kic_keyfile_untranslated (data, length, &lean_length)) != NULL)
+    {
+      g_autoptr (GKeyFile) kf = g_key_file_new ();
+
+      g_key_file_set_list_separator (kf, ',');
+      if (g_key_file_load_from_data (kf, lean, lean_length, G_KEY_FILE_NONE, NULL))
+        return g_steal_pointer (&kf);
+    }
+  return kic_keyfile_load (data, length, origin, error);
+}
+
 char *
 kic_keyfile_get_string (GKeyFile *kf, const char *group, const char *key, const char *def)
 {
