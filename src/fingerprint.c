@@ -148,9 +148,9 @@ kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now)
   return strcmp (stamp_format (was, &a), stamp_format (now, &b)) == 0;
 }
 
-/* PATH, an object of TYPE, as it is now: *STAMP, and its text in OUT */
-static const char *
-stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, StampText *out)
+/* PATH, an object of TYPE, as it is now */
+static void
+stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)
 {
   const char *relative = path[1] ? path + 1 : ".";
   struct stat st;
@@ -158,7 +158,21 @@ stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, Stam
   /* the path is a real path: all its components are directories whose
    * listings are inputs too, so a link put in place of one shows there */
   kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+}
+
+/* ... as *STAMP, and its text in OUT */
+static const char *
+stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, StampText *out)
+{
+  stamp_of_path (rootfd, type, path, stamp);
   return stamp_format (stamp, out);
+}
+
+/* The type of an input, from the head of its line ("d\t..." or "f\t...") */
+static KicFsType
+input_type (const char *head)
+{
+  return head[0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE;
 }
 
 /* PATH as g_strescape() writes it: PATH itself when no byte of it needs
@@ -282,9 +296,9 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
   return g_string_free (out, FALSE);
 }
 
-/* The stats of inputs FIRST to END - 1 (PATHS, of the type the first
- * letter of HEADS says), made on another thread into STAMPS while the
- * caller looks at the others (stat_inputs()). */
+/* The stamps of inputs FIRST to END - 1 (PATHS, of the types HEADS say),
+ * taken on another thread into STAMPS while kic_fingerprint_changes()
+ * takes the others'. */
 typedef struct {
   int rootfd;
   const GPtrArray *paths;
@@ -299,15 +313,8 @@ stat_range (gpointer data)
   StatRange *range = data;
 
   for (guint i = range->first; i < range->end; i++)
-    {
-      const char *path = g_ptr_array_index (range->paths, i);
-      const char *head = g_ptr_array_index (range->heads, i);
-      const char *relative = path[1] ? path + 1 : ".";
-      struct stat st;
-
-      kic_fs_stamp_of_stat (&range->stamps[i - range->first], head[0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE,
-                            fstatat (range->rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
-    }
+    stamp_of_path (range->rootfd, input_type (g_ptr_array_index (range->heads, i)), g_ptr_array_index (range->paths, i),
+                   &range->stamps[i - range->first]);
   return NULL;
 }
 
@@ -404,7 +411,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       const char *path = g_ptr_array_index (paths, i);
       const char *head = g_ptr_array_index (heads, i);
       const char *state = head + 2;
-      KicFsType type = head[0] == 'd' ? KIC_FS_DIR : KIC_FS_FILE;
+      KicFsType type = input_type (head);
       KicFsStamp stamp;
       StampText now_text;
       const char *now;
