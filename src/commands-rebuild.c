@@ -22,8 +22,6 @@
 #include "state.h"
 #include "util.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,55 +375,22 @@ dir_settled (const char *dir, gpointer data)
   return stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (m->changed, dir);
 }
 
-/* The state the last rebuild left in STORE under ROOT, bound to INPUTS
- * (the manifest's digest the fingerprint is bound to), or NULL. */
-static KicState *
-read_state (const char *root, const char *store, const char *inputs)
-{
-  g_autofree char *path = g_build_filename (store, KIC_STATE_FILE, NULL);
-  g_autofree char *text = NULL;
-  gsize length = 0;
-  struct stat st;
-  int rootfd = kic_root_open (root);
-  int fd = rootfd >= 0 ? kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE) : -1;
-
-  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-                  || !kic_read_fd_max (fd, path, 256 << 20, st.st_size, &text, &length, NULL)))
-    g_clear_pointer (&text, g_free);
-  if (fd >= 0)
-    close (fd);
-  if (rootfd >= 0)
-    close (rootfd);
-  return text != NULL ? kic_state_read (g_steal_pointer (&text), length, inputs) : NULL;
-}
-
 /* The state read on the other core while the fingerprint looks at the
  * inputs after the first changed one (kic_fingerprint_what_changed()'s
  * ON_CHANGE): on an apps3 tree the 1 080 stats and the 750 KB state each
  * take a few milliseconds, and a run with no change needs no state. */
 typedef struct {
   const char *root;
-  const char *store;
-  char *inputs; /* the manifest's digest the state must be bound to */
-  GThread *thread;
+  const char *path; /* the store's state file */
+  KicStateLoad *load;
 } StateRead;
-
-static gpointer
-state_read_thread (gpointer data)
-{
-  StateRead *sr = data;
-
-  return read_state (sr->root, sr->store, sr->inputs);
-}
 
 static void
 state_read_start (const char *inputs, gpointer data)
 {
   StateRead *sr = data;
 
-  sr->inputs = g_strdup (inputs);
-  /* (without a thread, state_read_join() reads it) */
-  sr->thread = g_thread_try_new ("kic-state", state_read_thread, sr, NULL);
+  sr->load = kic_state_load_start (sr->root, sr->path, inputs);
 }
 
 /* The state bound to INPUTS (NULL: none is wanted), or NULL: what SR's
@@ -434,14 +399,9 @@ state_read_start (const char *inputs, gpointer data)
 static KicState *
 state_read_join (StateRead *sr, const char *inputs)
 {
-  KicState *state;
+  KicState *state = sr->load != NULL ? kic_state_load_finish (g_steal_pointer (&sr->load))
+                                     : inputs != NULL ? kic_state_load (sr->root, sr->path, inputs) : NULL;
 
-  if (sr->thread != NULL)
-    state = g_thread_join (sr->thread);
-  else
-    state = inputs != NULL ? read_state (sr->root, sr->store, inputs) : NULL;
-  sr->thread = NULL;
-  g_clear_pointer (&sr->inputs, g_free);
   if (inputs == NULL)
     g_clear_pointer (&state, kic_state_free);
   return state;
@@ -530,7 +490,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   g_autofree char *last_inputs = NULL;
   g_autofree char *inputs = NULL;
   g_autoptr (GHashTable) stamps = NULL;
-  StateRead state_read = { root, options->store, NULL, NULL };
+  g_autofree char *state_path = g_build_filename (options->store, KIC_STATE_FILE, NULL);
+  StateRead state_read = { root, state_path, NULL };
   g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, options->store, fingerprint_setup,
                                                                  &last_inputs, &stamps,
                                                                  options->full ? NULL : state_read_start,

@@ -35,11 +35,15 @@
 #include "kic.h"
 #include "manifest.h"
 #include "resolver.h"
+#include "safeopen.h"
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "state-private.h"
 
 static void
@@ -523,5 +527,64 @@ kic_state_read (char *text, gsize length, const char *inputs)
     }
   if (why != NULL)
     kic_debug ("state: ignored (%s): planning every name", why);
+  return state;
+}
+
+KicState *
+kic_state_load (const char *root, const char *path, const char *inputs)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  struct stat st;
+  int rootfd = kic_root_open (root);
+  int fd = rootfd >= 0 ? kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK, TRUE) : -1;
+
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+                  || !kic_read_fd_max (fd, path, 256 << 20, st.st_size, &text, &length, NULL)))
+    g_clear_pointer (&text, g_free);
+  if (fd >= 0)
+    close (fd);
+  if (rootfd >= 0)
+    close (rootfd);
+  return text != NULL ? kic_state_read (g_steal_pointer (&text), length, inputs) : NULL;
+}
+
+struct _KicStateLoad {
+  char *root;
+  char *path;
+  char *inputs;
+  GThread *thread; /* NULL: none could be had */
+};
+
+static gpointer
+state_load_thread (gpointer data)
+{
+  KicStateLoad *load = data;
+
+  return kic_state_load (load->root, load->path, load->inputs);
+}
+
+KicStateLoad *
+kic_state_load_start (const char *root, const char *path, const char *inputs)
+{
+  KicStateLoad *load = g_new0 (KicStateLoad, 1);
+
+  load->root = g_strdup (root);
+  load->path = g_strdup (path);
+  load->inputs = g_strdup (inputs);
+  load->thread = g_thread_try_new ("kic-state", state_load_thread, load, NULL);
+  return load;
+}
+
+KicState *
+kic_state_load_finish (KicStateLoad *load)
+{
+  KicState *state = load->thread != NULL ? g_thread_join (load->thread)
+                                         : kic_state_load (load->root, load->path, load->inputs);
+
+  g_free (load->root);
+  g_free (load->path);
+  g_free (load->inputs);
+  g_free (load);
   return state;
 }

@@ -54,6 +54,18 @@ KicState *kic_state_read (char *text, gsize length, const char *inputs);
 void kic_state_free (KicState *state);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicState, kic_state_free)
 
+/* kic_state_read() of the state file PATH (the store's, inside the host
+ * directory ROOT: a regular file, no link in its path), or NULL. */
+KicState *kic_state_load (const char *root, const char *path, const char *inputs);
+
+/* The same on another thread, while the caller goes on (the fingerprint's
+ * look at the rest of the inputs: commands-rebuild.c); finish waits for
+ * it (transfer full: the load is freed).  Without a thread to be had,
+ * finish loads it. */
+typedef struct _KicStateLoad KicStateLoad;
+KicStateLoad *kic_state_load_start (const char *root, const char *path, const char *inputs);
+KicState *kic_state_load_finish (KicStateLoad *load);
+
 /* Give INDEX the listing the state has of every directory that the
  * fingerprint found as it was (STAMPS, not in CHANGED:
  * kic_fingerprint_changes()), so that only those that changed are read
