@@ -515,9 +515,19 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
 
   if (options->json && json == NULL)
     return FALSE;
-  if (unchanged && !(options->dry_run || check_only)
-      && !unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
-    return FALSE;
+  if (unchanged && !(options->dry_run || check_only))
+    {
+      if (!unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
+        return FALSE;
+      /* something changed between the two looks (a --clean, another run,
+       * a package): what the first said of every input is not so, and
+       * the run plans as with no fingerprint, settling nothing on it */
+      if (!unchanged)
+        {
+          g_clear_pointer (&changed, g_hash_table_unref);
+          g_clear_pointer (&stamps, g_hash_table_unref);
+        }
+    }
   if (unchanged)
     {
       if (!kic_quiet)

@@ -7,7 +7,7 @@
 # after each, the run must plan in full, and the run after it stop again.
 . "$(dirname "$0")/lib.sh"
 
-plan 49
+plan 51
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
@@ -150,4 +150,30 @@ forged "an icon added, its directory's state rewritten"
 cp "$R$D/kate.svg" "$R$D/kicforged3.svg"
 sed -n '1,2p; /	\/var\/lib\/kde-icon-cache\/manifest$/p' "$F" > "$WORK/fp" && cat "$WORK/fp" > "$F"
 forged "an icon added, nothing but the manifest left"
+
+# A change made while the run waits for the lock, after its first look
+# (which takes none) found none: a --clean, a package, another run.  The
+# look under the lock sees it, and the run plans as after any change, from
+# nothing the first look said: a link of ours removed then is planted
+# again (the first look's stamps would have called its directory as the
+# last rebuild left it), and the run after it stops.
+tick
+run > /dev/null
+run > "$WORK/out"
+L=$(grep '^link	' "$R$S/manifest" | head -n 1 | cut -f 2)
+flock "$R$S/lock" sh -c "sleep 2; rm -f '$R$L'" &
+holder=$!
+sleep 0.3
+"$BIN" -v --root "$R" --wait 30 > "$WORK/raced" 2>&1
+wait $holder
+# (the race as meant: the first look found no change, the second one)
+looks=$(sed -n 's/.*fingerprint: [0-9]* inputs, \([0-9]*\) changed.*/\1/p' "$WORK/raced" | tr '\n' ' ')
+diag "the looks found: $looks changed"
+stopped && [ -n "$L" ] && case $looks in "0 "[1-9]*) true ;; *) false ;; esac &&
+  grep -q 'desktop files, ' "$WORK/raced" && [ -L "$R$L" ]
+ok $? "a link removed while the run waited for the lock is planted again"
+tick
+run > "$WORK/out"
+stopped
+ok $? "... and the run after it stops at the fingerprint"
 finish
