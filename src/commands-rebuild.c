@@ -393,6 +393,15 @@ state_read_start (const char *inputs, gpointer data)
   sr->load = kic_state_load_start (sr->root, sr->path, inputs);
 }
 
+/* Whether a run wants what the last rebuild learned: when an input changed
+ * since (CHANGED, the fingerprint's look), or for --json, which plans with
+ * no change too; not with --full, nor without a fingerprint. */
+static gboolean
+state_wanted (GHashTable *changed, const KicCommandOptions *options)
+{
+  return changed != NULL && !options->full && (g_hash_table_size (changed) > 0 || options->json);
+}
+
 /* The state bound to INPUTS (NULL: none is wanted), or NULL: what SR's
  * thread read, or read now when none was started (no input changed, and
  * a --json run plans all the same). */
@@ -496,12 +505,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
                                                                  &last_inputs, &stamps,
                                                                  options->full ? NULL : state_read_start,
                                                                  &state_read);
-  /* what the last rebuild learned, when some input changed since (--full:
-   * nothing); --json plans with no change too, a run without stops */
-  g_autoptr (KicState) state = state_read_join (&state_read, changed != NULL && !options->full
-                                                                 && (g_hash_table_size (changed) > 0 || options->json)
-                                                               ? last_inputs
-                                                               : NULL);
+  g_autoptr (KicState) state = state_read_join (&state_read, state_wanted (changed, options) ? last_inputs : NULL);
   g_autoptr (GHashTable) known = NULL;
   g_autoptr (GHashTable) desktop_known = NULL;
   g_autoptr (GHashTable) desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
