@@ -219,6 +219,7 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
   g_autofree char *host = kic_fs_index_host_path (index, c->path);
   g_autoptr (GError) error = NULL;
   int rootfd = kic_fs_index_rootfd (index);
+  gint64 read_ns;
   int fd;
   gboolean ok;
 
@@ -235,10 +236,12 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
       *why = g_strdup (error->message);
       return FALSE;
     }
+  /* (the clock before the stat: the stamp's racy rule, fsindex.h) */
+  read_ns = kic_fs_stamp_clock ();
   fd = kic_source_open_in (source_dirs (c->table), c->path, st, &error);
   if (fd >= 0)
     {
-      kic_fs_index_file_was_read (index, c->path, st);
+      kic_fs_index_file_was_read (index, c->path, st, read_ns);
       ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, st->st_size, data, length, &error);
       close (fd);
       if (!ok)

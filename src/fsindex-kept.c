@@ -43,13 +43,13 @@ fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
 
   if (index->stamps == NULL)
     return;
-  read_ns = fsindex_stamp_clock ();
+  read_ns = kic_fs_stamp_clock ();
   fsindex_keep_stat (index, type, real, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL, read_ns);
   errno = errsv;
 }
 
 gint64
-fsindex_stamp_clock (void)
+kic_fs_stamp_clock (void)
 {
   struct timespec now;
 
@@ -287,13 +287,7 @@ kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *s
 }
 
 void
-kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st)
+kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st, gint64 read_ns)
 {
-  KicFsStamp *stamp;
-
-  if (index->stamps == NULL)
-    return;
-  stamp = g_new0 (KicFsStamp, 1);
-  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, st);
-  g_hash_table_replace (index->stamps, g_strdup (real), stamp);
+  fsindex_keep_stat (index, KIC_FS_FILE, real, st, read_ns);
 }

@@ -68,10 +68,8 @@ const KicFsListingEntry *fsindex_seeded_find (const KicFsDir *dir, const char *n
 /* fsindex-kept.c */
 void fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd);
 /* The same from a stat ST (NULL: nothing there) made after READ_NS, what
- * fsindex_stamp_clock() said before it: a change after the stat gets a
- * time no earlier than that (fingerprint.c, the racy rule).  A file the
- * run opens is stamped from the stat its open made, not a second one. */
-gint64 fsindex_stamp_clock (void);
+ * kic_fs_stamp_clock() said before it.  A file the run opens is stamped
+ * from the stat its open made, not a second one. */
 void fsindex_keep_stat (KicFsIndex *index, KicFsType type, const char *real, const struct stat *st, gint64 read_ns);
 /* fsindex-virtual.c */
 gboolean fsindex_read_virtual_file (KicFsIndex *index, const char *path, gsize max, char **contents, gsize *length, GError **error);

@@ -23,7 +23,7 @@ kic_fs_index_open_file (KicFsIndex *index, const char *real)
       return -1;
     }
   /* its type known before it is opened: never a device node (safeopen.h) */
-  read_ns = fsindex_stamp_clock ();
+  read_ns = kic_fs_stamp_clock ();
   fd = kic_open_regular_in_root (index->rootfd, real, &st);
   errsv = errno;
   fsindex_keep_stat (index, KIC_FS_FILE, real, fd >= 0 ? &st : NULL, read_ns);
@@ -59,7 +59,7 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   real = kic_fs_index_realpath (index, path);
   /* its type known before it is opened: a device node or a FIFO put
    * there since the listing is neither opened nor waited on (safeopen.h) */
-  read_ns = fsindex_stamp_clock ();
+  read_ns = kic_fs_stamp_clock ();
   fd = kic_open_regular_in_root (index->rootfd, real, &st);
   errsv = errno;
   fsindex_keep_stat (index, KIC_FS_FILE, real, fd >= 0 ? &st : NULL, read_ns);

@@ -112,11 +112,16 @@ gboolean kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize 
  * caller checks what it is (fstat) and closes it. */
 int kic_fs_index_open_file (KicFsIndex *index, const char *real);
 
+/* The time a stamp is read at, taken before the stat it stamps: a change
+ * after the stat gets a time no earlier than this (fingerprint.c, the
+ * racy rule). */
+gint64 kic_fs_stamp_clock (void);
+
 /* The file at REAL was read now, through a descriptor opened elsewhere
- * (source.h), whose fstat(2) is ST: its stamp is kept as
- * kic_fs_index_open_file() keeps it. */
+ * (source.h), whose fstat(2) is ST, made after kic_fs_stamp_clock() said
+ * READ_NS: its stamp is kept as kic_fs_index_open_file() keeps it. */
 struct stat;
-void kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st);
+void kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st, gint64 read_ns);
 
 /* The descriptor of the root every file is opened from (-1 if virtual). */
 int kic_fs_index_rootfd (const KicFsIndex *index);
