@@ -19,7 +19,7 @@
 #          writes its cache);
 #   peak   the largest peak RSS of our runs (KiB), from one more run of
 #          each kind under /usr/bin/time, apart from the timed ones.
-# Each figure is the median of KIC_BENCH_RUNS runs (default 3), ms of wall
+# Each figure is the median of KIC_BENCH_RUNS runs (default 7), ms of wall
 # clock; ratios are ours/gtk (above 1: slower than gtk).  Needs root (the
 # overlay mounts) and $BIN, $W (a work directory), $VIEWS (mounts to undo).
 
@@ -41,7 +41,7 @@
 #                               hundreds.  KIC_BENCH_HOST_FS=1, or no loop
 #                               device: the layers under $W.
 
-: "${KIC_BENCH_RUNS:=3}"
+: "${KIC_BENCH_RUNS:=7}"
 BENCH_THEME=${KIC_BENCH_THEME:-breeze}
 
 RVG_FS=
