@@ -450,26 +450,6 @@ kic_fingerprint_matches (int rootfd, const char *text, const char *settings, con
   return changed != NULL && g_hash_table_size (changed) == 0;
 }
 
-/* Read the regular file PATH inside the root ROOTFD.  Nothing is opened
- * before its type is known (kic_open_regular_in_root(): O_PATH, fstat,
- * then the real open only for a regular file): root inside a chroot may
- * put a device node or a FIFO there (issue 19, row 10).  transfer full;
- * NULL when it is not one or cannot be read */
-static char *
-read_in_root (int rootfd, const char *path, gsize *length)
-{
-  char *text = NULL;
-  struct stat st;
-  int fd = kic_open_regular_in_root (rootfd, path, &st);
-
-  if (fd < 0)
-    return NULL;
-  if (!kic_read_fd_max (fd, path, KIC_MAX_FILE, st.st_size, &text, length, NULL))
-    text = NULL;
-  close (fd);
-  return text;
-}
-
 GHashTable *
 kic_fingerprint_what_changed (const char *root, const char *store, const char *settings, char **inputs,
                               GHashTable **stamps, KicFingerprintChangeFunc on_change, gpointer change_data)
@@ -489,8 +469,8 @@ kic_fingerprint_what_changed (const char *root, const char *store, const char *s
     *stamps = NULL;
   if (rootfd < 0)
     return NULL;
-  text = read_in_root (rootfd, path, NULL);
-  manifest_text = text ? read_in_root (rootfd, manifest_path, &length) : NULL;
+  text = kic_read_regular_in_root (rootfd, path, KIC_MAX_FILE, NULL);
+  manifest_text = text ? kic_read_regular_in_root (rootfd, manifest_path, KIC_MAX_FILE, &length) : NULL;
   if (manifest_text != NULL)
     {
       manifest = kic_manifest_parse (manifest_text, length, manifest_path);

@@ -322,3 +322,18 @@ kic_kept_dirs_keep (GHashTable *dirs, const char *path, int fd)
   g_hash_table_insert (dirs, g_strdup (path), GINT_TO_POINTER (fd + 1));
   return TRUE;
 }
+
+char *
+kic_read_regular_in_root (int rootfd, const char *path, gsize max, gsize *length)
+{
+  char *text = NULL;
+  struct stat st;
+  int fd = kic_open_regular_in_root (rootfd, path, &st);
+
+  if (fd < 0)
+    return NULL;
+  if (!kic_read_fd_max (fd, path, max, st.st_size, &text, length, NULL))
+    text = NULL;
+  close (fd);
+  return text;
+}

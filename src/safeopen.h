@@ -39,6 +39,14 @@ int kic_open_regular_at (int dirfd, const char *name, struct stat *st);
 /* PATH inside the root, no link anywhere in it, the same way. */
 int kic_open_regular_in_root (int rootfd, const char *path, struct stat *st);
 
+/* The bytes of the regular file PATH inside the root (no link in its
+ * path), opened as kic_open_regular_in_root() opens it: at most MAX of
+ * them, a NUL after them, their number in *LENGTH (may be NULL).  NULL
+ * when it is not a regular file, cannot be read or is larger.  The store's
+ * own files (the fingerprint, the manifest, the state) are read so.
+ * transfer full */
+char *kic_read_regular_in_root (int rootfd, const char *path, gsize max, gsize *length);
+
 /* mkdir -p of DIR inside the root, new directories mode 0755 whatever the
  * umask; no component may be a link (one swapped in after mkdirat is
  * refused, never followed).  The directories created are appended to MADE

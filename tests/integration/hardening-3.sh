@@ -23,7 +23,7 @@
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (setpriv to another user, chown, mkfifo in a store under /var/lib)"
 command -v setpriv > /dev/null || skip_all "needs setpriv (util-linux)"
-plan 38
+plan 39
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 # the work directory must be searchable by nobody (mktemp made it 0700),
@@ -188,6 +188,13 @@ kic --root "$R"
 mv "$R$S/manifest" "$R$S/manifest.real"; mkfifo "$R$S/manifest"
 fifo_opened "$R$S/manifest" "$BIN" -q --root "$R" --check
 isnt $? 0 "10: a FIFO at the manifest is not opened by the fingerprint's check"
+R=$(fresh r10d)
+kic --root "$R"
+rm "$R$S/state"; mkfifo "$R$S/state"
+sleep 0.05
+touch "$R/usr/share/applications" # (a change: the state is read)
+fifo_opened "$R$S/state" "$BIN" -q --root "$R" --check
+isnt $? 0 "10: a FIFO at the state is not opened by a run after a change"
 
 # -- row 11: an input directory's owner sets its modification time back --
 R=$(fresh r11)
