@@ -32,6 +32,10 @@ typedef struct {
   char *not_copyable;   /* why it may not go into the store, once read */
   struct timespec mtime;
   struct stat st;       /* the file as it was read (kic_content_unchanged()) */
+  gsize length;         /* the length of the bytes hashed, once read and hashed */
+  gboolean length_known;
+  gboolean sized;       /* stamped for its size before a read (content_size()) */
+  KicFsStamp size_stamp; /* ... so */
   char sha_hex[KIC_SHA256_HEX_LEN + 1];
   gboolean png_made;    /* kic_content_png() was asked */
   gboolean png_let_go;  /* ... and its PNG, past the budget, let go (png_sha kept) */
@@ -270,6 +274,17 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
   return ok;
 }
 
+/* Is the file read as ST the one STAMP stamped, unchanged? */
+static gboolean
+same_file (const KicFsStamp *stamp, const struct stat *st)
+{
+  KicFsStamp now;
+
+  kic_fs_stamp_of_stat (&now, KIC_FS_FILE, st);
+  return now.exists && now.dev == stamp->dev && now.ino == stamp->ino && now.size == stamp->size
+         && now.mtime_ns == stamp->mtime_ns && now.ctime_ns == stamp->ctime_ns;
+}
+
 /* Read and hash a FILE content, once; it turns UNREADABLE when it cannot
  * be read. */
 static void
@@ -280,11 +295,30 @@ content_read (Content *c)
   char *data = NULL;
   struct stat st;
   gsize length;
+  gboolean ok;
 
   if (c->pub.kind != KIC_CONTENT_FILE || c->read)
     return;
   c->read = TRUE;
-  if (!read_file (c, &data, &length, &st, &c->not_copyable, &copy_why))
+  ok = read_file (c, &data, &length, &st, &c->not_copyable, &copy_why);
+  /* comparisons took its length from a stamp before (content_size()):
+   * when the read finds another file, or none, the run keeps that stamp,
+   * so that the next run sees the change and plans its names again; and
+   * as every comparison so far said it differs, so does every later one
+   * (it is hashed by nothing), and it is not copied */
+  if (c->sized && (!ok || !same_file (&c->size_stamp, &st)))
+    {
+      kic_fs_index_keep_file_stamp (c->table->index, c->path, &c->size_stamp);
+      if (ok)
+        {
+          host = kic_fs_index_host_path (c->table->index, c->path);
+          c->not_copyable = g_strdup_printf ("'%s' changed while kde-icon-cache ran", host);
+          g_free (copy_why);
+          g_free (data);
+          return;
+        }
+    }
+  if (!ok)
     {
       c->pub.kind = KIC_CONTENT_UNREADABLE;
       return;
@@ -309,6 +343,8 @@ content_read (Content *c)
       c->pub.hashed = TRUE;
       kic_sha256_hex (c->pub.sha256, c->sha_hex);
     }
+  c->length = length;
+  c->length_known = TRUE;
   c->mtime = st.st_mtim;
   c->st = st;
   host = kic_fs_index_host_path (c->table->index, c->path);
@@ -386,13 +422,51 @@ bytes_of (Content *c, GError **error)
   return read_again (c, error);
 }
 
+/* The length of the bytes C's hash is of, or would be of when it is
+ * read: a read's, else its stamp's (kic_fs_index_file_stamp(): the one
+ * kept for it, which for a content known from the last run is that run's
+ * read's, else one taken now and remembered for content_read()).  FALSE
+ * when it is not known. */
+static gboolean
+content_size (Content *c, gint64 *size)
+{
+  KicFsStamp stamp;
+
+  if (c->read)
+    {
+      *size = (gint64) c->length;
+      return c->length_known;
+    }
+  if (!c->sized)
+    {
+      if (!kic_fs_index_file_stamp (c->table->index, c->path, &stamp))
+        return FALSE;
+      if (c->known)
+        {
+          *size = stamp.size;
+          return TRUE;
+        }
+      c->size_stamp = stamp;
+      c->sized = TRUE;
+    }
+  *size = c->size_stamp.size;
+  return TRUE;
+}
+
 gboolean
 kic_content_equal (const KicContent *a, const KicContent *b)
 {
+  gint64 size_a, size_b;
+
   if (a == b)
     return TRUE;
   if (a->kind != KIC_CONTENT_FILE || b->kind != KIC_CONTENT_FILE)
     return FALSE; /* every other kind is one object per path */
+  /* files of different lengths differ: neither is read for that (most
+   * comparisons are of the files of one icon at different sizes) */
+  if ((!((Content *) a)->known || !((Content *) b)->known) && content_size ((Content *) a, &size_a)
+      && content_size ((Content *) b, &size_b) && size_a != size_b)
+    return FALSE;
   if (!((Content *) a)->known)
     content_read ((Content *) a);
   if (!((Content *) b)->known)

@@ -286,6 +286,57 @@ kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *s
     g_hash_table_insert (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
 }
 
+gboolean
+kic_fs_index_file_stamp (KicFsIndex *index, const char *real, KicFsStamp *stamp)
+{
+  const KicFsStamp *kept = index->stamps != NULL ? g_hash_table_lookup (index->stamps, real) : NULL;
+  struct stat st;
+  gint64 read_ns;
+  gboolean ok;
+  int fd;
+
+  if (kept != NULL)
+    {
+      *stamp = *kept;
+      return kept->type == KIC_FS_FILE && kept->exists;
+    }
+  if (index->rootfd < 0)
+    {
+      g_autofree char *data = NULL;
+      gsize length;
+
+      if (!kic_fs_index_read_file (index, real, &data, &length, NULL))
+        return FALSE;
+      memset (stamp, 0, sizeof *stamp);
+      stamp->type = KIC_FS_FILE;
+      stamp->exists = TRUE;
+      stamp->size = (gint64) length;
+      return TRUE;
+    }
+  /* (the clock before the stat: the racy rule) */
+  read_ns = kic_fs_stamp_clock ();
+  /* O_PATH, and through no link: the real path has none, and a link put
+   * in place of a directory since is not followed (the read that follows
+   * walks it as kic_source_open_in() does) */
+  if ((fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE)) < 0)
+    return FALSE;
+  ok = fstat (fd, &st) == 0;
+  close (fd);
+  if (!ok)
+    return FALSE;
+  fsindex_keep_stat (index, KIC_FS_FILE, real, &st, read_ns);
+  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, &st);
+  stamp->read_ns = read_ns;
+  return stamp->exists;
+}
+
+void
+kic_fs_index_keep_file_stamp (KicFsIndex *index, const char *real, const KicFsStamp *stamp)
+{
+  if (index->stamps != NULL)
+    g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
 void
 kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st, gint64 read_ns)
 {

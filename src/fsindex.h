@@ -153,6 +153,16 @@ void kic_fs_index_keep_stamps (KicFsIndex *index);
 /* Real path -> KicFsStamp*, or NULL when not kept.  transfer none */
 GHashTable *kic_fs_index_stamps (KicFsIndex *index);
 
+/* The stamp of the regular file at REAL (a real path inside the root)
+ * without reading it: the one the index keeps (a read's, or a seed's),
+ * else one taken now (an O_PATH open through no link, and fstat(2)) and
+ * kept as a read's would be.  FALSE when there is no regular file there
+ * (STAMP says what was found). */
+gboolean kic_fs_index_file_stamp (KicFsIndex *index, const char *real, KicFsStamp *stamp);
+
+/* Keep STAMP as REAL's, in place of what a later read found. */
+void kic_fs_index_keep_file_stamp (KicFsIndex *index, const char *real, const KicFsStamp *stamp);
+
 /* One name of a directory as the index read it. */
 typedef struct {
   char *name;

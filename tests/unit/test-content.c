@@ -90,6 +90,47 @@ test_equal_by_bytes (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 3);
 }
 
+/* Files of different lengths differ without a read: each is stamped
+ * (one fstatat) as a read would stamp it.  When a later read finds the
+ * file changed since, the run keeps the stamp the comparison was made on,
+ * so that the next run sees the change. */
+static void
+test_lengths_first (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const KicContent *a, *longer;
+  const KicFsStamp *stamp;
+  g_autoptr (GError) error = NULL;
+
+  write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nLONGER", 14, 0644);
+  kic_fs_index_keep_stamps (f->index);
+  a = kic_content_of_path (f->table, "/icons/a.png");
+  longer = kic_content_of_path (f->table, "/icons/longer.png");
+  g_assert_false (kic_content_equal (a, longer));
+  g_assert_false (kic_content_equal (longer, a));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 0);
+  g_assert_false (a->hashed || longer->hashed);
+  stamp = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/longer.png");
+  g_assert_nonnull (stamp);
+  g_assert_cmpint (stamp->size, ==, 14);
+  g_assert_cmpint (stamp->read_ns, >, 0);
+  /* the same length: the bytes decide */
+  g_assert_false (kic_content_equal (a, kic_content_of_path (f->table, "/icons/b.png")));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 2);
+  /* longer.png made a's twin: its read finds another file than the
+   * comparison's, whose answer stays the run's (hashed by nothing, it
+   * equals no other content, and it is not copied), and whose stamp the
+   * run keeps */
+  write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nA", 9, 0644);
+  g_assert_null (kic_content_sha256 (longer));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 3);
+  g_assert_false (kic_content_equal (a, longer));
+  g_assert_true (kic_content_equal (longer, longer));
+  g_assert_null (kic_content_bytes (longer, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "changed while"));
+  stamp = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/longer.png");
+  g_assert_cmpint (stamp->size, ==, 14);
+}
+
 /* What is no readable file equals only itself. */
 static void
 test_special_kinds (Fixture *f, G_GNUC_UNUSED gconstpointer data)
@@ -217,6 +258,7 @@ main (int argc, char **argv)
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, setup, fn, teardown)
   ADD ("/content/one-per-real-path", test_one_per_real_path);
   ADD ("/content/equal-by-bytes", test_equal_by_bytes);
+  ADD ("/content/lengths-first", test_lengths_first);
   ADD ("/content/special-kinds", test_special_kinds);
   ADD ("/content/bytes-for-the-writer", test_bytes_for_the_writer);
   ADD ("/content/keep-only", test_keep_only);
