@@ -96,6 +96,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   const char *key;
   const char *why;
   gboolean add;
+  gboolean xpm;
   KicPlant *plant;
 
   for (int s = KIC_MIN_SIZE; s <= KIC_MAX_SIZE; s++)
@@ -114,11 +115,14 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
       else if (!kic_content_equal (c, content))
         return NULL;
     }
-  /* exact for no size, a file of the library's breeze, or no file that
-   * can be read */
-  if (content == NULL || source == NULL || kic_content_read_kind (content) != KIC_CONTENT_FILE)
+  /* exact for no size, or a file of the library's breeze */
+  if (content == NULL || source == NULL)
     return NULL;
-  if (!plan_may_copy (p, source, &why))
+  /* what the directory allows first: the file is read (its type, whether
+   * it may be copied) only for a link that could be planted (an XPM's
+   * extension, ".png" when it has one, needs the read) */
+  xpm = g_strcmp0 (kic_icon_name_extension (source), ".xpm") == 0;
+  if (xpm && (kic_content_read_kind (content) != KIC_CONTENT_FILE || !plan_may_copy (p, source, &why)))
     return NULL;
   ext = plan_link_extension (p, source);
   if (ext == NULL || !g_strv_contains ((const char *const *) theme->desc->extensions, ext))
@@ -132,6 +136,9 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
     return NULL; /* not ours: never replaced */
   if (kic_overlay_lookup (p->after, key, file, &add) && add)
     return NULL; /* another name planted there already */
+  /* ... then a file that can be read, and copied */
+  if (!xpm && (kic_content_read_kind (content) != KIC_CONTENT_FILE || !plan_may_copy (p, source, &why)))
+    return NULL;
   plant = g_new0 (KicPlant, 1);
   plant->link = g_strconcat (key, "/", file, NULL);
   plant->source = g_steal_pointer (&source);

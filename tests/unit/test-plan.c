@@ -566,6 +566,35 @@ test_per_size_no_hint (void)
     }
 }
 
+/* kicpng in hicolor, PNGs of different lengths at 16 and 48 px: breeze
+ * probes .svg only, so no link of a per-size set can go there, whether
+ * planted or only tried.  Neither file is read for that: the lengths
+ * tell them apart (content.c), and a link's file is read (its type,
+ * whether it may be copied) only once its directory could take it. */
+static const char *const png_sizes_files[] = {
+  H "/16x16/apps/kicpng.png", "png 16",
+  H "/48x48/apps/kicpng.png", "png 48, a longer file",
+  NULL,
+};
+
+static void
+test_per_size_unread (void)
+{
+  for (int on = 0; on < 2; on++)
+    {
+      Fixture f;
+      KicNamePlan *np = plan_one_name (&f, png_sizes_files, "kicpng", on);
+
+      g_assert_true (np->per_size);
+      g_assert_cmpint (np->status, ==, KIC_NAME_SKIPPED);
+      g_assert_cmpuint (np->plants->len, ==, 0);
+      g_assert_nonnull (np->reason);
+      g_assert_nonnull (strstr (np->reason, "no directory of the current theme can hold one of them"));
+      g_assert_cmpuint (kic_content_table_n_read (f.plan->contents), ==, 0);
+      fixture_clear (&f);
+    }
+}
+
 /* With PerSizeSets=true: a set of breeze links, each a copy of the file
  * KDE loads at its directory's size, and with the set every size 8-256
  * shows its own file.  One content cannot serve 16 and 48 px, so the set
@@ -836,6 +865,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/per-size-off", test_per_size_off);
   g_test_add_func ("/plan/per-size-no-hint", test_per_size_no_hint);
   g_test_add_func ("/plan/per-size-set", test_per_size_set);
+  g_test_add_func ("/plan/per-size-unread", test_per_size_unread);
   g_test_add_func ("/plan/floor", test_floor);
   g_test_add_func ("/plan/absolute-and-not-found", test_absolute_and_not_found);
   g_test_add_func ("/plan/current-theme-unchanged", test_current_theme_unchanged);
