@@ -612,6 +612,12 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
     }
   icons = kic_menu_icons (system, config.extra_names, &desktop, &n_desktop_files);
   plan = kic_plan_build (system, &popts, icons);
+  /* the plans kept from the last rebuild stand on its inputs: the files
+   * among them the fingerprint found as they were stay inputs, though
+   * this run read none of them (a file only compared, rewritten in place,
+   * reaches no listing: only its stamp shows the change) */
+  if (plan->n_kept > 0 && stamps != NULL)
+    kic_fs_index_seed_files (system->index, stamps);
   /* a plan made from a listing cut short (a readdir error) could plant
    * where KDE finds a file: nothing is written */
   if (!kic_fs_index_complete (system->index, error))

@@ -286,6 +286,17 @@ kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *s
     g_hash_table_insert (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
 }
 
+void
+kic_fs_index_seed_files (KicFsIndex *index, GHashTable *stamps)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, stamps);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    kic_fs_index_seed_file (index, key, value);
+}
+
 gboolean
 kic_fs_index_file_stamp (KicFsIndex *index, const char *real, KicFsStamp *stamp)
 {

@@ -238,6 +238,11 @@ guint kic_fs_dir_size (const KicFsDir *dir);
  * a previous run read, whose content is known and did not change). */
 void kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsStamp *stamp);
 
+/* The same for every file of STAMPS (real path -> KicFsStamp*, what the
+ * fingerprint found as it was: kic_fingerprint_changes()) the index has
+ * no stamp of. */
+void kic_fs_index_seed_files (KicFsIndex *index, GHashTable *stamps);
+
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);
 

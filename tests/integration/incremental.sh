@@ -184,6 +184,37 @@ chained () { # chained ROOT
   step "$R" "chained: the generic icon of a media type added" kept
 }
 
+# ---- a file only compared, rewritten after a run that kept its name --------
+# "kictwin" has the same bytes in hicolor's 16x16/apps and 48x48/apps: one
+# content, planted (a link to a copy of one of them).  The other file was
+# read only to compare.  A run after an unrelated change keeps kictwin's
+# plan; the compared file is still an input after it, so rewriting it in
+# place (its directory's listing as it was) reaches kictwin, which KDE now
+# shows with two files: no longer one content, its links go.
+twins () { # twins ROOT THEMEDIR ICON
+  R=$1 D=$2 I=$3 H=$1/usr/share/icons/hicolor
+  "$BIN" -q --root "$R" || return 1
+  mkdir -p "$H/16x16/apps" "$H/48x48/apps"
+  cp "$R$D/$I" "$H/16x16/apps/kictwin.svg"
+  cp "$R$D/$I" "$H/48x48/apps/kictwin.svg"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kictwin\n' \
+    > "$R/usr/share/applications/kictwin.desktop"
+  step "$R" "twins: a name of one content in two files added" kept
+  grep -q '/kictwin\.svg	' "$R$S/manifest"
+  ok $? "twins: 'kictwin' is planted"
+  cp "$R$D/$I" "$R$D/kicunrelated.svg"
+  step "$R" "twins: an unrelated icon added (the twins' name kept)" kept
+  source=$(awk -F '\t' '$1 == "file" && $3 ~ /\/kictwin\.svg$/ { print $3; exit }' "$R$S/manifest")
+  case $source in
+    */16x16/*) other=$H/48x48/apps/kictwin.svg ;;
+    *) other=$H/16x16/apps/kictwin.svg ;;
+  esac
+  printf '<!-- kic twin -->\n' >> "$other"
+  step "$R" "twins: the file only compared rewritten in place" kept
+  ! grep -q '/kictwin\.svg	' "$R$S/manifest"
+  ok $? "twins: 'kictwin' is no longer planted"
+}
+
 # ---- a state that cannot be trusted ------------------------------------------
 untrusted () { # untrusted ROOT THEMEDIR ICON
   R=$1 D=$2 I=$3
@@ -382,13 +413,15 @@ T=$(realistic_tree 2>/dev/null) || T=
 n_realistic=0 n_walk=0
 [ -n "$T" ] && n_realistic=1
 [ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
-plan $((50 + 5 + 3 + 7 + 1 + 1 + 50 * n_realistic + n_walk))
+plan $((50 + 5 + 3 + 8 + 7 + 1 + 1 + 50 * n_realistic + n_walk))
 
 fixtures "$WORK/fx" basic
 kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
 untrusted "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/ch" basic
 chained "$WORK/ch/basic"
+fixtures "$WORK/tw" basic
+twins "$WORK/tw/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/un" basic
 unread "$WORK/un/basic"
 listings_kept "$WORK/un/basic"
