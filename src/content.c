@@ -667,7 +667,7 @@ kic_content_unchanged (const KicContent *content, GError **error)
 
   if (!c->read || rootfd < 0 || content->kind != KIC_CONTENT_FILE || c->not_copyable != NULL)
     return TRUE; /* read now, or nothing to copy anyway */
-  if (!kic_source_stat_in (source_dirs (c->table), c->path, &st, error))
+  if (!kic_source_stat_in (source_dirs (c->table), c->path, NULL, &st, error))
     return FALSE;
   /* a rewrite moves the times; a chmod or chown the change time */
   if (st.st_dev != c->st.st_dev || st.st_ino != c->st.st_ino || st.st_size != c->st.st_size
@@ -689,9 +689,21 @@ kic_content_copyable (const KicContent *content, GError **error)
   KicFsIndex *index = c->table->index;
   struct stat st;
 
-  /* copied by a run before, as it still is (its stamp): its bytes passed
-   * every check then; the path to it must pass them now */
+  /* copied by a run before, as it still is (its stamp, the one that run
+   * took when it checked the file, and the runs since found again): its
+   * bytes passed every check then; the path to it must pass them now,
+   * and the file, when it is no longer the one the stamp says */
   if (c->known && !c->read && kic_fs_index_rootfd (index) >= 0)
-    return kic_source_stat_in (source_dirs (c->table), c->path, &st, error);
+    {
+      KicFsStamp stamp;
+      KicSourceSeen seen;
+      gboolean stamped = kic_fs_index_kept_stamp (index, c->path, &stamp) && stamp.type == KIC_FS_FILE
+                         && stamp.exists;
+
+      seen.dev = (dev_t) stamp.dev;
+      seen.ino = (ino_t) stamp.ino;
+      seen.ctime_ns = stamp.ctime_ns;
+      return kic_source_stat_in (source_dirs (c->table), c->path, stamped ? &seen : NULL, &st, error);
+    }
   return kic_content_bytes (content, NULL, error) != NULL;
 }

@@ -298,19 +298,26 @@ kic_fs_index_seed_files (KicFsIndex *index, GHashTable *stamps)
 }
 
 gboolean
-kic_fs_index_file_stamp (KicFsIndex *index, const char *real, KicFsStamp *stamp)
+kic_fs_index_kept_stamp (KicFsIndex *index, const char *real, KicFsStamp *stamp)
 {
   const KicFsStamp *kept = index->stamps != NULL ? g_hash_table_lookup (index->stamps, real) : NULL;
+
+  if (kept == NULL)
+    return FALSE;
+  *stamp = *kept;
+  return TRUE;
+}
+
+gboolean
+kic_fs_index_file_stamp (KicFsIndex *index, const char *real, KicFsStamp *stamp)
+{
   struct stat st;
   gint64 read_ns;
   gboolean ok;
   int fd;
 
-  if (kept != NULL)
-    {
-      *stamp = *kept;
-      return kept->type == KIC_FS_FILE && kept->exists;
-    }
+  if (kic_fs_index_kept_stamp (index, real, stamp))
+    return stamp->type == KIC_FS_FILE && stamp->exists;
   if (index->rootfd < 0)
     {
       g_autofree char *data = NULL;

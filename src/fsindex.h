@@ -153,6 +153,9 @@ void kic_fs_index_keep_stamps (KicFsIndex *index);
 /* Real path -> KicFsStamp*, or NULL when not kept.  transfer none */
 GHashTable *kic_fs_index_stamps (KicFsIndex *index);
 
+/* The stamp the index keeps of REAL (a read's, or a seed's), or FALSE. */
+gboolean kic_fs_index_kept_stamp (KicFsIndex *index, const char *real, KicFsStamp *stamp);
+
 /* The stamp of the regular file at REAL (a real path inside the root)
  * without reading it: the one the index keeps (a read's, or a seed's),
  * else one taken now (an O_PATH open through no link, and fstat(2)) and

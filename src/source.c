@@ -158,13 +158,15 @@ kic_source_dirs_free (KicSourceDirs *dirs)
   g_free (dirs);
 }
 
-/* kic_source_open_in(), or with FOR_READING false kic_source_stat_in(): the
- * file is then opened O_PATH only, and its holes are not asked (that
- * needs a descriptor open for reading).  The directories already checked
+/* kic_source_open_in() (a descriptor to read), or with FOR_READING false
+ * kic_source_stat_in() (0): the file is then opened O_PATH only, or not
+ * at all when it is as SEEN says, and its holes are not asked (that needs
+ * a descriptor open for reading).  The directories already checked
  * (in this phase of the run) are taken from DIRS, and those checked now
  * are kept there. */
 static int
-source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean for_reading, GError **error)
+source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean for_reading, const KicSourceSeen *seen,
+             GError **error)
 {
   g_auto (GStrv) parts = g_strsplit (path, "/", -1);
   g_autoptr (GString) host = g_string_new (dirs->host_root);
@@ -172,6 +174,7 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
   g_autofree char *why = NULL;
   guint n = g_strv_length (parts), last = 0, first = 0;
   int fd = -1, dirfd = -1;
+  gboolean acl_asked = FALSE;
 
   for (guint i = 0; i < n; i++)
     if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
@@ -260,7 +263,16 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
       why = g_strdup_printf ("'%s' is reached through '..'", host->str);
       goto refused;
     }
-  if (for_reading)
+  /* the file a run checked, with the identity and change time it had
+   * then: its ACL was asked then, and setting one since would have moved
+   * the change time (a stamp is taken a clock tick after its change time
+   * at the earliest: fingerprint.c, the racy rule); one fstatat, no
+   * descriptor.  Its mode, owner and links are asked below again. */
+  if (!for_reading && seen != NULL && fstatat (dirfd, parts[last], st, AT_SYMLINK_NOFOLLOW) == 0
+      && S_ISREG (st->st_mode) && st->st_dev == seen->dev && st->st_ino == seen->ino
+      && (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec == seen->ctime_ns)
+    acl_asked = TRUE;
+  else if (for_reading)
     fd = kic_open_regular_at (dirfd, parts[last], st);
   else if ((fd = openat (dirfd, parts[last], O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
            && (fstat (fd, st) < 0 || !S_ISREG (st->st_mode)))
@@ -269,7 +281,7 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
       fd = -1;
       errno = EINVAL;
     }
-  if (fd < 0)
+  if (fd < 0 && !acl_asked)
     {
       if (errno == EINVAL)
         why = g_strdup_printf ("'%s' is not a regular file", host->str);
@@ -279,7 +291,7 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
     }
   if ((st->st_mode & READ_BITS) != READ_BITS)
     why = g_strdup_printf ("'%s' is not readable by every user", host->str);
-  else if (has_access_acl (fd, for_reading ? ACL_OF_READ_FD : ACL_OF_PATH_FD))
+  else if (!acl_asked && has_access_acl (fd, for_reading ? ACL_OF_READ_FD : ACL_OF_PATH_FD))
     why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host->str);
   /* another name of the file may be in a directory others cannot search,
    * put there by anyone while the kernel does not protect hard links */
@@ -307,8 +319,14 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
       else if (lseek (fd, 0, SEEK_SET) < 0)
         why = g_strdup_printf ("cannot read '%s': %s", host->str, g_strerror (errno));
     }
-  if (why == NULL)
+  if (why == NULL && for_reading)
     return fd;
+  if (why == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      return 0;
+    }
 
 refused:
   if (fd >= 0)
@@ -320,17 +338,13 @@ refused:
 int
 kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error)
 {
-  return source_open (dirs, path, st, TRUE, error);
+  return source_open (dirs, path, st, TRUE, NULL, error);
 }
 
 gboolean
-kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error)
+kic_source_stat_in (KicSourceDirs *dirs, const char *path, const KicSourceSeen *seen, struct stat *st,
+                    GError **error)
 {
-  int fd = source_open (dirs, path, st, FALSE, error);
-
-  if (fd < 0)
-    return FALSE;
-  close (fd);
-  return TRUE;
+  return source_open (dirs, path, st, FALSE, seen, error) == 0;
 }
 

@@ -48,10 +48,22 @@ void kic_source_dirs_free (KicSourceDirs *dirs);
  * them in this phase, and those checked now are kept there. */
 int kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 
+/* A file as a run that checked it found it (its stamp, which runs since
+ * found again: fingerprint.h): its identity and change time. */
+typedef struct {
+  dev_t dev;
+  ino_t ino;
+  gint64 ctime_ns;
+} KicSourceSeen;
+
 /* The checks of kic_source_open_in() on PATH but for its holes, without
  * opening the file for reading (O_PATH only): for a file read before,
  * whose state then the caller compares with ST's (the same file, size and
- * times: then it has no holes either, nor an ACL set since). */
-gboolean kic_source_stat_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
+ * times: then it has no holes either, nor an ACL set since).  With SEEN
+ * (may be NULL), a file of that identity and change time is not opened
+ * and its ACL not asked again: a change of its ACL, mode, owner or links
+ * moves the change time (the others are asked again of its stat). */
+gboolean kic_source_stat_in (KicSourceDirs *dirs, const char *path, const KicSourceSeen *seen, struct stat *st,
+                             GError **error);
 
 #endif /* KIC_SOURCE_H */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 typedef struct {
@@ -129,6 +130,69 @@ test_lengths_first (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_nonnull (strstr (error->message, "changed while"));
   stamp = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/longer.png");
   g_assert_cmpint (stamp->size, ==, 14);
+}
+
+/* An access ACL that denies the user UID everything on the file at HOST
+ * (as hardening-writer.sh's acl_deny): FALSE where the file system has
+ * none. */
+static gboolean
+acl_deny (const char *host, guint32 uid)
+{
+  static const guint16 tags[][2] = { { 0x01, 7 }, { 0x02, 0 }, { 0x04, 5 }, { 0x10, 5 }, { 0x20, 5 } };
+  guint8 value[4 + 8 * G_N_ELEMENTS (tags)];
+  guint32 version = GUINT32_TO_LE (2);
+
+  memcpy (value, &version, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    {
+      guint16 tag = GUINT16_TO_LE (tags[i][0]), perm = GUINT16_TO_LE (tags[i][1]);
+      guint32 id = GUINT32_TO_LE (tags[i][0] == 0x02 ? uid : 0xffffffff);
+
+      memcpy (value + 4 + 8 * i, &tag, 2);
+      memcpy (value + 6 + 8 * i, &perm, 2);
+      memcpy (value + 8 + 8 * i, &id, 4);
+    }
+  return setxattr (host, "system.posix_acl_access", value, sizeof value, 0) == 0;
+}
+
+/* A content known from the last run (its hash, and the stamp that run
+ * took, seeded as the rebuild seeds a store copy's source) is copyable
+ * without being opened while it is the file the stamp says: its ACL,
+ * asked when the stamp was taken, is not asked again (so one set before
+ * the stamp passes: a file no run would have copied).  Setting an ACL
+ * since moves its change time: then it is asked again, and refused. */
+static void
+test_known_as_stamped (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  static const char bytes[] = "\x89PNG\r\n\x1a\nA";
+  g_autofree char *host = g_build_filename (f->root, "/icons/a.png", NULL);
+  g_autofree char *sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) bytes, 9);
+  g_autoptr (GError) error = NULL;
+  const KicContent *a;
+  KicFsStamp stamp;
+  struct stat st;
+
+  if (!acl_deny (host, 65534))
+    {
+      g_test_skip ("no access ACLs on this file system");
+      return;
+    }
+  g_assert_cmpint (stat (host, &st), ==, 0);
+  kic_fs_stamp_of_stat (&stamp, KIC_FS_FILE, &st);
+  kic_fs_index_keep_stamps (f->index);
+  kic_fs_index_seed_file (f->index, "/icons/a.png", &stamp);
+  kic_content_table_know (f->table, "/icons/a.png", sha);
+  a = kic_content_of_path (f->table, "/icons/a.png");
+  g_assert_true (kic_content_copyable (a, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 0);
+  /* another ACL, a clock tick later: another change time */
+  g_usleep (50000);
+  g_assert_true (acl_deny (host, 65533));
+  g_assert_false (kic_content_copyable (a, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "has an access ACL"));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 0);
 }
 
 /* What is no readable file equals only itself. */
@@ -259,6 +323,7 @@ main (int argc, char **argv)
   ADD ("/content/one-per-real-path", test_one_per_real_path);
   ADD ("/content/equal-by-bytes", test_equal_by_bytes);
   ADD ("/content/lengths-first", test_lengths_first);
+  ADD ("/content/known-as-stamped", test_known_as_stamped);
   ADD ("/content/special-kinds", test_special_kinds);
   ADD ("/content/bytes-for-the-writer", test_bytes_for_the_writer);
   ADD ("/content/keep-only", test_keep_only);
