@@ -623,6 +623,26 @@ writer_read_in_root (Writer *w, const char *path, char **data, gsize *length, GE
   return ok;
 }
 
+/* Does PATH (inside the root, no links, a regular file) hold exactly the
+ * LENGTH bytes of TEXT?  A file of another size is not read. */
+gboolean
+writer_file_holds (Writer *w, const char *path, const char *text, gsize length)
+{
+  g_autofree char *host = writer_host_path (w, path);
+  g_autofree char *data = NULL;
+  struct stat st;
+  gsize have = 0;
+  int fd = kic_open_regular_in_root (w->rootfd, path, &st);
+  gboolean same;
+
+  if (fd < 0)
+    return FALSE;
+  same = (guint64) st.st_size == length && kic_read_fd_max (fd, host, length, st.st_size, &data, &have, NULL)
+         && have == length && memcmp (data, text, length) == 0;
+  close (fd);
+  return same;
+}
+
 /* After readdir() of D (HOST) returned NULL: was that the end, or an
  * error (a listing cut short must not be taken as complete)?  Closes D. */
 gboolean

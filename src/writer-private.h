@@ -88,6 +88,7 @@ gboolean writer_make_dirs (Writer *w, const char *dir, GPtrArray *made, GError *
 gboolean writer_name_fits (Writer *w, const char *path);
 DirHandle *writer_open_dir (Writer *w, const char *dir, int flags, GError **error);
 gboolean writer_read_in_root (Writer *w, const char *path, char **data, gsize *length, GError **error);
+gboolean writer_file_holds (Writer *w, const char *path, const char *text, gsize length);
 char *writer_read_link (int dirfd, const char *name);
 gboolean writer_restore_time (Writer *w, DirHandle *handle, GError **error);
 /* what writer_dir_left() records of a name besides a link's target */

@@ -303,10 +303,9 @@ gboolean
 writer_put_manifest (Writer *w, const char *text, GError **error)
 {
   g_autofree char *path = writer_manifest_path (w);
-  g_autofree char *have = NULL;
   DirHandle *handle;
 
-  if (writer_read_in_root (w, path, &have, NULL, NULL) && strcmp (have, text) == 0)
+  if (writer_file_holds (w, path, text, strlen (text)))
     return TRUE;
   if (w->options.dry_run)
     return TRUE;

@@ -603,8 +603,6 @@ static gboolean
 put_store_file (KicWriter *w, const char *name, const char *text, gboolean durable, GError **error)
 {
   g_autofree char *path = g_build_filename (w->options.store, name, NULL);
-  g_autofree char *old = NULL;
-  gsize length;
   DirHandle *store;
   int fd;
 
@@ -616,7 +614,7 @@ put_store_file (KicWriter *w, const char *name, const char *text, gboolean durab
   if (fd < 0)
     return TRUE;
   close (fd);
-  if (writer_read_in_root (w, path, &old, &length, NULL) && strcmp (old, text) == 0)
+  if (writer_file_holds (w, path, text, strlen (text)))
     return TRUE;
   store = writer_open_dir (w, w->options.store, 0, error);
   /* 0600: it names every input the run read, and some may be in

@@ -177,6 +177,42 @@ test_apply_then_noop (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_true (g_str_has_suffix (target, "/files/usr/share/src/b.png"));
 }
 
+/* The store's own files (the state, the fingerprint) are written unless
+ * they hold exactly the text already: byte for byte, a file of another
+ * length too (one that holds the text and more after a NUL byte is
+ * rewritten). */
+static void
+test_store_file_as_given (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *host = at (f, STORE "/state");
+  g_autofree char *text = NULL;
+  KicWriteStats stats;
+  struct stat before, after;
+  gsize length;
+
+  run (f, "/usr/share/src/a.png", &stats);
+  {
+    g_autoptr (KicWriter) writer = open_writer (f, &error);
+
+    g_assert_true (kic_writer_put_state (writer, "state one\n", &error));
+    g_assert_cmpint (stat (host, &before), ==, 0);
+    g_assert_true (kic_writer_put_state (writer, "state one\n", &error));
+    g_assert_cmpint (stat (host, &after), ==, 0);
+    g_assert_cmpuint (before.st_ino, ==, after.st_ino);
+    g_assert_true (kic_writer_put_state (writer, "state two\n", &error));
+    g_assert_true (g_file_get_contents (host, &text, &length, NULL));
+    g_assert_cmpstr (text, ==, "state two\n");
+    g_clear_pointer (&text, g_free);
+    /* the text, a NUL, and more */
+    g_assert_true (g_file_set_contents (host, "state two\n\0more", 15, NULL));
+    g_assert_true (kic_writer_put_state (writer, "state two\n", &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_file_get_contents (host, &text, &length, NULL));
+  g_assert_cmpuint (length, ==, 10);
+}
+
 /* A link directory below a directory its group may write (the theme's
  * top, or the link's directory itself) takes no link: every step of the
  * walk is checked, the steps the writer took once for other directories
@@ -475,6 +511,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   kic_quiet = TRUE;
   g_test_add ("/writer/apply-then-noop", Fixture, NULL, setup, test_apply_then_noop, teardown);
+  g_test_add ("/writer/store-file-as-given", Fixture, NULL, setup, test_store_file_as_given, teardown);
   g_test_add ("/writer/untrusted-link-dir", Fixture, NULL, setup, test_untrusted_link_dir, teardown);
   g_test_add ("/writer/race-new-link", Fixture, NULL, setup, test_race_new_link, teardown);
   g_test_add ("/writer/race-replace", Fixture, NULL, setup, test_race_replace, teardown);
