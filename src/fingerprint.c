@@ -458,7 +458,7 @@ kic_fingerprint_what_changed (const char *root, const char *store, const char *s
   g_autofree char *manifest_path = g_build_filename (store, "manifest", NULL);
   g_autofree char *text = NULL;
   g_autofree char *manifest_text = NULL;
-  g_autoptr (KicManifest) manifest = NULL;
+  g_autofree char *manifest_inputs = NULL;
   GHashTable *changed = NULL;
   gsize length = 0;
   int rootfd = kic_root_open (root ? root : "/");
@@ -473,11 +473,11 @@ kic_fingerprint_what_changed (const char *root, const char *store, const char *s
   manifest_text = text ? kic_read_regular_in_root (rootfd, manifest_path, KIC_MAX_FILE, &length) : NULL;
   if (manifest_text != NULL)
     {
-      manifest = kic_manifest_parse (manifest_text, length, manifest_path);
-      changed = kic_fingerprint_changes (rootfd, text, settings, store, manifest->inputs, stamps, on_change,
+      manifest_inputs = kic_manifest_inputs (manifest_text, length);
+      changed = kic_fingerprint_changes (rootfd, text, settings, store, manifest_inputs, stamps, on_change,
                                          change_data);
       if (changed != NULL && inputs != NULL)
-        *inputs = g_strdup (manifest->inputs);
+        *inputs = g_steal_pointer (&manifest_inputs);
     }
   close (rootfd);
   return changed;

@@ -241,6 +241,30 @@ kic_manifest_parse (const char *data, gsize length, const char *origin)
   return manifest;
 }
 
+char *
+kic_manifest_inputs (const char *data, gsize length)
+{
+  static const char prefix[] = "# inputs: ";
+  const gsize n = sizeof prefix - 1;
+  const char *p = data, *end = data + length, *value = NULL, *value_end = NULL;
+
+  /* the lines kic_manifest_parse() reads: ended by a newline, no NUL */
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+
+      if (nl == NULL)
+        break;
+      if ((gsize) (nl - p) >= n && memcmp (p, prefix, n) == 0 && memchr (p, '\0', nl - p) == NULL)
+        {
+          value = p + n;
+          value_end = nl;
+        }
+      p = nl + 1;
+    }
+  return value != NULL ? g_strndup (value, value_end - value) : NULL;
+}
+
 static int
 compare_entries (gconstpointer a, gconstpointer b)
 {

@@ -63,6 +63,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicManifest, kic_manifest_free)
  * "# end" marks the manifest damaged.  transfer full */
 KicManifest *kic_manifest_parse (const char *data, gsize length, const char *origin);
 
+/* The "# inputs:" digest kic_manifest_parse() would give of the same text
+ * (the last such line, of the lines it parses), without the rest of the
+ * parse and without its warnings (the fingerprint's look needs no more:
+ * fingerprint.c), or NULL.  transfer full */
+char *kic_manifest_inputs (const char *data, gsize length);
+
 /* The sorted text of MANIFEST.  transfer full */
 char *kic_manifest_to_string (const KicManifest *manifest);
 

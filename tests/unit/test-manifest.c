@@ -79,6 +79,42 @@ test_bad_lines (void)
   g_test_trap_assert_stderr_unmatched ("*test-manifest:5:*");
 }
 
+/* kic_manifest_inputs() says what kic_manifest_parse() says of the
+ * inputs line: the last one it parses, none in a line with a NUL byte or
+ * cut short, none when the prefix is not at the start of a line. */
+static void
+test_inputs_only (void)
+{
+  static const struct {
+    const char *text;
+    gsize length;
+  } cases[] = {
+#define T(s) { s, sizeof s - 1 }
+    T ("# kde-icon-cache manifest\n# inputs: abc\n# end\n"),
+    T ("# inputs: one\n# inputs: two\n# end\n"),
+    T ("# inputs: one\n# inputs: t\0wo\n# end\n"),
+    T ("# inputs: one\n# inputs: cut"),
+    T ("# inputs: \n"),
+    T ("x# inputs: no\n# end\n"),
+    T ("#  inputs: no\n"),
+    T ("# inputs:no\n"),
+    T ("# inputs: a\tb\n\n\n# end"),
+    T ("link\t/a\tt\n# inputs: late\n"),
+    T (""),
+#undef T
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (KicManifest) m = NULL;
+      g_autofree char *inputs = kic_manifest_inputs (cases[i].text, cases[i].length);
+
+      m = kic_manifest_parse (cases[i].text, cases[i].length, "test-manifest");
+      g_test_message ("case %u: %s", i, inputs ? inputs : "(none)");
+      g_assert_cmpstr (inputs, ==, m->inputs);
+    }
+}
+
 static void
 test_path_ok (void)
 {
@@ -135,6 +171,7 @@ main (int argc, char **argv)
   g_test_add_func ("/manifest/journal", test_journal);
   g_test_add_func ("/manifest/bad-lines", test_bad_lines);
   g_test_add_func ("/manifest/path-ok", test_path_ok);
+  g_test_add_func ("/manifest/inputs-only", test_inputs_only);
   g_test_add_func ("/manifest/round-trip", test_round_trip);
   return g_test_run ();
 }
