@@ -217,7 +217,7 @@ source_dirs (KicContentTable *table)
  * are read from the descriptor it checked.  A file that does not is read
  * for its content identity only (KDE may show it), through the index. */
 static gboolean
-read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why)
+read_file_now (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why)
 {
   KicFsIndex *index = c->table->index;
   g_autofree char *host = kic_fs_index_host_path (index, c->path);
@@ -236,7 +236,10 @@ read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, 
       memset (st, 0, sizeof *st);
       st->st_mode = S_IFREG | 0644;
       if (kic_fs_index_read_file (index, c->path, data, length, &error))
-        return TRUE;
+        {
+          st->st_size = (off_t) *length;
+          return TRUE;
+        }
       *why = g_strdup (error->message);
       return FALSE;
     }
@@ -285,6 +288,34 @@ same_file (const KicFsStamp *stamp, const struct stat *st)
          && now.mtime_ns == stamp->mtime_ns && now.ctime_ns == stamp->ctime_ns;
 }
 
+/* read_file_now(), for a content whose file was stamped before the read
+ * and compared as so stamped: by its length (content_size()), or, known
+ * from the last run, by the hash that run read.  When the read finds
+ * another file than that stamp says, or none, the run keeps the stamp the
+ * comparisons were made on (and *MOVED says so), so that the next run
+ * sees the change and plans the names again; a read would have stamped
+ * the file it found instead. */
+static gboolean
+read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why, gboolean *moved)
+{
+  KicFsStamp before;
+  gboolean compared = FALSE;
+  gboolean ok;
+
+  if (c->sized)
+    {
+      before = c->size_stamp;
+      compared = TRUE;
+    }
+  else if (c->known)
+    compared = kic_fs_index_kept_stamp (c->table->index, c->path, &before) && before.type == KIC_FS_FILE;
+  ok = read_file_now (c, data, length, st, why, copy_why);
+  *moved = compared && (!ok || !same_file (&before, st));
+  if (*moved)
+    kic_fs_index_keep_file_stamp (c->table->index, c->path, &before);
+  return ok;
+}
+
 /* Read and hash a FILE content, once; it turns UNREADABLE when it cannot
  * be read. */
 static void
@@ -295,28 +326,23 @@ content_read (Content *c)
   char *data = NULL;
   struct stat st;
   gsize length;
+  gboolean moved;
   gboolean ok;
 
   if (c->pub.kind != KIC_CONTENT_FILE || c->read)
     return;
   c->read = TRUE;
-  ok = read_file (c, &data, &length, &st, &c->not_copyable, &copy_why);
-  /* comparisons took its length from a stamp before (content_size()):
-   * when the read finds another file, or none, the run keeps that stamp,
-   * so that the next run sees the change and plans its names again; and
-   * as every comparison so far said it differs, so does every later one
-   * (it is hashed by nothing), and it is not copied */
-  if (c->sized && (!ok || !same_file (&c->size_stamp, &st)))
+  ok = read_file (c, &data, &length, &st, &c->not_copyable, &copy_why, &moved);
+  /* compared by its length before, and another file now: as every
+   * comparison so far said it differs, so does every later one (it is
+   * hashed by nothing), and it is not copied (read_file() kept the stamp
+   * the comparisons were made on) */
+  if (ok && moved && c->sized)
     {
-      kic_fs_index_keep_file_stamp (c->table->index, c->path, &c->size_stamp);
-      if (ok)
-        {
-          host = kic_fs_index_host_path (c->table->index, c->path);
-          c->not_copyable = g_strdup_printf ("'%s' changed while kde-icon-cache ran", host);
-          g_free (copy_why);
-          g_free (data);
-          return;
-        }
+      host = kic_fs_index_host_path (c->table->index, c->path);
+      c->not_copyable = g_strdup_printf ("'%s' changed while kde-icon-cache ran", host);
+      g_free (data);
+      return;
     }
   if (!ok)
     {
@@ -394,8 +420,16 @@ read_again (Content *c, GError **error)
   guint8 sum[KIC_SHA256_LEN];
   struct stat st;
   gsize length;
+  gboolean moved;
 
-  if (!read_file (c, &data, &length, &st, &why, &copy_why) || copy_why != NULL)
+  /* (a file that changed after a comparison by its length has no hash to
+   * be read again for: content_read()) */
+  if (!c->pub.hashed)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", c->not_copyable ? c->not_copyable : "no content");
+      return NULL;
+    }
+  if (!read_file (c, &data, &length, &st, &why, &copy_why, &moved) || copy_why != NULL)
     {
       g_free (data);
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why != NULL ? why : copy_why);

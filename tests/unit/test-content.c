@@ -130,6 +130,66 @@ test_lengths_first (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_nonnull (strstr (error->message, "changed while"));
   stamp = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/longer.png");
   g_assert_cmpint (stamp->size, ==, 14);
+  /* nor is it read again for a PNG twin (which would stamp it again) */
+  g_assert_false (kic_content_has_png (longer, NULL));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 3);
+  stamp = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/longer.png");
+  g_assert_cmpint (stamp->size, ==, 14);
+}
+
+/* The same when the file, compared by its length, is made one that may
+ * not be copied before its read (mode 0600): read through the index as
+ * any such file, it is another file than the stamp's all the same. */
+static void
+test_lengths_first_private (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  const KicContent *a, *longer;
+  const KicFsStamp *stamp;
+  g_autoptr (GError) error = NULL;
+
+  write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nLONGER", 14, 0644);
+  kic_fs_index_keep_stamps (f->index);
+  a = kic_content_of_path (f->table, "/icons/a.png");
+  longer = kic_content_of_path (f->table, "/icons/longer.png");
+  g_assert_false (kic_content_equal (a, longer));
+  g_usleep (20000);
+  write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nA", 9, 0600);
+  g_assert_null (kic_content_bytes (longer, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "changed while"));
+  g_assert_false (kic_content_equal (a, longer));
+  stamp = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/longer.png");
+  g_assert_cmpint (stamp->size, ==, 14);
+}
+
+/* A content known from the last run (its hash and stamp seeded) whose
+ * read finds other bytes: not copied, and the run keeps the seeded
+ * stamp, the one its comparisons (by that hash) were made on. */
+static void
+test_known_changed (Fixture *f, G_GNUC_UNUSED gconstpointer data)
+{
+  static const char bytes[] = "\x89PNG\r\n\x1a\nA";
+  g_autofree char *host = g_build_filename (f->root, "/icons/a.png", NULL);
+  g_autofree char *sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) bytes, 9);
+  g_autoptr (GError) error = NULL;
+  const KicContent *a;
+  const KicFsStamp *kept;
+  KicFsStamp stamp;
+  struct stat st;
+
+  g_assert_cmpint (stat (host, &st), ==, 0);
+  kic_fs_stamp_of_stat (&stamp, KIC_FS_FILE, &st);
+  kic_fs_index_keep_stamps (f->index);
+  kic_fs_index_seed_file (f->index, "/icons/a.png", &stamp);
+  kic_content_table_know (f->table, "/icons/a.png", sha);
+  a = kic_content_of_path (f->table, "/icons/a.png");
+  g_usleep (20000);
+  write_at (f, "/icons/a.png", "\x89PNG\r\n\x1a\nZ", 9, 0644);
+  g_assert_null (kic_content_bytes (a, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "changed while"));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 1);
+  kept = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/a.png");
+  g_assert_cmpuint (kept->ino, ==, stamp.ino);
+  g_assert_cmpint (kept->ctime_ns, ==, stamp.ctime_ns);
 }
 
 /* An access ACL that denies the user UID everything on the file at HOST
@@ -323,6 +383,8 @@ main (int argc, char **argv)
   ADD ("/content/one-per-real-path", test_one_per_real_path);
   ADD ("/content/equal-by-bytes", test_equal_by_bytes);
   ADD ("/content/lengths-first", test_lengths_first);
+  ADD ("/content/lengths-first-private", test_lengths_first_private);
+  ADD ("/content/known-changed", test_known_changed);
   ADD ("/content/known-as-stamped", test_known_as_stamped);
   ADD ("/content/special-kinds", test_special_kinds);
   ADD ("/content/bytes-for-the-writer", test_bytes_for_the_writer);
