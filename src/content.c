@@ -1,65 +1,18 @@
 /* content.c - one content identity per real path per run, each file read
- * at most once
+ * at most once (content-read.c), compared by length, then by hash
  *
  * The only code that reads icon files: the planner's comparisons and the
  * writer's copies both take their bytes from here.
  */
-#include "content.h"
+#include "content-private.h"
 
 #include "kic.h"
 #include "raster.h"
-#include "source.h"
 #include "sha256.h"
 #include "util.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-/* The bytes kept for the writer stay under this: past it a file's bytes
- * are let go once hashed, and read again (and checked against the hash)
- * when the writer wants them.  Icons are a few KiB each. */
-#define KEEP_BUDGET (32u << 20)
-
-typedef struct {
-  KicContent pub;
-  KicContentTable *table;
-  char *path;           /* pub.path points here */
-  gboolean read;        /* a FILE was read (or found unreadable) */
-  gboolean known;       /* its SHA-256 was known before it was read (kic_content_table_know()) */
-  GBytes *bytes;        /* as read, while kept */
-  char *not_copyable;   /* why it may not go into the store, once read */
-  struct timespec mtime;
-  struct stat st;       /* the file as it was read (kic_content_unchanged()) */
-  gsize length;         /* the length of the bytes hashed, once read and hashed */
-  gboolean length_known;
-  gboolean sized;       /* stamped for its size before a read (content_size()) */
-  KicFsStamp size_stamp; /* ... so */
-  char sha_hex[KIC_SHA256_HEX_LEN + 1];
-  gboolean png_made;    /* kic_content_png() was asked */
-  gboolean png_let_go;  /* ... and its PNG, past the budget, let go (png_sha kept) */
-  GBytes *png;
-  char *png_why;
-  char png_sha[KIC_SHA256_HEX_LEN + 1];
-} Content;
-
-struct _KicContentTable {
-  gint ref;
-  KicFsIndex *index;
-  GHashTable *by_real;  /* real path -> Content* (FILE, UNREADABLE, DIRECTORY) */
-  GHashTable *by_asked; /* path as asked -> Content* (borrowed) */
-  GHashTable *special;  /* "<kind>\t<path>" -> Content* (MISSING, RESOURCE, ABSOLUTE) */
-  Content *nothing;
-  gsize kept;           /* bytes kept */
-  guint n_read;
-  KicSourceDirs *dirs;  /* the directories the reads and checks of this phase
-                         * checked (source.h): the plan's, then the writer's */
-  gboolean writing;     /* the writer's phase: from kic_content_table_keep_only() */
-  GBytes *scratch;      /* bytes read again (or a PNG made again) past the
-                         * budget: the last only, until the next such read */
-  const void *scratch_of; /* ... whose (a Content's bytes, or its png) */
-};
 
 static void
 content_free (gpointer data)
@@ -172,288 +125,6 @@ kic_content_of_path (KicContentTable *table, const char *path)
     }
   g_hash_table_insert (table->by_asked, g_strdup (path), c);
   return &c->pub;
-}
-
-/* Does DATA look like what its name says?  Only icon files are ever copied
- * into the store: whatever a hostile Icon= or tree points at, nothing else
- * can be made world-readable there. */
-static gboolean
-content_matches_name (const char *name, const char *data, gsize length)
-{
-  gsize head = MIN (length, (gsize) 65536);
-
-  if (g_str_has_suffix (name, ".png"))
-    return length >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0;
-  if (g_str_has_suffix (name, ".svgz"))
-    return length >= 2 && (guchar) data[0] == 0x1f && (guchar) data[1] == 0x8b;
-  if (g_str_has_suffix (name, ".xpm"))
-    return g_strstr_len (data, MIN (head, (gsize) 256), "XPM") != NULL;
-  if (g_str_has_suffix (name, ".svg"))
-    return g_strstr_len (data, head, "<svg") != NULL;
-  return FALSE;
-}
-
-/* The directory cache of TABLE's reads and checks in this phase of the
- * run: while the plan is made, then, from kic_content_table_keep_only()
- * on, a fresh one for the writer's, which checks every directory again
- * before its first copy from it, asks each again by name at every later
- * copy, and checks every file at its copy.  A walk from the root for each
- * copy was a twentieth of a full rebuild. */
-static KicSourceDirs *
-source_dirs (KicContentTable *table)
-{
-  if (table->dirs == NULL)
-    table->dirs = kic_source_dirs_new (kic_fs_index_rootfd (table->index), kic_fs_index_root (table->index),
-                                       table->writing);
-  return table->dirs;
-}
-
-/* Read C's file: one open, fstat, read and close.  *DATA (transfer full)
- * gets its bytes; FALSE with *WHY when it cannot be read.  *COPY_WHY gets
- * why it may not be copied into the store, or NULL: the copyable check is
- * kic_source_open_in()'s (source.h: every directory from the root down
- * searchable by all, no link, a regular file every user may read, at most
- * KIC_MAX_ICON_BYTES, no holes), and the bytes of a file that passes it
- * are read from the descriptor it checked.  A file that does not is read
- * for its content identity only (KDE may show it), through the index. */
-static gboolean
-read_file_now (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why)
-{
-  KicFsIndex *index = c->table->index;
-  g_autofree char *host = kic_fs_index_host_path (index, c->path);
-  g_autoptr (GError) error = NULL;
-  int rootfd = kic_fs_index_rootfd (index);
-  gint64 read_ns;
-  int fd;
-  gboolean ok;
-
-  c->table->n_read++;
-  *copy_why = NULL;
-  if (rootfd < 0)
-    {
-      /* a virtual index (the planner's tests): its files' bytes, as a
-       * regular file anyone may read */
-      memset (st, 0, sizeof *st);
-      st->st_mode = S_IFREG | 0644;
-      if (kic_fs_index_read_file (index, c->path, data, length, &error))
-        {
-          st->st_size = (off_t) *length;
-          return TRUE;
-        }
-      *why = g_strdup (error->message);
-      return FALSE;
-    }
-  /* (the clock before the stat: the stamp's racy rule, fsindex.h) */
-  read_ns = kic_fs_stamp_clock ();
-  fd = kic_source_open_in (source_dirs (c->table), c->path, st, &error);
-  if (fd >= 0)
-    {
-      kic_fs_index_file_was_read (index, c->path, st, read_ns);
-      ok = kic_read_fd_max (fd, host, KIC_MAX_ICON_BYTES, st->st_size, data, length, &error);
-      close (fd);
-      if (!ok)
-        *why = g_strdup (error->message);
-      return ok;
-    }
-  *copy_why = g_strdup (error->message);
-  g_clear_error (&error);
-  fd = kic_fs_index_open_file (index, c->path);
-  if (fd < 0)
-    {
-      *why = errno == EINVAL ? g_strdup_printf ("'%s' is not a regular file", host)
-                             : g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errno));
-      return FALSE;
-    }
-  if (fstat (fd, st) < 0 || !S_ISREG (st->st_mode))
-    {
-      close (fd);
-      *why = g_strdup_printf ("'%s' is not a regular file", host);
-      return FALSE;
-    }
-  ok = kic_read_fd_max (fd, host, KIC_MAX_FILE, st->st_size, data, length, &error);
-  close (fd);
-  if (!ok)
-    *why = g_strdup (error->message);
-  return ok;
-}
-
-/* Is the file read as ST the one STAMP stamped, unchanged? */
-static gboolean
-same_file (const KicFsStamp *stamp, const struct stat *st)
-{
-  KicFsStamp now;
-
-  kic_fs_stamp_of_stat (&now, KIC_FS_FILE, st);
-  return now.exists && now.dev == stamp->dev && now.ino == stamp->ino && now.size == stamp->size
-         && now.mtime_ns == stamp->mtime_ns && now.ctime_ns == stamp->ctime_ns;
-}
-
-/* read_file_now(), for a content whose file was stamped before the read
- * and compared as so stamped: by its length (content_size()), or, known
- * from the last run, by the hash that run read.  When the read finds
- * another file than that stamp says, or none, the run keeps the stamp the
- * comparisons were made on (and *MOVED says so), so that the next run
- * sees the change and plans the names again; a read would have stamped
- * the file it found instead. */
-static gboolean
-read_file (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why, gboolean *moved)
-{
-  KicFsStamp before;
-  gboolean compared = FALSE;
-  gboolean ok;
-
-  if (c->sized)
-    {
-      before = c->size_stamp;
-      compared = TRUE;
-    }
-  else if (c->known)
-    compared = kic_fs_index_kept_stamp (c->table->index, c->path, &before) && before.type == KIC_FS_FILE;
-  ok = read_file_now (c, data, length, st, why, copy_why);
-  *moved = compared && (!ok || !same_file (&before, st));
-  if (*moved)
-    kic_fs_index_keep_file_stamp (c->table->index, c->path, &before);
-  return ok;
-}
-
-/* Read and hash a FILE content, once; it turns UNREADABLE when it cannot
- * be read. */
-static void
-content_read (Content *c)
-{
-  g_autofree char *host = NULL;
-  g_autofree char *copy_why = NULL;
-  char *data = NULL;
-  struct stat st;
-  gsize length;
-  gboolean moved;
-  gboolean ok;
-
-  if (c->pub.kind != KIC_CONTENT_FILE || c->read)
-    return;
-  c->read = TRUE;
-  ok = read_file (c, &data, &length, &st, &c->not_copyable, &copy_why, &moved);
-  /* compared by its length before, and another file now: as every
-   * comparison so far said it differs, so does every later one (it is
-   * hashed by nothing), and it is not copied (read_file() kept the stamp
-   * the comparisons were made on) */
-  if (ok && moved && c->sized)
-    {
-      host = kic_fs_index_host_path (c->table->index, c->path);
-      c->not_copyable = g_strdup_printf ("'%s' changed while kde-icon-cache ran", host);
-      g_free (data);
-      return;
-    }
-  if (!ok)
-    {
-      c->pub.kind = KIC_CONTENT_UNREADABLE;
-      return;
-    }
-  if (c->known)
-    {
-      guint8 sum[KIC_SHA256_LEN];
-
-      kic_sha256_of (data, length, sum);
-      if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
-        {
-          /* not what was compared: it cannot be copied for it */
-          host = kic_fs_index_host_path (c->table->index, c->path);
-          c->not_copyable = g_strdup_printf ("'%s' changed while kde-icon-cache ran", host);
-          g_free (data);
-          return;
-        }
-    }
-  else
-    {
-      kic_sha256_of (data, length, c->pub.sha256);
-      c->pub.hashed = TRUE;
-      kic_sha256_hex (c->pub.sha256, c->sha_hex);
-    }
-  c->length = length;
-  c->length_known = TRUE;
-  c->mtime = st.st_mtim;
-  c->st = st;
-  host = kic_fs_index_host_path (c->table->index, c->path);
-  if (copy_why != NULL)
-    c->not_copyable = g_steal_pointer (&copy_why);
-  else if (!content_matches_name (c->path, data, length))
-    c->not_copyable = g_strdup_printf ("'%s' is not the image its name says: not copied", host);
-  if (c->table->kept + length <= KEEP_BUDGET)
-    {
-      c->bytes = g_bytes_new_take (data, length);
-      c->table->kept += length;
-    }
-  else
-    g_free (data);
-}
-
-/* BYTES (transfer full), made again after they were let go: kept in *SLOT
- * while the budget allows, else TABLE's scratch, which holds the last
- * such bytes only (so a tree of many large icons costs the writer one
- * icon's bytes at a time, not all of them: transfer none either way, the
- * scratch valid until the next call). */
-static GBytes *
-keep_or_scratch (KicContentTable *table, GBytes **slot, GBytes *bytes)
-{
-  gsize length = g_bytes_get_size (bytes);
-
-  if (table->kept + length <= KEEP_BUDGET)
-    {
-      table->kept += length;
-      return *slot = bytes;
-    }
-  if (table->scratch != NULL)
-    g_bytes_unref (table->scratch);
-  table->scratch_of = slot;
-  return table->scratch = bytes;
-}
-
-/* C's bytes again after they were let go: read once more, and only
- * taken when they still hash to what was compared. */
-static GBytes *
-read_again (Content *c, GError **error)
-{
-  g_autofree char *host = kic_fs_index_host_path (c->table->index, c->path);
-  g_autofree char *why = NULL;
-  g_autofree char *copy_why = NULL;
-  char *data = NULL;
-  guint8 sum[KIC_SHA256_LEN];
-  struct stat st;
-  gsize length;
-  gboolean moved;
-
-  /* (a file that changed after a comparison by its length has no hash to
-   * be read again for: content_read()) */
-  if (!c->pub.hashed)
-    {
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", c->not_copyable ? c->not_copyable : "no content");
-      return NULL;
-    }
-  if (!read_file (c, &data, &length, &st, &why, &copy_why, &moved) || copy_why != NULL)
-    {
-      g_free (data);
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why != NULL ? why : copy_why);
-      return NULL;
-    }
-  kic_sha256_of (data, length, sum);
-  if (memcmp (sum, c->pub.sha256, sizeof sum) != 0)
-    {
-      g_free (data);
-      g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "'%s' changed while kde-icon-cache ran", host);
-      return NULL;
-    }
-  return keep_or_scratch (c->table, &c->bytes, g_bytes_new_take (data, length));
-}
-
-/* C's bytes: kept, the scratch of the last read of them, or read again. */
-static GBytes *
-bytes_of (Content *c, GError **error)
-{
-  if (c->bytes != NULL)
-    return c->bytes;
-  if (c->table->scratch_of == &c->bytes)
-    return c->table->scratch;
-  return read_again (c, error);
 }
 
 /* The length of the bytes C's hash is of, or would be of when it is
@@ -586,7 +257,7 @@ kic_content_bytes (const KicContent *content, struct timespec *mtime, GError **e
     }
   if (mtime != NULL)
     *mtime = c->mtime;
-  return bytes_of (c, error);
+  return content_bytes_of (c, error);
 }
 
 GBytes *
@@ -610,7 +281,7 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
       c->png_made = TRUE;
       c->png_let_go = FALSE;
       content_read (c);
-      bytes = content->kind != KIC_CONTENT_FILE ? NULL : bytes_of (c, &error);
+      bytes = content->kind != KIC_CONTENT_FILE ? NULL : content_bytes_of (c, &error);
       if (bytes == NULL)
         made_why = g_strdup (error != NULL ? error->message : "unreadable");
       else
@@ -640,7 +311,7 @@ kic_content_png (const KicContent *content, const char **sha256, const char **wh
               memcpy (c->png_sha, hex, sizeof hex);
               /* (the XPM's bytes, if they were the scratch, are let go here:
                * the PNG is made) */
-              png = keep_or_scratch (c->table, &c->png, made);
+              png = content_keep_or_scratch (c->table, &c->png, made);
               c->png_let_go = png != c->png;
             }
         }
@@ -701,7 +372,7 @@ kic_content_unchanged (const KicContent *content, GError **error)
 
   if (!c->read || rootfd < 0 || content->kind != KIC_CONTENT_FILE || c->not_copyable != NULL)
     return TRUE; /* read now, or nothing to copy anyway */
-  if (!kic_source_stat_in (source_dirs (c->table), c->path, NULL, &st, error))
+  if (!kic_source_stat_in (content_source_dirs (c->table), c->path, NULL, &st, error))
     return FALSE;
   /* a rewrite moves the times; a chmod or chown the change time */
   if (st.st_dev != c->st.st_dev || st.st_ino != c->st.st_ino || st.st_size != c->st.st_size
@@ -737,7 +408,7 @@ kic_content_copyable (const KicContent *content, GError **error)
       seen.dev = (dev_t) stamp.dev;
       seen.ino = (ino_t) stamp.ino;
       seen.ctime_ns = stamp.ctime_ns;
-      return kic_source_stat_in (source_dirs (c->table), c->path, stamped ? &seen : NULL, &st, error);
+      return kic_source_stat_in (content_source_dirs (c->table), c->path, stamped ? &seen : NULL, &st, error);
     }
   return kic_content_bytes (content, NULL, error) != NULL;
 }
