@@ -95,6 +95,21 @@ test_equal_by_bytes (Fixture *f, G_GNUC_UNUSED gconstpointer data)
  * (one fstatat) as a read would stamp it.  When a later read finds the
  * file changed since, the run keeps the stamp the comparison was made on,
  * so that the next run sees the change. */
+/* a.png (9 bytes) and a new longer.png (14), stamps kept: they differ,
+ * neither read */
+static void
+compared_by_length (Fixture *f, const KicContent **a, const KicContent **longer)
+{
+  write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nLONGER", 14, 0644);
+  kic_fs_index_keep_stamps (f->index);
+  *a = kic_content_of_path (f->table, "/icons/a.png");
+  *longer = kic_content_of_path (f->table, "/icons/longer.png");
+  g_assert_false (kic_content_equal (*a, *longer));
+  g_assert_false (kic_content_equal (*longer, *a));
+  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 0);
+  g_assert_false ((*a)->hashed || (*longer)->hashed);
+}
+
 static void
 test_lengths_first (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
@@ -102,14 +117,7 @@ test_lengths_first (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   const KicFsStamp *stamp;
   g_autoptr (GError) error = NULL;
 
-  write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nLONGER", 14, 0644);
-  kic_fs_index_keep_stamps (f->index);
-  a = kic_content_of_path (f->table, "/icons/a.png");
-  longer = kic_content_of_path (f->table, "/icons/longer.png");
-  g_assert_false (kic_content_equal (a, longer));
-  g_assert_false (kic_content_equal (longer, a));
-  g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 0);
-  g_assert_false (a->hashed || longer->hashed);
+  compared_by_length (f, &a, &longer);
   stamp = g_hash_table_lookup (kic_fs_index_stamps (f->index), "/icons/longer.png");
   g_assert_nonnull (stamp);
   g_assert_cmpint (stamp->size, ==, 14);
@@ -147,11 +155,7 @@ test_lengths_first_private (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   const KicFsStamp *stamp;
   g_autoptr (GError) error = NULL;
 
-  write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nLONGER", 14, 0644);
-  kic_fs_index_keep_stamps (f->index);
-  a = kic_content_of_path (f->table, "/icons/a.png");
-  longer = kic_content_of_path (f->table, "/icons/longer.png");
-  g_assert_false (kic_content_equal (a, longer));
+  compared_by_length (f, &a, &longer);
   g_usleep (20000);
   write_at (f, "/icons/longer.png", "\x89PNG\r\n\x1a\nA", 9, 0600);
   g_assert_null (kic_content_bytes (longer, NULL, &error));
@@ -161,27 +165,36 @@ test_lengths_first_private (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_cmpint (stamp->size, ==, 14);
 }
 
+/* a.png as a content known from the last run: its hash, and its stamp
+ * as it is now (*STAMP), seeded as the rebuild seeds a store copy's
+ * source (commands-rebuild.c, known_contents()) */
+static const KicContent *
+known_a (Fixture *f, KicFsStamp *stamp)
+{
+  static const char bytes[] = "\x89PNG\r\n\x1a\nA";
+  g_autofree char *host = g_build_filename (f->root, "/icons/a.png", NULL);
+  g_autofree char *sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) bytes, 9);
+  struct stat st;
+
+  g_assert_cmpint (stat (host, &st), ==, 0);
+  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, &st);
+  kic_fs_index_keep_stamps (f->index);
+  kic_fs_index_seed_file (f->index, "/icons/a.png", stamp);
+  kic_content_table_know (f->table, "/icons/a.png", sha);
+  return kic_content_of_path (f->table, "/icons/a.png");
+}
+
 /* A content known from the last run (its hash and stamp seeded) whose
  * read finds other bytes: not copied, and the run keeps the seeded
  * stamp, the one its comparisons (by that hash) were made on. */
 static void
 test_known_changed (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-  static const char bytes[] = "\x89PNG\r\n\x1a\nA";
-  g_autofree char *host = g_build_filename (f->root, "/icons/a.png", NULL);
-  g_autofree char *sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) bytes, 9);
   g_autoptr (GError) error = NULL;
-  const KicContent *a;
   const KicFsStamp *kept;
   KicFsStamp stamp;
-  struct stat st;
+  const KicContent *a = known_a (f, &stamp);
 
-  g_assert_cmpint (stat (host, &st), ==, 0);
-  kic_fs_stamp_of_stat (&stamp, KIC_FS_FILE, &st);
-  kic_fs_index_keep_stamps (f->index);
-  kic_fs_index_seed_file (f->index, "/icons/a.png", &stamp);
-  kic_content_table_know (f->table, "/icons/a.png", sha);
-  a = kic_content_of_path (f->table, "/icons/a.png");
   g_usleep (20000);
   write_at (f, "/icons/a.png", "\x89PNG\r\n\x1a\nZ", 9, 0644);
   g_assert_null (kic_content_bytes (a, NULL, &error));
@@ -224,25 +237,17 @@ acl_deny (const char *host, guint32 uid)
 static void
 test_known_as_stamped (Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-  static const char bytes[] = "\x89PNG\r\n\x1a\nA";
   g_autofree char *host = g_build_filename (f->root, "/icons/a.png", NULL);
-  g_autofree char *sha = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) bytes, 9);
   g_autoptr (GError) error = NULL;
   const KicContent *a;
   KicFsStamp stamp;
-  struct stat st;
 
   if (!acl_deny (host, 65534))
     {
       g_test_skip ("no access ACLs on this file system");
       return;
     }
-  g_assert_cmpint (stat (host, &st), ==, 0);
-  kic_fs_stamp_of_stat (&stamp, KIC_FS_FILE, &st);
-  kic_fs_index_keep_stamps (f->index);
-  kic_fs_index_seed_file (f->index, "/icons/a.png", &stamp);
-  kic_content_table_know (f->table, "/icons/a.png", sha);
-  a = kic_content_of_path (f->table, "/icons/a.png");
+  a = known_a (f, &stamp);
   g_assert_true (kic_content_copyable (a, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (kic_content_table_n_read (f->table), ==, 0);
