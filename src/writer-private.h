@@ -68,7 +68,10 @@ struct _KicWriter {
   KicManifest *old;     /* the manifest as read */
   KicManifest *committed; /* the manifest kic_writer_apply() committed */
   GPtrArray *made;      /* parents of the store this run created */
-  GHashTable *in_place; /* store copies that already have their content */
+  GHashTable *in_place; /* store copies that already have their content ->
+                         * their stamp as found (KicFsStamp*: the state's,
+                         * kic_writer_store_stamps(), as the run leaves them
+                         * untouched) */
   GHashTable *too_long; /* names already warned about */
   KicWriteStats *stats;
   KicWriteStats no_stats;

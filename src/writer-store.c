@@ -76,6 +76,18 @@ copy_settled (const Writer *w, const KicManifestEntry *was, const char *sum, con
  * (kic_kept_dirs_new()) keeps the store directories opened: the copies of
  * a run share a few, which only root can change (a missing one stays
  * missing: the writer makes them later). */
+/* STORE, a copy found with its content (ST, stated after the clock said
+ * READ_NS), is in place: the run leaves it as it is. */
+static void
+in_place (Writer *w, const char *store, const struct stat *st, gint64 read_ns)
+{
+  KicFsStamp *stamp = g_new0 (KicFsStamp, 1);
+
+  kic_fs_stamp_of_stat (stamp, KIC_FS_FILE, st);
+  stamp->read_ns = read_ns;
+  g_hash_table_replace (w->in_place, g_strdup (store), stamp);
+}
+
 gboolean
 writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char *sum)
 {
@@ -86,6 +98,7 @@ writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char
   struct stat st;
   gboolean ok = FALSE;
   gboolean owned = FALSE;
+  gint64 read_ns;
   int fd, errsv = 0;
 
   if (kic_kept_dirs_lookup (dirs, dir, &fd))
@@ -99,20 +112,23 @@ writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char
       if (fd >= 0 || errsv == ENOENT)
         owned = !kic_kept_dirs_keep (dirs, dir, fd);
     }
+  /* (the clock before the stat: the stamp kept of a copy in place,
+   * fingerprint.c's racy rule) */
+  read_ns = kic_fs_stamp_clock ();
   if (fd < 0)
     ok = errsv == ENOENT;
   else if (fstatat (fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
     ok = errno == ENOENT;
   else if (S_ISREG (st.st_mode) && copy_settled (w, was, sum, &st))
     {
-      g_hash_table_add (w->in_place, g_strdup (store));
+      in_place (w, store, &st, read_ns);
       ok = TRUE;
     }
   else if (S_ISREG (st.st_mode) && (have = writer_sha256_at (fd, name)) != NULL)
     {
       if (strcmp (have, sum) == 0)
         {
-          g_hash_table_add (w->in_place, g_strdup (store));
+          in_place (w, store, &st, read_ns);
           ok = TRUE;
         }
       else

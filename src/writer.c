@@ -54,7 +54,7 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->lock = -1;
   w->dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, writer_dir_handle_free);
   w->made = g_ptr_array_new_with_free_func (g_free);
-  w->in_place = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  w->in_place = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   w->too_long = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   w->contents = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   w->untrusted = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
@@ -498,12 +498,22 @@ kic_writer_store_stamps (KicWriter *w)
   for (guint i = 0; i < files->len; i++)
     {
       const KicManifestEntry *e = g_ptr_array_index (files, i);
-      g_autofree char *dir = g_path_get_dirname (e->path);
-      g_autofree char *name = g_path_get_basename (e->path);
+      const KicFsStamp *found = g_hash_table_lookup (w->in_place, e->path);
+      g_autofree char *dir = NULL;
+      g_autofree char *name = NULL;
       KicFsStamp *stamp;
       struct timespec now;
       struct stat st;
 
+      /* a copy in place, which the run left as it found it: its stamp
+       * then (writer_store_slot_ok()) */
+      if (found != NULL)
+        {
+          g_hash_table_insert (stamps, g_strdup (e->path), g_memdup2 (found, sizeof *found));
+          continue;
+        }
+      dir = g_path_get_dirname (e->path);
+      name = g_path_get_basename (e->path);
       /* (sorted by path: a directory's copies come together) */
       if (g_strcmp0 (dir, open_dir_path) != 0)
         {
