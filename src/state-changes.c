@@ -68,51 +68,64 @@ walks_through (GHashTable *e, const char *path)
     }
 }
 
+/* Has entry OLD (of a listing then) changed as NOW (the same name now)?
+ * Of another kind, or a link that was followed and points elsewhere now. */
+static gboolean
+entry_changed (const KicFsListingEntry *old, const KicFsListingEntry *now)
+{
+  return old->kind != now->kind
+         || (old->target != NULL && (g_strcmp0 (old->target, now->target) != 0 || g_strcmp0 (old->real, now->real) != 0));
+}
+
 /* Compare the listing of DIR now (through INDEX, without OURS) with WAS
  * (NULL: no directory then); the names that came, went or changed go to E.
  * Only the links the last run followed are followed again: where one that
  * no lookup followed leads cannot have mattered to any name it planned
  * (the names that look it up now are planned again, and follow it), and a
- * new name is a change whatever it is. */
+ * new name is a change whatever it is.  A name of ours now that was there
+ * then (as another file) went.  One merge: both listings are sorted by
+ * name, each name once (a state's: kic_state_read() takes no other). */
 static void
 compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTable *ours, GHashTable *e)
 {
-  g_autoptr (GHashTable) before = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) followed = g_hash_table_new (kic_str_hash, g_str_equal);
-  g_autoptr (GHashTable) seen = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GPtrArray) now = NULL;
+  guint n_was = was != NULL ? was->len : 0, n_now, i = 0, j = 0;
 
-  for (guint i = 0; was != NULL && i < was->len; i++)
+  for (guint k = 0; k < n_was; k++)
     {
-      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
+      const KicFsListingEntry *entry = g_ptr_array_index (was, k);
 
-      g_hash_table_insert (before, entry->name, (gpointer) entry);
       if (entry->target != NULL)
         g_hash_table_add (followed, entry->name);
     }
   now = kic_fs_index_listing (index, dir, followed);
-  for (guint i = 0; now != NULL && i < now->len; i++)
+  n_now = now != NULL ? now->len : 0;
+  while (i < n_now || j < n_was)
     {
-      const KicFsListingEntry *entry = g_ptr_array_index (now, i);
-      const KicFsListingEntry *old = g_hash_table_lookup (before, entry->name);
-      g_autofree char *path = g_build_filename (dir, entry->name, NULL);
+      const KicFsListingEntry *a = i < n_now ? g_ptr_array_index (now, i) : NULL;
+      const KicFsListingEntry *b = j < n_was ? g_ptr_array_index (was, j) : NULL;
+      int order = a == NULL ? 1 : b == NULL ? -1 : strcmp (a->name, b->name);
+      g_autofree char *path = NULL;
 
-      if (g_hash_table_contains (ours, path))
-        continue;
-      g_hash_table_add (seen, entry->name);
-      /* new, of another kind, or a link that was followed and points
-       * elsewhere now */
-      if (old == NULL || old->kind != entry->kind
-          || (old->target != NULL
-              && (g_strcmp0 (old->target, entry->target) != 0 || g_strcmp0 (old->real, entry->real) != 0)))
-        add_entry (e, dir, entry->name);
-    }
-  for (guint i = 0; was != NULL && i < was->len; i++)
-    {
-      const KicFsListingEntry *entry = g_ptr_array_index (was, i);
-
-      if (!g_hash_table_contains (seen, entry->name))
-        add_entry (e, dir, entry->name);
+      if (order > 0)
+        {
+          add_entry (e, dir, b->name); /* gone */
+          j++;
+          continue;
+        }
+      path = g_build_filename (dir, a->name, NULL);
+      if (order < 0)
+        {
+          if (!g_hash_table_contains (ours, path))
+            add_entry (e, dir, a->name); /* new */
+          i++;
+          continue;
+        }
+      if (g_hash_table_contains (ours, path) || entry_changed (b, a))
+        add_entry (e, dir, a->name);
+      i++;
+      j++;
     }
 }
 
