@@ -69,9 +69,9 @@ struct _KicWriter {
   KicManifest *committed; /* the manifest kic_writer_apply() committed */
   GPtrArray *made;      /* parents of the store this run created */
   GHashTable *in_place; /* store copies that already have their content ->
-                         * their stamp as found (KicFsStamp*: the state's,
-                         * kic_writer_store_stamps(), as the run leaves them
-                         * untouched) */
+                         * the stamp they were found with (KicFsStamp*),
+                         * which kic_writer_store_stamps() gives the state:
+                         * the run does not touch them */
   GHashTable *too_long; /* names already warned about */
   KicWriteStats *stats;
   KicWriteStats no_stats;

@@ -68,14 +68,6 @@ copy_settled (const Writer *w, const KicManifestEntry *was, const char *sum, con
   return kic_fs_stamp_unchanged (then, &now);
 }
 
-/* May the copy with content SUM go to STORE?  Yes when nothing is there,
- * when the same content is (then it is in place), or a copy of ours the
- * old manifest records with the content it has now.  Anything else there
- * (a file not ours, a link, a FIFO, a socket, a directory, a parent that
- * is not a directory) is left alone, and so are the links to it.  DIRS
- * (kic_kept_dirs_new()) keeps the store directories opened: the copies of
- * a run share a few, which only root can change (a missing one stays
- * missing: the writer makes them later). */
 /* STORE, a copy found with its content (ST, stated after the clock said
  * READ_NS), is in place: the run leaves it as it is. */
 static void
@@ -88,6 +80,14 @@ in_place (Writer *w, const char *store, const struct stat *st, gint64 read_ns)
   g_hash_table_replace (w->in_place, g_strdup (store), stamp);
 }
 
+/* May the copy with content SUM go to STORE?  Yes when nothing is there,
+ * when the same content is (then it is in place), or a copy of ours the
+ * old manifest records with the content it has now.  Anything else there
+ * (a file not ours, a link, a FIFO, a socket, a directory, a parent that
+ * is not a directory) is left alone, and so are the links to it.  DIRS
+ * (kic_kept_dirs_new()) keeps the store directories opened: the copies of
+ * a run share a few, which only root can change (a missing one stays
+ * missing: the writer makes them later). */
 gboolean
 writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char *sum)
 {
