@@ -377,8 +377,8 @@ dir_settled (const char *dir, gpointer data)
 
 /* The state read on the other core while the fingerprint looks at the
  * inputs after the first changed one (kic_fingerprint_what_changed()'s
- * ON_CHANGE): on an apps3 tree the 1 080 stats and the 750 KB state each
- * take a few milliseconds, and a run with no change needs no state. */
+ * ON_CHANGE): both the look's stats and the state's parse take a few
+ * milliseconds on a large tree, and a run with no change needs no state. */
 typedef struct {
   const char *root;
   const char *path; /* the store's state file */
