@@ -168,65 +168,99 @@ stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, Stam
   return stamp_format (stamp, out);
 }
 
-/* Inputs stamped in their (sorted) order: where the next input is in the
- * same directory, from that directory's descriptor (O_PATH), not each
- * walked from the root (a tenth of a stat on overlayfs).  The same
- * answer: the open of the directory follows the links an fstatat from the
- * root follows on the way, and the name is not followed either way. */
+/* Inputs stamped in their (sorted) order, each by name in its directory,
+ * which is reached from the root one component at a time (O_PATH |
+ * O_NOFOLLOW: an input's path is a real path, so a link put in place of
+ * a directory since is not followed, nor waited on where it leads: the
+ * inputs below it are stamped as nothing there, and the link shows in
+ * its parent's listing, an input too).  The directories of the path
+ * stamped last stay open, so each directory is opened once for the look,
+ * not walked again for every input below it. */
 typedef struct {
   int rootfd;
-  int dirfd;          /* -1: none open */
-  char *dir;          /* ... its path */
+  GString *dir;   /* the path of the innermost directory open ("" for the root) */
+  GArray *ends;   /* per directory open: the length of DIR up to it */
+  GArray *fds;    /* ... and its descriptor */
 } StatCursor;
 
-/* The directory part of PATH ("/a/b" of "/a/b/c", "/" of "/a"), its
- * length; 0 for "/" itself. */
-static gsize
-parent_length (const char *path)
+static void
+cursor_init (StatCursor *c, int rootfd)
 {
-  const char *slash = strrchr (path, '/');
-
-  if (path[1] == '\0' || slash == NULL)
-    return 0;
-  return slash == path ? 1 : (gsize) (slash - path);
+  c->rootfd = rootfd;
+  c->dir = g_string_new (NULL);
+  c->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
+  c->fds = g_array_new (FALSE, FALSE, sizeof (int));
 }
 
-/* PATHS[I] (an object of TYPE) as it is now, into *STAMP; NEXT is the
- * path stamped after it, or NULL. */
 static void
-cursor_stamp (StatCursor *c, KicFsType type, const char *path, const char *next, KicFsStamp *stamp)
+cursor_pop (StatCursor *c)
 {
-  gsize n = parent_length (path);
+  close (g_array_index (c->fds, int, c->fds->len - 1));
+  g_array_set_size (c->fds, c->fds->len - 1);
+  g_array_set_size (c->ends, c->ends->len - 1);
+  g_string_truncate (c->dir, c->ends->len > 0 ? g_array_index (c->ends, gsize, c->ends->len - 1) : 0);
+}
+
+/* PATH (a clean absolute path, not "/"), an object of TYPE, as it is now,
+ * into *STAMP. */
+static void
+cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp)
+{
+  const char *base = strrchr (path, '/') + 1;
+  gsize n = (gsize) (base - 1 - path); /* its directory: PATH's first N bytes ("" for the root) */
   struct stat st;
 
-  if (n > 1 && (c->dir == NULL || strlen (c->dir) != n || strncmp (c->dir, path, n) != 0))
+  /* the open directories that are not that directory or one above it */
+  while (c->fds->len > 0
+         && !(c->dir->len <= n && strncmp (c->dir->str, path, c->dir->len) == 0 && path[c->dir->len] == '/'))
+    cursor_pop (c);
+  /* down to it */
+  while (c->dir->len < n)
     {
-      /* a directory of one input is not opened for it */
-      if (next == NULL || parent_length (next) != n || strncmp (next, path, n) != 0)
+      const char *name = path + c->dir->len + 1;
+      const char *end = memchr (name, '/', path + n - name);
+      g_autofree char *component = g_strndup (name, (end != NULL ? end : path + n) - name);
+      int parent = c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd;
+      int fd = openat (parent, component, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      gsize len;
+
+      if (fd < 0)
         {
-          stamp_of_path (c->rootfd, type, path, stamp);
+          kic_fs_stamp_of_stat (stamp, type, NULL);
           return;
         }
-      if (c->dirfd >= 0)
-        close (c->dirfd);
-      g_free (c->dir);
-      c->dir = g_strndup (path, n);
-      c->dirfd = openat (c->rootfd, c->dir + 1, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      g_string_append_c (c->dir, '/');
+      g_string_append (c->dir, component);
+      len = c->dir->len;
+      g_array_append_val (c->ends, len);
+      g_array_append_val (c->fds, fd);
     }
-  if (n <= 1 || c->dirfd < 0)
-    {
-      stamp_of_path (c->rootfd, type, path, stamp);
-      return;
-    }
-  kic_fs_stamp_of_stat (stamp, type, fstatat (c->dirfd, path + n + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+  kic_fs_stamp_of_stat (stamp, type,
+                        fstatat (c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd, base,
+                                 &st, AT_SYMLINK_NOFOLLOW) == 0
+                          ? &st
+                          : NULL);
 }
 
 static void
 cursor_clear (StatCursor *c)
 {
-  if (c->dirfd >= 0)
-    close (c->dirfd);
-  g_free (c->dir);
+  while (c->fds->len > 0)
+    cursor_pop (c);
+  g_string_free (c->dir, TRUE);
+  g_array_unref (c->ends);
+  g_array_unref (c->fds);
+}
+
+/* PATH as it is now, by CURSOR (the root itself from the root's
+ * descriptor). */
+static void
+stamp_in_order (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp)
+{
+  if (path[1] == '\0')
+    stamp_of_path (c->rootfd, type, path, stamp);
+  else
+    cursor_stamp (c, type, path, stamp);
 }
 
 /* The type of an input, from the head of its line ("d\t..." or "f\t...") */
@@ -372,11 +406,12 @@ static gpointer
 stat_range (gpointer data)
 {
   StatRange *range = data;
-  StatCursor cursor = { range->rootfd, -1, NULL };
+  StatCursor cursor;
 
+  cursor_init (&cursor, range->rootfd);
   for (guint i = range->first; i < range->end; i++)
-    cursor_stamp (&cursor, input_type (g_ptr_array_index (range->heads, i)), g_ptr_array_index (range->paths, i),
-                  i + 1 < range->end ? g_ptr_array_index (range->paths, i + 1) : NULL, &range->stamps[i - range->first]);
+    stamp_in_order (&cursor, input_type (g_ptr_array_index (range->heads, i)), g_ptr_array_index (range->paths, i),
+                    &range->stamps[i - range->first]);
   cursor_clear (&cursor);
   return NULL;
 }
@@ -402,7 +437,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
   gboolean has_manifest = FALSE;
   StatRange range;
   GThread *stat_thread;
-  StatCursor cursor = { rootfd, -1, NULL };
+  StatCursor cursor;
 
   kic_sha256_init (&digest);
   if (stamps != NULL)
@@ -459,6 +494,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
    * no change: a getattr of the file system each, 1 869 after a rebuild
    * of an apps3 tree), every input then compared in order */
   changed = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  cursor_init (&cursor, rootfd);
   if (stamps != NULL)
     *stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   range.rootfd = rootfd;
@@ -489,7 +525,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
         }
       else
         {
-          cursor_stamp (&cursor, type, path, i + 1 < range.first ? g_ptr_array_index (paths, i + 1) : NULL, &stamp);
+          stamp_in_order (&cursor, type, path, &stamp);
           now = stamp_format (&stamp, &now_text);
         }
 

@@ -7,7 +7,7 @@
 # after each, the run must plan in full, and the run after it stop again.
 . "$(dirname "$0")/lib.sh"
 
-plan 51
+plan 52
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
@@ -178,4 +178,17 @@ tick
 run > "$WORK/out"
 stopped
 ok $? "... and the run after it stops at the fingerprint"
+
+# A directory of inputs moved aside and put back as a link to where it
+# went: the look does not follow the link (an input's path is a real path:
+# root is not led elsewhere, nor made to wait there), so an input below it
+# is nothing there now, though the file the link leads to is the same
+tick
+run > /dev/null
+f=$(awk -F '\t' '$1 == "f" && $3 ~ /^\/usr\/share\/icons\// { print $3; exit }' "$R$S/fingerprint")
+d=$(dirname "$f")
+mv "$R$d" "$R$d.moved" && ln -s "$(basename "$d").moved" "$R$d"
+"$BIN" -v --root "$R" --dry-run > "$WORK/linked" 2>&1
+[ -n "$f" ] && grep -qF "fingerprint: '$f' changed (none, was " "$WORK/linked"
+ok $? "a directory put back as a link: the input below it ($f) is not looked at through the link"
 finish
