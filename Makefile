@@ -40,7 +40,7 @@ CFLAGS ?= -O2 -g
 ifeq ($(CI),true)
 WERROR ?= -Werror
 endif
-# json-glib and libXpm are opened when first needed (src/dynlib.h): their
+# json-glib and libXpm are opened when first needed (src/base/dynlib.h): their
 # headers only here, no link
 PKGS = glib-2.0 libxdg-basedir libzstd libpng nettle
 DYN_PKGS = json-glib-1.0 xpm
@@ -49,14 +49,30 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 WARN_CFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
               $(WERROR)
 ALL_CFLAGS = -std=c11 $(WARN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Isrc $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE $(CPPFLAGS)
 # -MMD -MP: each object depends on the headers it includes (build/*.d)
 DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
-LIB_SRCS = src/commands.c src/commands-rebuild.c src/config.c src/content.c src/content-read.c src/desktop.c src/detect.c src/dpkg.c src/dynlib.c src/fingerprint.c src/fsindex.c src/fsindex-kept.c src/fsindex-read.c src/fsindex-virtual.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/mime-icons.c src/paths.c src/plan.c src/plan-candidates.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-known.c src/plan-memo.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
-           src/report.c src/resolver.c src/resolver-overlay.c src/resolver-names.c src/resolver-price.c src/resolver-scan.c src/safeopen.c src/sha256.c src/source.c src/state.c src/state-changes.c src/state-write.c src/theme.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-links.c src/writer-lock.c src/writer-log.c src/writer-recovery.c src/writer-store.c
+# src/ holds a directory per layer, lowest first.  A layer's code sees the
+# headers of its own layer and of those below it, never above, and each
+# layer is a static library linked above the ones it calls: an include or
+# a call upwards fails the build.  A layer's -private.h headers are for
+# its own files (tests/integration/layout.sh).
+LAYERS = base formats fs kde plan store writer cli
+INC_base = -Isrc/base
+INC_formats = $(INC_base) -Isrc/formats
+INC_fs = $(INC_formats) -Isrc/fs
+INC_kde = $(INC_fs) -Isrc/kde
+INC_plan = $(INC_kde) -Isrc/plan
+INC_store = $(INC_plan) -Isrc/store
+INC_writer = $(INC_store) -Isrc/writer
+INC_cli = $(INC_writer) -Isrc/cli
+LIB_SRCS = $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(sort $(wildcard src/$(l)/*.c))))
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
+HEADERS = $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.h))
+# the layers' libraries, highest first, as the linker wants them
+LAYER_LIBS = $(foreach l,cli writer store plan kde fs formats base,$(B)/libkic-$(l).a)
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first (longest first: prove --timer, loaded machine), so
 # that prove -j runs the others beside them and no long one starts last.
@@ -83,25 +99,31 @@ endif
 
 all: $(PROG)
 
+# (the layer is the first directory of the stem: kde/theme)
 $(B)/%.o: src/%.c
-	@mkdir -p $(B)
-	$(CC) $(ALL_CPPFLAGS) $(DEP_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	@mkdir -p $(@D)
+	$(CC) $(INC_$(firstword $(subst /, ,$*))) $(ALL_CPPFLAGS) $(DEP_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # The version is compiled into version.o alone, which is rebuilt when
 # debian/changelog changes.
-$(B)/version.o: debian/changelog
-$(B)/version.o: ALL_CPPFLAGS += -DKIC_VERSION='"$(VERSION)"'
+$(B)/base/version.o: debian/changelog
+$(B)/base/version.o: ALL_CPPFLAGS += -DKIC_VERSION='"$(VERSION)"'
 
-$(B)/libkic.a: $(LIB_OBJS)
-	$(AR) rcs $@ $(LIB_OBJS)
+define layer_library
+$(B)/libkic-$(1).a: $(filter $(B)/$(1)/%,$(LIB_OBJS))
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer_library,$(l))))
 
-$(PROG): $(B)/main.o $(B)/libkic.a
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(B)/main.o $(B)/libkic.a $(PKG_LIBS)
+$(PROG): $(B)/cli/main.o $(LAYER_LIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(B)/cli/main.o $(LAYER_LIBS) $(PKG_LIBS)
 
-$(B)/test-%: tests/unit/test-%.c $(B)/libkic.a
-	$(CC) $(ALL_CPPFLAGS) $(DEP_CFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libkic.a $(PKG_LIBS)
+# the unit tests see every layer's public headers
+$(B)/test-%: tests/unit/test-%.c $(LAYER_LIBS)
+	$(CC) $(INC_cli) $(ALL_CPPFLAGS) $(DEP_CFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LAYER_LIBS) $(PKG_LIBS)
 
--include $(wildcard $(B)/*.d)
+-include $(wildcard $(B)/*.d $(B)/*/*.d)
 
 # (what the tests need is built CHECK_JOBS at a time, too)
 check:

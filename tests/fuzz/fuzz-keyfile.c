@@ -2,7 +2,7 @@
  * /etc/kde-icon-cache.conf are read; and kic_config_parse_size() on the
  * raw input as a string (as --size gives it)
  *
- * The configuration is read the way kic_config_load() (src/config.c) does
+ * The configuration is read the way kic_config_load() (src/plan/config.c) does
  * it: that function wants a file on disk, which a fuzz target should not
  * write for every input.  kdeglobals is read as iconloader.c does: [Icons]
  * Theme= and [<Group>Icons] Size= through atoi().
@@ -57,7 +57,7 @@ parse_size (const char *text, GArray *targets)
   check_targets (targets);
 }
 
-/* src/config.c kic_config_load() after reading the file */
+/* src/plan/config.c kic_config_load() after reading the file */
 static void
 read_as_config (GKeyFile *kf)
 {
@@ -76,7 +76,7 @@ read_as_config (GKeyFile *kf)
     g_strstrip (themes[i]);
 }
 
-/* src/iconloader.c: the current theme and the group sizes */
+/* src/kde/iconloader.c: the current theme and the group sizes */
 static void
 read_as_kdeglobals (GKeyFile *kf)
 {

@@ -35,8 +35,8 @@ FUZZ_UBSAN_SUPP ?=
 FUZZ_ALL_TARGETS = desktop index-theme keyfile manifest raster resolver
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
-FUZZ_LIB_SRCS = $(or $(LIB_SRCS),$(filter-out src/main.c,$(wildcard src/*.c)))
-FUZZ_HEADERS = $(or $(HEADERS),$(wildcard src/*.h))
+FUZZ_LIB_SRCS = $(or $(LIB_SRCS),$(filter-out src/cli/main.c,$(wildcard src/*/*.c)))
+FUZZ_HEADERS = $(or $(HEADERS),$(wildcard src/*/*.h))
 FUZZ_PKG_CFLAGS = $(or $(PKG_CFLAGS),$(shell pkg-config --cflags glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng))
 FUZZ_PKG_LIBS = $(or $(PKG_LIBS),$(shell pkg-config --libs glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng))
 
@@ -44,7 +44,8 @@ FUZZ_SAN = -fsanitize=address,undefined
 # the project's warnings (-Wunused-parameter included: a parameter left
 # unused on purpose says so with G_GNUC_UNUSED)
 FUZZ_WARN_CFLAGS = $(or $(WARN_CFLAGS),-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes)
-FUZZ_CPPFLAGS = -D_GNU_SOURCE -DKIC_VERSION='"fuzz"' -Isrc -Itests/fuzz
+# (every layer's headers: the targets reach into several layers)
+FUZZ_CPPFLAGS = -D_GNU_SOURCE -DKIC_VERSION='"fuzz"' $(patsubst %,-I%,$(sort $(dir $(FUZZ_HEADERS)))) -Itests/fuzz
 FUZZ_CFLAGS = -std=c11 -O1 -g -fno-omit-frame-pointer $(FUZZ_WARN_CFLAGS) \
               $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(FUZZ_PKG_CFLAGS)
 FUZZ_LIB_OBJS = $(patsubst src/%.c,$(FUZZ_B)/obj/%.o,$(FUZZ_LIB_SRCS))
@@ -74,7 +75,7 @@ $(FUZZ_B)/libkic-fuzz.a: $(FUZZ_LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(FUZZ_LIB_OBJS)
 
-# the tool opens libXpm when it needs it (src/dynlib.h); the raster
+# the tool opens libXpm when it needs it (src/base/dynlib.h); the raster
 # target also calls it itself, so it links it
 $(FUZZ_B)/fuzz-raster: FUZZ_TARGET_LIBS = $(shell pkg-config --libs xpm)
 

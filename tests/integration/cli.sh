@@ -114,7 +114,7 @@ assert e["icon"] == 'a"b\\c', e["icon"]  # the key file's \\ is one backslash
 PY
 ok $? "--list --json escapes quotes, backslashes and control characters, and writes U+FFFD for a bad byte"
 
-# json-glib and libXpm are opened by the runs that need them (src/dynlib.h),
+# json-glib and libXpm are opened by the runs that need them (src/base/dynlib.h),
 # no other: the loader names each library it loads (LD_DEBUG=files)
 loaded () { LD_DEBUG=files "$@" 2>&1 > /dev/null | sed -n 's/.*file=\(lib[^ ]*\).*/\1/p' | sort -u | tr '\n' ' '; }
 lib_json=libjson-glib-1.0.so.0 lib_xpm=libXpm.so.4

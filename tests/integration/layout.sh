@@ -1,16 +1,45 @@
 #!/bin/sh
-# layout.sh - docs/how-it-works.md's source table names every file of src/,
-# and no file that is gone; no source file grows past the size one job
-# takes (about 700 lines: a file over it holds two jobs)
+# layout.sh - src/ is a directory per layer (the Makefile's LAYERS, lowest
+# first): a file includes headers of its own layer and the layers below
+# only, a *-private.h only from its own directory, and
+# docs/how-it-works.md's source table names every file of src/, and no
+# file that is gone
 . "$(dirname "$0")/lib.sh"
 
-plan 3
+plan 5
 doc=$TOP/docs/how-it-works.md
-sed -n '/^## Source layout/,$p' "$doc" | sed -n 's/^| `\([a-z0-9_-]*\.c\)` |.*/\1/p' | sort > "$WORK/listed"
-(cd "$TOP/src" && ls *.c) | sort > "$WORK/files"
+layers=$(sed -n 's/^LAYERS = //p' "$TOP/Makefile")
+ok $([ -n "$layers" ]; echo $?) "the Makefile names the layers ($layers)"
+
+sed -n '/^## Source layout/,$p' "$doc" | sed -n 's/^| `\([a-z]*\/[a-z0-9_-]*\.c\)` |.*/\1/p' | sort > "$WORK/listed"
+(cd "$TOP/src" && ls */*.c) | sort > "$WORK/files"
 missing=$(comm -13 "$WORK/listed" "$WORK/files" | tr '\n' ' ')
-is "$missing" "" "every src/*.c is in docs/how-it-works.md's source table"
+is "$missing" "" "every src/*/*.c is in docs/how-it-works.md's source table"
 gone=$(comm -23 "$WORK/listed" "$WORK/files" | tr '\n' ' ')
 is "$gone" "" "the table names no file that is not in src/"
-big=$(cd "$TOP/src" && wc -l *.c *.h | awk '$2 != "total" && $1 > 720 { printf "%s (%d) ", $2, $1 }')
-is "$big" "" "no source file over 720 lines"
+
+# LAYER HEADER lines of every header, then FILE-LAYER FILE HEADER of every
+# include; a header found in no layer is named too
+rank=0
+for l in $layers; do
+  rank=$((rank + 1))
+  for h in "$TOP/src/$l"/*.h; do [ -e "$h" ] && echo "h $rank $l ${h##*/}"; done
+done > "$WORK/headers"
+rank=0
+for l in $layers; do
+  rank=$((rank + 1))
+  for f in "$TOP/src/$l"/*.c "$TOP/src/$l"/*.h; do
+    [ -e "$f" ] || continue
+    sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do echo "i $rank $l $l/${f##*/} $inc"; done
+  done
+done > "$WORK/includes"
+awk '$1 == "h" { rank[$4] = $2; layer[$4] = $3; next }
+     !($5 in rank) { printf "%s: %s is in no layer; ", $4, $5; next }
+     rank[$5] > $2 { printf "%s includes %s/%s; ", $4, layer[$5], $5 }' \
+  "$WORK/headers" "$WORK/includes" > "$WORK/upward"
+is "$(cat "$WORK/upward")" "" "no file includes a header of a layer above its own"
+awk '$1 == "h" { layer[$4] = $3; next }
+     $5 ~ /-private\.h$/ && layer[$5] != $3 { printf "%s includes %s/%s; ", $4, layer[$5], $5 }' \
+  "$WORK/headers" "$WORK/includes" > "$WORK/private"
+is "$(cat "$WORK/private")" "" "a *-private.h is included only from its own directory"
+finish

@@ -2,7 +2,7 @@
 # libs.sh - kf6_copy_libs ROOT DEST: put the KF6 root's libKF6IconThemes
 # and libKF6BreezeIcons into DEST/usr/lib/x86_64-linux-gnu as Debian
 # installs them: the real file (libKF6IconThemes.so.6.X.Y, whose name
-# carries the release the tool reads, src/profile.c) and the soname link
+# carries the release the tool reads, src/kde/profile.c) and the soname link
 # to it.  A cp -L of the soname alone would lose the release, and the tool
 # would plan with its default profile (6.13) whatever KF6 answers (issue 20).
 # kf6_release ROOT: the root's KIconThemes release, from the same file name.
