@@ -1,7 +1,7 @@
 /* dynlib.c - a library opened when a run first needs it (dynlib.h) */
 #include "dynlib.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <dlfcn.h>
 

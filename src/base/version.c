@@ -1,5 +1,5 @@
 /* version.c - the version, from debian/changelog (see the Makefile): the
  * one object rebuilt when it changes */
-#include "kic.h"
+#include "version.h"
 
 const char kic_version[] = KIC_VERSION;

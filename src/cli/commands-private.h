@@ -6,8 +6,8 @@
 
 #include "commands.h"
 #include "iconloader.h"
-#include "writer.h"
 #include "writer-log.h"
+#include "writer.h"
 
 /* Where the writer's changes go: a dry run's list on standard output,
  * ACTION<TAB>PATH[<TAB>DETAIL]; a real run's log (writer-log.h). */

@@ -6,21 +6,24 @@
 
 #include "config.h"
 #include "desktop.h"
+#include "diag.h"
 #include "dpkg.h"
 #include "fingerprint.h"
+#include "hash.h"
+#include "keep.h"
 #include "menu.h"
+#include "path.h"
 #include "paths.h"
 #include "plan.h"
 #include "report.h"
-#include "source.h"
-#include "trusted.h"
-#include "writer.h"
-#include "writer-log.h"
-#include "kic.h"
 #include "resolver.h"
 #include "safeopen.h"
+#include "source.h"
 #include "state.h"
-#include "util.h"
+#include "trusted.h"
+#include "version.h"
+#include "writer-log.h"
+#include "writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -679,7 +682,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   if (json != NULL)
     kic_report_rebuild_json (json, system->current_theme, plan, n_desktop_files, &stats, stdout);
   print_summary (plan, popts.targets, n_desktop_files, &stats, wopts.dry_run);
-  /* the largest structures of the run go with the process (util.h) */
+  /* the largest structures of the run go with the process (keep.h) */
   kic_keep_until_exit (g_steal_pointer (&plan), (GDestroyNotify) kic_plan_free);
   kic_keep_until_exit (g_steal_pointer (&state), (GDestroyNotify) kic_state_free);
   kic_keep_until_exit (g_steal_pointer (&system), (GDestroyNotify) kic_system_free);

@@ -4,20 +4,21 @@
 
 #include "config.h"
 #include "desktop.h"
+#include "diag.h"
 #include "dpkg.h"
 #include "fingerprint.h"
+#include "hash.h"
 #include "menu.h"
 #include "paths.h"
 #include "plan.h"
 #include "report.h"
-#include "source.h"
-#include "trusted.h"
-#include "writer.h"
-#include "writer-log.h"
-#include "kic.h"
 #include "resolver.h"
 #include "safeopen.h"
+#include "source.h"
 #include "state.h"
+#include "trusted.h"
+#include "writer-log.h"
+#include "writer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -27,7 +28,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands-private.h"
-#include "util.h"
 
 void
 kic_print_diagnostics (void)

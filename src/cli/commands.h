@@ -19,7 +19,7 @@ typedef struct {
   int wait_seconds;
 } KicCommandOptions;
 
-/* Print the warnings and notes the run recorded so far (kic.h) on
+/* Print the warnings and notes the run recorded so far (diag.h) on
  * standard error, each once, unless --quiet. */
 void kic_print_diagnostics (void);
 

@@ -13,10 +13,11 @@
  */
 #include "commands.h"
 #include "config.h"
-#include "kic.h"
+#include "diag.h"
+#include "path.h"
 #include "plan.h"
 #include "profile.h"
-#include "util.h"
+#include "version.h"
 
 #include <errno.h>
 #include <locale.h>

@@ -1,8 +1,8 @@
 /* keyfile.c - lenient GKeyFile loading and KConfig-like getters */
 #include "keyfile.h"
 
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "number.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,8 +14,9 @@
  */
 #include "rcc.h"
 
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "hash.h"
+#include "number.h"
 
 #include <string.h>
 #include <zstd.h>

@@ -5,9 +5,9 @@
  */
 #include "content-private.h"
 
-#include "kic.h"
+#include "diag.h"
+#include "readfd.h"
 #include "sha256.h"
-#include "util.h"
 
 #include <errno.h>
 #include <string.h>

@@ -6,10 +6,10 @@
  */
 #include "content-private.h"
 
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
 #include "raster.h"
 #include "sha256.h"
-#include "util.h"
 
 #include <string.h>
 #include <sys/stat.h>

@@ -2,8 +2,8 @@
  * its database files are its own business) */
 #include "dpkg.h"
 
+#include "hash.h"
 #include "safeopen.h"
-#include "util.h"
 
 #include <fcntl.h>
 #include <string.h>

@@ -4,9 +4,8 @@
  */
 #include "fsindex-private.h"
 
-#include "kic.h"
+#include "hash.h"
 #include "safeopen.h"
-#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>

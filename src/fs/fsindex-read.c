@@ -2,8 +2,8 @@
  * only once it is known to be a regular file */
 #include "fsindex-private.h"
 
+#include "readfd.h"
 #include "safeopen.h"
-#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  */
 #include "fsindex-private.h"
 
-#include "kic.h"
+#include "path.h"
 #include "safeopen.h"
 
 #include <dirent.h>

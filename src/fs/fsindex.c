@@ -4,8 +4,11 @@
  * get copies (transfer full) or borrowed pointers valid while the index lives.
  */
 #include "fsindex.h"
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
+#include "path.h"
 #include "safeopen.h"
+#include "sorted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "fsindex-private.h"
-#include "util.h"
 
 static void
 fs_entry_free (gpointer data)

@@ -17,7 +17,6 @@
 #ifndef KIC_FSINDEX_H
 #define KIC_FSINDEX_H
 
-#include "util.h"
 
 #include <dirent.h>
 #include <glib.h>

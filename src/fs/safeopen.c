@@ -1,6 +1,7 @@
 /* safeopen.c - openat2(RESOLVE_IN_ROOT), or a careful walk */
 #include "safeopen.h"
-#include "util.h"
+#include "hash.h"
+#include "readfd.h"
 
 #include <errno.h>
 #include <fcntl.h>

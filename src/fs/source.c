@@ -1,9 +1,9 @@
 /* source.c - an icon file opened for a copy every user could make */
 #include "source.h"
 
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
 #include "safeopen.h"
-#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * root (or the running user) and writable by nobody else */
 #include "trusted.h"
 
-#include "kic.h"
+#include "diag.h"
 #include "safeopen.h"
 
 #include <errno.h>

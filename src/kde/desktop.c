@@ -14,9 +14,9 @@
  */
 #include "desktop.h"
 
+#include "diag.h"
+#include "hash.h"
 #include "keyfile.h"
-#include "kic.h"
-#include "util.h"
 
 #include <string.h>
 

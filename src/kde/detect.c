@@ -6,9 +6,10 @@
  */
 #include "detect.h"
 
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
+#include "number.h"
 #include "rcc.h"
-#include "util.h"
 
 #include <string.h>
 

@@ -7,11 +7,12 @@
  */
 #include "iconloader.h"
 
+#include "diag.h"
 #include "keyfile.h"
-#include "kic.h"
 #include "mime-icons.h"
+#include "number.h"
+#include "path.h"
 #include "paths.h"
-#include "util.h"
 
 #include <string.h>
 

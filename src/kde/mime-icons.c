@@ -7,8 +7,9 @@
  */
 #include "mime-icons.h"
 
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "hash.h"
+#include "sorted.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* paths.c - XDG base directories through libxdg-basedir */
 #include "paths.h"
 
-#include "util.h"
+#include "path.h"
 
 #include <basedir.h>
 #include <string.h>

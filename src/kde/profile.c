@@ -8,8 +8,8 @@
 #include "profile.h"
 
 #include "detect.h"
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "number.h"
 
 #include <stdlib.h>
 #include <string.h>

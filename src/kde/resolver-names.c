@@ -2,7 +2,7 @@
  * (resolver-scan.c's theme_names_table()), and what it answers
  */
 #include "resolver-private.h"
-#include "util.h"
+#include "hash.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * link is seen through every path that reaches its directory)
  */
 #include "resolver-private.h"
-#include "util.h"
+#include "hash.h"
 
 #include <limits.h>
 #include <stdlib.h>

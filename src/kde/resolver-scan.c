@@ -6,7 +6,7 @@
  * kicontheme.cpp is named, as in resolver.c.
  */
 #include "resolver-private.h"
-#include "util.h"
+#include "path.h"
 
 #include <limits.h>
 #include <stdlib.h>

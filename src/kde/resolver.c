@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "resolver-private.h"
-#include "util.h"
+#include "number.h"
+#include "sorted.h"
 
 static void
 call_free (gpointer data)

@@ -6,10 +6,10 @@
  */
 #include "theme.h"
 
+#include "hash.h"
 #include "keyfile.h"
-#include "kic.h"
+#include "path.h"
 #include "trusted.h"
-#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>

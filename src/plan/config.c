@@ -1,9 +1,9 @@
 /* config.c - the configuration file and the size syntax */
 #include "config.h"
 
+#include "diag.h"
 #include "keyfile.h"
-#include "kic.h"
-#include "util.h"
+#include "number.h"
 
 #include <string.h>
 

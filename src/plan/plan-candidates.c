@@ -4,8 +4,9 @@
  */
 #include "plan-private.h"
 
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "hash.h"
+#include "path.h"
 
 #include <string.h>
 

@@ -7,7 +7,6 @@
  * resolver counts it, with the links in an overlay) goes down.
  */
 #include "plan-private.h"
-#include "kic.h"
 
 #include <string.h>
 

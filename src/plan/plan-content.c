@@ -3,7 +3,7 @@
  */
 #include "plan-private.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <string.h>
 

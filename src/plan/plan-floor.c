@@ -4,7 +4,6 @@
  */
 #include "plan-private.h"
 
-#include "kic.h"
 
 #include <string.h>
 

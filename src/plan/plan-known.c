@@ -21,8 +21,9 @@
  */
 #include "plan-private.h"
 
+#include "hash.h"
 #include "resolver.h"
-#include "util.h"
+#include "sorted.h"
 
 #include <string.h>
 

@@ -21,8 +21,7 @@
  */
 #include "plan-private.h"
 
-#include "kic.h"
-#include "util.h"
+#include "hash.h"
 
 #include <string.h>
 

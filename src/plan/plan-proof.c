@@ -11,8 +11,10 @@
  */
 #include "plan-private.h"
 
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "hash.h"
+#include "path.h"
+#include "sorted.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
  */
 #include "plan-private.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <string.h>
 

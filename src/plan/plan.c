@@ -36,8 +36,9 @@
  */
 #include "plan-private.h"
 
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "hash.h"
+#include "version.h"
 
 #include <string.h>
 

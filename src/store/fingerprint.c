@@ -9,11 +9,15 @@
  */
 #include "fingerprint.h"
 
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
 #include "manifest.h"
+#include "number.h"
+#include "path.h"
+#include "readfd.h"
 #include "safeopen.h"
 #include "sha256.h"
-#include "util.h"
+#include "sorted.h"
 
 #include <fcntl.h>
 #include <stdint.h>

@@ -1,8 +1,9 @@
 /* manifest.c - read and write the manifest */
 #include "manifest.h"
 
-#include "kic.h"
-#include "util.h"
+#include "diag.h"
+#include "hash.h"
+#include "sorted.h"
 
 #include <stdlib.h>
 #include <string.h>

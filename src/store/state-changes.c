@@ -8,10 +8,10 @@
 #include "state-private.h"
 
 #include "desktop.h"
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
 #include "manifest.h"
 #include "resolver.h"
-#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,12 @@
 #include "state.h"
 
 #include "desktop.h"
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
+#include "number.h"
+#include "path.h"
 #include "resolver.h"
-#include "util.h"
+#include "sorted.h"
 
 #include <string.h>
 #include "state-private.h"

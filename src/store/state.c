@@ -32,11 +32,12 @@
 #include "state.h"
 
 #include "desktop.h"
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
 #include "manifest.h"
+#include "path.h"
 #include "resolver.h"
 #include "safeopen.h"
-#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -10,11 +10,13 @@
  */
 #include "writer-private.h"
 
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
+#include "path.h"
+#include "readfd.h"
 #include "safeopen.h"
 #include "sha256.h"
 #include "trusted.h"
-#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>

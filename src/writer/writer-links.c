@@ -5,8 +5,8 @@
  */
 #include "writer-private.h"
 
+#include "diag.h"
 #include "fingerprint.h"
-#include "kic.h"
 #include "raster.h"
 #include "safeopen.h"
 

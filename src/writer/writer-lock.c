@@ -29,7 +29,7 @@
  */
 #include "writer-private.h"
 
-#include "kic.h"
+#include "diag.h"
 #include "safeopen.h"
 #include "trusted.h"
 

@@ -2,8 +2,9 @@
  * opened so that no user can point it elsewhere (writer-log.h) */
 #include "writer-log.h"
 
-#include "kic.h"
+#include "diag.h"
 #include "trusted.h"
+#include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,9 +4,10 @@
  */
 #include "writer-private.h"
 
-#include "kic.h"
+#include "diag.h"
+#include "hash.h"
 #include "safeopen.h"
-#include "util.h"
+#include "sorted.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,9 +3,10 @@
  */
 #include "writer-private.h"
 
+#include "diag.h"
 #include "fingerprint.h"
+#include "path.h"
 #include "raster.h"
-#include "kic.h"
 #include "safeopen.h"
 #include "source.h"
 

@@ -6,10 +6,13 @@
  */
 #include "writer-private.h"
 
+#include "diag.h"
 #include "fingerprint.h"
-#include "kic.h"
+#include "hash.h"
+#include "path.h"
 #include "raster.h"
 #include "safeopen.h"
+#include "sorted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,8 +25,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "writer-private.h"
-#include "util.h"
 
 void
 writer_say (const Writer *w, const char *action, const char *path, const char *detail)

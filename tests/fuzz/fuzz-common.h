@@ -8,7 +8,7 @@
 #ifndef KIC_FUZZ_COMMON_H
 #define KIC_FUZZ_COMMON_H
 
-#include "kic.h"
+#include "diag.h"
 
 #include <glib.h>
 #include <stdint.h>

@@ -52,6 +52,7 @@
  */
 #include "fsindex.h"
 #include "fuzz-common.h"
+#include "path.h"
 #include "resolver.h"
 #include "theme.h"
 

@@ -1,7 +1,7 @@
 /* test-config.c - the size syntax and /etc/kde-icon-cache.conf */
 #include "config.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <glib/gstdio.h>
 

@@ -1,7 +1,7 @@
 /* test-content.c - content identities: one per real path, a file read at
  * most once, equal by bytes across paths, and the bytes kept for copies */
 #include "content.h"
-#include "kic.h"
+#include "diag.h"
 
 #include <fcntl.h>
 #include <glib/gstdio.h>

@@ -1,6 +1,6 @@
 /* test-desktop.c - the .desktop reader */
 #include "desktop.h"
-#include "kic.h"
+#include "diag.h"
 
 #include <string.h>
 

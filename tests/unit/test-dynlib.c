@@ -2,7 +2,7 @@
  * without a symbol asked for */
 #include "dynlib.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <string.h>
 

@@ -1,5 +1,7 @@
 /* test-fsindex.c - listings, links inside a root, virtual entries */
 #include "fsindex.h"
+#include "path.h"
+#include "sorted.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

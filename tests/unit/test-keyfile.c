@@ -2,9 +2,8 @@
 #include "commands.h"
 #include "keyfile.h"
 
-#include "kic.h"
+#include "diag.h"
 
-#include "util.h"
 
 #include <string.h>
 

@@ -2,7 +2,6 @@
 #include "commands.h"
 #include "manifest.h"
 
-#include "kic.h"
 
 #include <string.h>
 

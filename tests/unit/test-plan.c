@@ -33,10 +33,10 @@
  *   current-theme-unchanged  plan_size_set() giving SKIPPED to a name the
  *                    current theme answers (as it did before)
  */
+#include "diag.h"
 #include "iconloader.h"
-#include "kic.h"
-#include "plan.h"
 #include "plan-private.h"
+#include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include "detect.h"
 #include "profile.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
  * laid out by hand as rcc lays it out (qtbase rcc.cpp), between junk */
 #include "rcc.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <string.h>
 #include <zstd.h>

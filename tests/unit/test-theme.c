@@ -1,7 +1,7 @@
 /* test-theme.c - index.theme parsing, the size rules, embedded hicolor */
 #include "theme.h"
 
-#include "kic.h"
+#include "diag.h"
 
 #include <string.h>
 

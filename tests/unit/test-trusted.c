@@ -1,5 +1,5 @@
 /* test-trusted.c - which directories root may plant in (trusted.h) */
-#include "kic.h"
+#include "diag.h"
 #include "trusted.h"
 
 #include <fcntl.h>

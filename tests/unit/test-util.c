@@ -1,5 +1,9 @@
-/* test-util.c - path cleaning, relative link targets, the integer parser */
-#include "util.h"
+/* test-util.c - the base layer's helpers: path cleaning, relative link targets, the integer parser */
+#include "hash.h"
+#include "number.h"
+#include "path.h"
+#include "readfd.h"
+#include "sorted.h"
 
 #include <errno.h>
 #include <fcntl.h>

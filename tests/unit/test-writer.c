@@ -1,6 +1,6 @@
 /* test-writer.c - the KicWriter: lock, manifest, links and copies, and a
  * package racing it (the before_link hook acts where dpkg could) */
-#include "kic.h"
+#include "diag.h"
 #include "writer.h"
 
 #include <errno.h>

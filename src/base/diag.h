@@ -1,12 +1,12 @@
-/* kic.h - shared definitions of kde-icon-cache
+/* diag.h - the error domain and the run's diagnostics
  *
  * Every module reports failures through GError in the KIC_ERROR domain (or a
  * GLib domain such as G_FILE_ERROR for system calls); only main.c turns an
  * error into a message and an exit code, by its domain and code: usage
  * errors exit 2, "out of date" 1, anything else is a runtime error (3).
  */
-#ifndef KIC_H
-#define KIC_H
+#ifndef KIC_DIAG_H
+#define KIC_DIAG_H
 
 #include <glib.h>
 
@@ -20,9 +20,6 @@ typedef enum {
 } KicError;
 
 GQuark kic_error_quark (void);
-
-/* "0.2": the top entry of debian/changelog (version.c). */
-extern const char kic_version[];
 
 /* Record a warning, "warning: ...": bad input that the run skips (a broken
  * .desktop file, an index.theme line KDE ignores too), which never stops
@@ -48,5 +45,11 @@ void kic_debug (const char *format, ...) G_GNUC_PRINTF (1, 2);
 /* Set by main.c from --quiet / --verbose. */
 extern gboolean kic_quiet;
 extern gboolean kic_verbose;
+/* Replace the message of ERROR, a GKeyFile or GMarkup parse error, by one
+ * that quotes nothing of the file: GLib's messages quote the offending
+ * line or value, and the file may be a link to /etc/shadow whose hash
+ * would end up in a warning (issue 19 row 12).  Other errors are left as
+ * they are.  NULL is fine. */
+void kic_error_unquote (GError *error);
 
-#endif /* KIC_H */
+#endif /* KIC_DIAG_H */
