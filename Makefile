@@ -40,11 +40,8 @@ CFLAGS ?= -O2 -g
 ifeq ($(CI),true)
 WERROR ?= -Werror
 endif
-# json-glib and libXpm are opened when first needed (src/base/dynlib.h): their
-# headers only here, no link
-PKGS = glib-2.0 libxdg-basedir libzstd libpng nettle
-DYN_PKGS = json-glib-1.0 xpm
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DYN_PKGS))
+PKGS = glib-2.0 json-glib-1.0 libxdg-basedir libzstd libpng nettle xpm
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
 WARN_CFLAGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
               $(WERROR)

@@ -516,12 +516,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   /* --json reports every name: that needs the plan */
   gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
   MemoSource memo = { 0 };
-  /* made before anything changes: a --json run that cannot report
-   * changes nothing */
-  g_autoptr (KicJson) json = options->json ? kic_json_new (error) : NULL;
+  g_autoptr (KicJson) json = options->json ? kic_json_new () : NULL;
 
-  if (options->json && json == NULL)
-    return FALSE;
   if (unchanged && !(options->dry_run || check_only))
     {
       if (!unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))

@@ -294,15 +294,12 @@ print_problems (KicSystem *system, GPtrArray *entries, KicJson *json)
 gboolean
 kic_command_list (const KicCommandOptions *options, GError **error)
 {
-  /* json-glib first: a --json run that cannot report reads nothing */
-  g_autoptr (KicJson) json = options->json ? kic_json_new (error) : NULL;
+  g_autoptr (KicJson) json = options->json ? kic_json_new () : NULL;
   g_autoptr (KicSystem) system = NULL;
   g_autoptr (GPtrArray) entries = NULL;
   g_autoptr (GArray) sizes = NULL;
   g_autoptr (KicOverlay) hidden = NULL;
 
-  if (options->json && json == NULL)
-    return FALSE;
   system = commands_load_system (options, error);
   if (system == NULL)
     return FALSE;

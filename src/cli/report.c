@@ -2,63 +2,7 @@
  * json-glib (the syntax, escaping and commas are its job) */
 #include "report.h"
 
-#include "dynlib.h"
-
 #include <json-glib/json-glib.h>
-
-/* json-glib, opened by the first document (dynlib.h: linked, it and the
- * nine libraries it brings are loaded by every run, --json or not) */
-#define JSON_GLIB_SONAME "libjson-glib-1.0.so.0"
-static struct {
-  __typeof__ (json_builder_new) *builder_new;
-  __typeof__ (json_builder_begin_object) *builder_begin_object;
-  __typeof__ (json_builder_end_object) *builder_end_object;
-  __typeof__ (json_builder_begin_array) *builder_begin_array;
-  __typeof__ (json_builder_end_array) *builder_end_array;
-  __typeof__ (json_builder_set_member_name) *builder_set_member_name;
-  __typeof__ (json_builder_add_string_value) *builder_add_string_value;
-  __typeof__ (json_builder_add_int_value) *builder_add_int_value;
-  __typeof__ (json_builder_add_boolean_value) *builder_add_boolean_value;
-  __typeof__ (json_builder_add_null_value) *builder_add_null_value;
-  __typeof__ (json_builder_get_root) *builder_get_root;
-  __typeof__ (json_generator_new) *generator_new;
-  __typeof__ (json_generator_set_root) *generator_set_root;
-  __typeof__ (json_generator_set_pretty) *generator_set_pretty;
-  __typeof__ (json_generator_set_indent) *generator_set_indent;
-  __typeof__ (json_generator_to_data) *generator_to_data;
-  __typeof__ (json_node_unref) *node_unref;
-  __typeof__ (g_object_unref) *object_unref; /* libgobject's, which json-glib brings */
-} jg;
-
-static const KicDynSymbol jg_symbols[] = {
-#define SYMBOL(function, slot) { #function, (void **) &jg.slot }
-  SYMBOL (json_builder_new, builder_new),
-  SYMBOL (json_builder_begin_object, builder_begin_object),
-  SYMBOL (json_builder_end_object, builder_end_object),
-  SYMBOL (json_builder_begin_array, builder_begin_array),
-  SYMBOL (json_builder_end_array, builder_end_array),
-  SYMBOL (json_builder_set_member_name, builder_set_member_name),
-  SYMBOL (json_builder_add_string_value, builder_add_string_value),
-  SYMBOL (json_builder_add_int_value, builder_add_int_value),
-  SYMBOL (json_builder_add_boolean_value, builder_add_boolean_value),
-  SYMBOL (json_builder_add_null_value, builder_add_null_value),
-  SYMBOL (json_builder_get_root, builder_get_root),
-  SYMBOL (json_generator_new, generator_new),
-  SYMBOL (json_generator_set_root, generator_set_root),
-  SYMBOL (json_generator_set_pretty, generator_set_pretty),
-  SYMBOL (json_generator_set_indent, generator_set_indent),
-  SYMBOL (json_generator_to_data, generator_to_data),
-  SYMBOL (json_node_unref, node_unref),
-  SYMBOL (g_object_unref, object_unref),
-#undef SYMBOL
-};
-static KicDynLib jg_dynlib = { JSON_GLIB_SONAME, jg_symbols, G_N_ELEMENTS (jg_symbols), FALSE, NULL };
-
-gboolean
-kic_json_open (GError **error)
-{
-  return kic_dynlib_need (&jg_dynlib, error);
-}
 
 /* JSON strings are UTF-8: a byte that is not (an Icon= or a file name
  * may have any) is written as U+FFFD, as KDE decodes it. */
@@ -66,41 +10,37 @@ static void
 add_string (JsonBuilder *b, const char *s)
 {
   if (s == NULL)
-    jg.builder_add_null_value (b);
+    json_builder_add_null_value (b);
   else if (g_utf8_validate (s, -1, NULL))
-    jg.builder_add_string_value (b, s);
+    json_builder_add_string_value (b, s);
   else
     {
       g_autofree char *valid = g_utf8_make_valid (s, -1);
 
-      jg.builder_add_string_value (b, valid);
+      json_builder_add_string_value (b, valid);
     }
 }
 
 static void
 member_string (JsonBuilder *b, const char *name, const char *s)
 {
-  jg.builder_set_member_name (b, name);
+  json_builder_set_member_name (b, name);
   add_string (b, s);
 }
 
 static void
 member_int (JsonBuilder *b, const char *name, gint64 n)
 {
-  jg.builder_set_member_name (b, name);
-  jg.builder_add_int_value (b, n);
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, n);
 }
 
 KicJson *
-kic_json_new (GError **error)
+kic_json_new (void)
 {
-  JsonBuilder *b;
+  JsonBuilder *b = json_builder_new ();
 
-  if (!kic_json_open (error))
-    return NULL;
-  b = jg.builder_new ();
-
-  jg.builder_begin_object (b);
+  json_builder_begin_object (b);
   return (KicJson *) b;
 }
 
@@ -108,18 +48,18 @@ void
 kic_json_print (KicJson *json, FILE *out)
 {
   JsonBuilder *b = (JsonBuilder *) json;
-  JsonGenerator *gen = jg.generator_new ();
+  JsonGenerator *gen = json_generator_new ();
   JsonNode *root;
   g_autofree char *text = NULL;
 
-  jg.builder_end_object (b);
-  root = jg.builder_get_root (b);
-  jg.generator_set_root (gen, root);
-  jg.generator_set_pretty (gen, TRUE);
-  jg.generator_set_indent (gen, 2);
-  text = jg.generator_to_data (gen, NULL);
-  jg.node_unref (root);
-  jg.object_unref (gen);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  json_node_unref (root);
+  g_object_unref (gen);
   fputs (text, out);
   fputc ('\n', out);
 }
@@ -128,7 +68,7 @@ void
 kic_json_free (KicJson *json)
 {
   if (json != NULL)
-    jg.object_unref ((JsonBuilder *) json);
+    g_object_unref ((JsonBuilder *) json);
 }
 
 void
@@ -140,14 +80,14 @@ kic_json_string (KicJson *json, const char *name, const char *value)
 void
 kic_json_begin_array (KicJson *json, const char *name)
 {
-  jg.builder_set_member_name ((JsonBuilder *) json, name);
-  jg.builder_begin_array ((JsonBuilder *) json);
+  json_builder_set_member_name ((JsonBuilder *) json, name);
+  json_builder_begin_array ((JsonBuilder *) json);
 }
 
 void
 kic_json_end_array (KicJson *json)
 {
-  jg.builder_end_array ((JsonBuilder *) json);
+  json_builder_end_array ((JsonBuilder *) json);
 }
 
 void
@@ -155,12 +95,12 @@ kic_json_add_entry (KicJson *json, const char *id, const char *file, const char 
 {
   JsonBuilder *b = (JsonBuilder *) json;
 
-  jg.builder_begin_object (b);
+  json_builder_begin_object (b);
   member_string (b, "id", id);
   member_string (b, "file", file);
   member_string (b, "icon", icon);
-  jg.builder_set_member_name (b, "sizes");
-  jg.builder_begin_array (b);
+  json_builder_set_member_name (b, "sizes");
+  json_builder_begin_array (b);
 }
 
 void
@@ -169,20 +109,20 @@ kic_json_add_lookup (KicJson *json, int size, const char *path, const char *via,
 {
   JsonBuilder *b = (JsonBuilder *) json;
 
-  jg.builder_begin_object (b);
+  json_builder_begin_object (b);
   member_int (b, "size", size);
   member_string (b, "path", path);
   member_string (b, "via", via);
   member_int (b, "calls", calls);
   member_int (b, "calls_without_links", calls_without_links);
-  jg.builder_end_object (b);
+  json_builder_end_object (b);
 }
 
 void
 kic_json_end_entry (KicJson *json)
 {
-  jg.builder_end_array ((JsonBuilder *) json);
-  jg.builder_end_object ((JsonBuilder *) json);
+  json_builder_end_array ((JsonBuilder *) json);
+  json_builder_end_object ((JsonBuilder *) json);
 }
 
 void
@@ -191,7 +131,7 @@ kic_json_add_problem (KicJson *json, const char *id, const char *file, const cha
 {
   JsonBuilder *b = (JsonBuilder *) json;
 
-  jg.builder_begin_object (b);
+  json_builder_begin_object (b);
   member_string (b, "id", id);
   member_string (b, "file", file);
   member_string (b, "icon", icon);
@@ -199,37 +139,37 @@ kic_json_add_problem (KicJson *json, const char *id, const char *file, const cha
   member_int (b, "size", size);
   member_int (b, "calls", calls);
   member_string (b, "package", package);
-  jg.builder_end_object (b);
+  json_builder_end_object (b);
 }
 
 static void
 add_links (JsonBuilder *b, const KicNamePlan *np)
 {
-  jg.builder_set_member_name (b, "links");
-  jg.builder_begin_array (b);
+  json_builder_set_member_name (b, "links");
+  json_builder_begin_array (b);
   for (guint k = 0; k < np->plants->len; k++)
     add_string (b, ((KicPlant *) g_ptr_array_index (np->plants, k))->link);
-  jg.builder_end_array (b);
+  json_builder_end_array (b);
 }
 
 static void
 add_name (JsonBuilder *b, const KicNamePlan *np)
 {
-  jg.builder_begin_object (b);
+  json_builder_begin_object (b);
   member_string (b, "name", np->name);
   member_string (b, "icon", np->icon);
   member_string (b, "status", kic_name_status_to_string (np->status));
   member_string (b, "reason", np->reason);
-  jg.builder_set_member_name (b, "per_size");
-  jg.builder_add_boolean_value (b, np->per_size);
+  json_builder_set_member_name (b, "per_size");
+  json_builder_add_boolean_value (b, np->per_size);
   add_links (b, np);
-  jg.builder_set_member_name (b, "sizes");
-  jg.builder_begin_array (b);
+  json_builder_set_member_name (b, "sizes");
+  json_builder_begin_array (b);
   for (guint k = 0; k < np->sizes->len; k++)
     {
       const KicSizeReport *r = g_ptr_array_index (np->sizes, k);
 
-      jg.builder_begin_object (b);
+      json_builder_begin_object (b);
       member_int (b, "size", r->size);
       member_string (b, "path", r->path);
       member_int (b, "calls_before", r->calls_before);
@@ -237,10 +177,10 @@ add_name (JsonBuilder *b, const KicNamePlan *np)
       member_int (b, "calls_floor", r->calls_floor);
       if (r->floor_reason != NULL)
         member_string (b, "above_floor", r->floor_reason);
-      jg.builder_end_object (b);
+      json_builder_end_object (b);
     }
-  jg.builder_end_array (b);
-  jg.builder_end_object (b);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
 }
 
 /* "KDE's calls for the menu at 16, 22, 32 and 48 px: 2043 without the
@@ -295,40 +235,40 @@ kic_report_rebuild_json (KicJson *json, const char *theme, const KicPlan *plan, 
   member_string (b, "theme", theme);
   member_int (b, "desktop_files", n_desktop_files);
   member_int (b, "lookups_proved", plan->n_verified);
-  jg.builder_set_member_name (b, "links");
-  jg.builder_begin_object (b);
+  json_builder_set_member_name (b, "links");
+  json_builder_begin_object (b);
   member_int (b, "added", stats->added);
   member_int (b, "replaced", stats->replaced);
   member_int (b, "removed", stats->removed);
   member_int (b, "unchanged", stats->unchanged);
   member_int (b, "refused", stats->refused);
-  jg.builder_end_object (b);
-  jg.builder_set_member_name (b, "per_size_sets");
-  jg.builder_begin_object (b);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "per_size_sets");
+  json_builder_begin_object (b);
   member_int (b, "names", n_per_size);
   member_int (b, "planted", n_per_size_planted);
-  jg.builder_end_object (b);
-  jg.builder_set_member_name (b, "names");
-  jg.builder_begin_array (b);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "names");
+  json_builder_begin_array (b);
   for (guint i = 0; i < plan->names->len; i++)
     add_name (b, g_ptr_array_index (plan->names, i));
-  jg.builder_end_array (b);
+  json_builder_end_array (b);
   /* the closure's names are no menu name: without this they would only
    * show as links nobody asked for */
-  jg.builder_set_member_name (b, "closure");
-  jg.builder_begin_array (b);
+  json_builder_set_member_name (b, "closure");
+  json_builder_begin_array (b);
   for (guint i = 0; i < plan->closure->len; i++)
     {
       const KicNamePlan *np = g_ptr_array_index (plan->closure, i);
 
-      jg.builder_begin_object (b);
+      json_builder_begin_object (b);
       member_string (b, "name", np->name);
       member_string (b, "for", np->closure_for->name);
       member_string (b, "theme", np->closure_theme);
       member_string (b, "status", kic_name_status_to_string (np->status));
       add_links (b, np);
-      jg.builder_end_object (b);
+      json_builder_end_object (b);
     }
-  jg.builder_end_array (b);
+  json_builder_end_array (b);
   kic_json_print (json, out);
 }

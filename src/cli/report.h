@@ -15,13 +15,8 @@
 
 typedef struct _KicJson KicJson;
 
-/* Open json-glib (dynlib.h), which every document needs: a run asked for
- * JSON asks this before it changes anything.  FALSE with ERROR when it
- * cannot be loaded. */
-gboolean kic_json_open (GError **error);
-/* A document: an object.  NULL with ERROR when json-glib cannot be loaded
- * (kic_json_open()). */
-KicJson *kic_json_new (GError **error);
+/* A document: an object. */
+KicJson *kic_json_new (void);
 /* Close the document and print it (pretty, with a final newline). */
 void kic_json_print (KicJson *json, FILE *out);
 void kic_json_free (KicJson *json);

@@ -15,8 +15,6 @@
  */
 #include "raster.h"
 
-#include "dynlib.h"
-
 #include <X11/xpm.h>
 #include <errno.h>
 #include <png.h>
@@ -216,35 +214,6 @@ values_in_bounds (const char *data, gsize length, char **why)
   return TRUE;
 }
 
-/* libXpm, opened at the first XPM a run converts (dynlib.h: linked, it
- * and the X11 libraries it brings are loaded by every run) */
-#define XPM_SONAME "libXpm.so.4"
-static struct {
-  __typeof__ (XpmReadFileToXpmImage) *read_file;
-  __typeof__ (XpmGetErrorString) *error_string;
-  __typeof__ (XpmFreeXpmImage) *free_image;
-} xpm_lib;
-
-static const KicDynSymbol xpm_symbols[] = {
-  { "XpmReadFileToXpmImage", (void **) &xpm_lib.read_file },
-  { "XpmGetErrorString", (void **) &xpm_lib.error_string },
-  { "XpmFreeXpmImage", (void **) &xpm_lib.free_image },
-};
-static KicDynLib xpm_dynlib = { XPM_SONAME, xpm_symbols, G_N_ELEMENTS (xpm_symbols), FALSE, NULL };
-
-/* FALSE (the icon stays XPM, *WHY saying why) when libXpm cannot be
- * loaded. */
-static gboolean
-xpm_lib_open (char **why)
-{
-  g_autoptr (GError) error = NULL;
-
-  if (kic_dynlib_need (&xpm_dynlib, &error))
-    return TRUE;
-  *why = g_strdup (error->message);
-  return FALSE;
-}
-
 /* libXpm parses DATA into XPM.  Not from a buffer: libXpm 3.5.12's
  * buffer parser (XpmCreateXpmImageFromBuffer) reads past the string's end
  * on some malformed files (tests/fuzz/RESULTS.md, finding 7), so
@@ -261,8 +230,6 @@ parse_xpm (const char *data, gsize length, XpmImage *xpm, char **why)
   int status;
   int fd;
 
-  if (!xpm_lib_open (why))
-    return FALSE;
   fd = memfd_create ("kic-xpm", MFD_CLOEXEC);
   if (fd < 0)
     {
@@ -284,11 +251,11 @@ parse_xpm (const char *data, gsize length, XpmImage *xpm, char **why)
       done += (gsize) n;
     }
   path = g_strdup_printf ("/proc/self/fd/%d", fd);
-  status = xpm_lib.read_file (path, xpm, NULL);
+  status = XpmReadFileToXpmImage (path, xpm, NULL);
   close (fd);
   if (status != XpmSuccess)
     {
-      *why = g_strdup_printf ("libXpm cannot parse it (%s)", xpm_lib.error_string (status));
+      *why = g_strdup_printf ("libXpm cannot parse it (%s)", XpmGetErrorString (status));
       return FALSE;
     }
   return TRUE;
@@ -323,7 +290,7 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
     {
       *why = g_strdup_printf ("%ux%u pixels, %u colours, %u characters a pixel", xpm.width, xpm.height,
                               xpm.ncolors, xpm.cpp);
-      xpm_lib.free_image (&xpm);
+      XpmFreeXpmImage (&xpm);
       return NULL;
     }
   /* Qt reads more colours as RGB32/ARGB32 from both files, yet KF5's
@@ -333,7 +300,7 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
   if (xpm.ncolors > 256)
     {
       *why = g_strdup_printf ("%u colours (more than a palette holds)", xpm.ncolors);
-      xpm_lib.free_image (&xpm);
+      XpmFreeXpmImage (&xpm);
       return NULL;
     }
   colours = g_new0 (Rgba, xpm.ncolors);
@@ -341,7 +308,7 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
     {
       if (!entry_colour (&xpm.colorTable[i], &colours[i], why))
         {
-          xpm_lib.free_image (&xpm);
+          XpmFreeXpmImage (&xpm);
           return NULL;
         }
     }
@@ -349,11 +316,11 @@ kic_raster_xpm_to_png (const char *data, gsize length, char **why)
     if (xpm.data[i] >= xpm.ncolors)
       {
         *why = g_strdup ("a pixel outside the colour table");
-        xpm_lib.free_image (&xpm);
+        XpmFreeXpmImage (&xpm);
         return NULL;
       }
   png = write_png (&xpm, colours, why);
-  xpm_lib.free_image (&xpm);
+  XpmFreeXpmImage (&xpm);
   return png;
 }
 

@@ -37,8 +37,8 @@ FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_LIB_SRCS = $(or $(LIB_SRCS),$(filter-out src/cli/main.c,$(wildcard src/*/*.c)))
 FUZZ_HEADERS = $(or $(HEADERS),$(wildcard src/*/*.h))
-FUZZ_PKG_CFLAGS = $(or $(PKG_CFLAGS),$(shell pkg-config --cflags glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng))
-FUZZ_PKG_LIBS = $(or $(PKG_LIBS),$(shell pkg-config --libs glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng))
+FUZZ_PKG_CFLAGS = $(or $(PKG_CFLAGS),$(shell pkg-config --cflags glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng nettle))
+FUZZ_PKG_LIBS = $(or $(PKG_LIBS),$(shell pkg-config --libs glib-2.0 json-glib-1.0 libxdg-basedir libzstd xpm libpng nettle))
 
 FUZZ_SAN = -fsanitize=address,undefined
 # the project's warnings (-Wunused-parameter included: a parameter left
@@ -75,13 +75,9 @@ $(FUZZ_B)/libkic-fuzz.a: $(FUZZ_LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(FUZZ_LIB_OBJS)
 
-# the tool opens libXpm when it needs it (src/base/dynlib.h); the raster
-# target also calls it itself, so it links it
-$(FUZZ_B)/fuzz-raster: FUZZ_TARGET_LIBS = $(shell pkg-config --libs xpm)
-
 $(FUZZ_B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-common.h $(FUZZ_B)/libkic-fuzz.a $(FUZZ_HEADERS)
 	$(CLANG) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
-	  $(FUZZ_B)/libkic-fuzz.a $(FUZZ_PKG_LIBS) $(FUZZ_TARGET_LIBS)
+	  $(FUZZ_B)/libkic-fuzz.a $(FUZZ_PKG_LIBS)
 
 fuzz: fuzz-build
 	FUZZ_B=$(FUZZ_B) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) \
