@@ -24,6 +24,7 @@
 #include "version.h"
 #include "writer-log.h"
 #include "writer.h"
+#include "rebuild-kept.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,138 +336,300 @@ commands_our_links_hidden (const KicCommandOptions *options, KicSystem *system)
   return overlay;
 }
 
-/* Whether the fingerprint still matches with the store's lock held: a
- * --clean or a rebuild that holds the lock may be changing the store
- * after an unlocked look found no change.  The lock is only held for the
- * look: a run that gets in after it changes the inputs, which the plan
- * then reads. */
-static gboolean
-unchanged_when_locked (const KicCommandOptions *options, const char *root, const char *setup,
-                       gboolean *unchanged, GError **error)
-{
-  g_autoptr (KicFsIndex) bare_root = kic_fs_index_new (root);
-  g_autoptr (KicWriter) writer = NULL;
-  KicWriterOptions wopts = { 0 };
+/* One rebuild, filled in step by step (rebuild()). */
+typedef struct {
+  const KicCommandOptions *options;
+  gboolean check_only;
+  char *fingerprint_setup;
+  char *root; /* canonical */
+  char *state_path;
+  char *last_inputs;   /* the last rebuild's, from its fingerprint */
+  GHashTable *changed; /* the fingerprint's look: what changed since ... */
+  GHashTable *stamps;  /* ... and the stamps of what did not */
+  KicState *state;     /* what the last rebuild learned, when wanted */
+  KicSystem *system;
+  KicConfig config;
+  char **dirs;
+  KicWriter *writer;
+  const KicManifest *old;
+  GPtrArray *owned;
+  KicWriterOptions wopts;
+  KicPlanOptions popts;
+  ChangeSink sink;
+  MemoSource memo;
+  RootChecks checks;
+  GHashTable *known;
+  GHashTable *desktop_known;
+  GHashTable *desktop_read;
+  KicDesktopMemo desktop;
+  GPtrArray *icons;
+  guint n_desktop_files;
+  KicPlan *plan;
+  char *settings;
+  char *inputs;
+  GPtrArray *wanted;
+  KicWriteStats stats;
+  KicJson *json;
+} Rebuild;
 
-  wopts.index = bare_root;
-  wopts.store = options->store;
-  wopts.wait_seconds = options->wait_seconds;
-  writer = kic_writer_open (&wopts, error);
-  if (writer == NULL)
-    return FALSE;
-  *unchanged = kic_fingerprint_unchanged (root, options->store, setup);
+/* What a rebuild holds, freed in the reverse of the order it was taken
+ * (the writer and the plan before the system they point into). */
+static void
+rebuild_clear (Rebuild *r)
+{
+  g_clear_pointer (&r->json, kic_json_free);
+  g_clear_pointer (&r->desktop_read, g_hash_table_unref);
+  g_clear_pointer (&r->desktop_known, g_hash_table_unref);
+  g_clear_pointer (&r->known, g_hash_table_unref);
+  g_clear_pointer (&r->state, kic_state_free);
+  g_clear_pointer (&r->changed, g_hash_table_unref);
+  g_clear_pointer (&r->state_path, g_free);
+  g_clear_pointer (&r->stamps, g_hash_table_unref);
+  g_clear_pointer (&r->inputs, g_free);
+  g_clear_pointer (&r->last_inputs, g_free);
+  g_clear_pointer (&r->checks.parents, g_hash_table_unref);
+  kic_config_clear (&r->config);
+  g_clear_pointer (&r->settings, g_free);
+  g_clear_pointer (&r->owned, g_ptr_array_unref);
+  g_clear_pointer (&r->wanted, g_ptr_array_unref);
+  g_clear_pointer (&r->icons, g_ptr_array_unref);
+  g_clear_pointer (&r->plan, kic_plan_free);
+  g_clear_pointer (&r->writer, kic_writer_free);
+  g_clear_pointer (&r->dirs, g_strfreev);
+  g_clear_pointer (&r->system, kic_system_free);
+  g_clear_pointer (&r->root, g_free);
+  g_clear_pointer (&r->fingerprint_setup, g_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Rebuild, rebuild_clear)
+
+/* The fingerprint's look, with the state read beside it when some input
+ * changed.  FALSE when nothing is left to do (*DONE) or on an error. */
+static gboolean
+rebuild_look (Rebuild *r, gboolean *done, GError **error)
+{
+  const KicCommandOptions *options = r->options;
+  StateRead state_read = { r->root, r->state_path, NULL };
+  /* --json reports every name: that needs the plan */
+  gboolean unchanged;
+
+  r->changed = kic_fingerprint_what_changed (r->root, options->store, r->fingerprint_setup, &r->last_inputs,
+                                             &r->stamps, options->full ? NULL : rebuild_state_read_start,
+                                             &state_read);
+  r->state = rebuild_state_read_join (&state_read,
+                                      rebuild_state_wanted (r->changed, options) ? r->last_inputs : NULL);
+  unchanged = !options->json && r->changed != NULL && g_hash_table_size (r->changed) == 0;
+  if (unchanged && !(options->dry_run || r->check_only))
+    {
+      if (!rebuild_unchanged_when_locked (options, r->root, r->fingerprint_setup, &unchanged, error))
+        return FALSE;
+      /* something changed between the two looks (a --clean, another run,
+       * a package): what the first said of every input is not so, and
+       * the run plans as with no fingerprint, settling nothing on it */
+      if (!unchanged)
+        {
+          g_clear_pointer (&r->changed, g_hash_table_unref);
+          g_clear_pointer (&r->stamps, g_hash_table_unref);
+        }
+    }
+  if (unchanged)
+    {
+      if (!kic_quiet)
+        g_printerr ("kde-icon-cache: no input changed since the last rebuild: nothing to do\n");
+      *done = TRUE;
+      return FALSE;
+    }
   return TRUE;
 }
 
-/* What the last rebuild learned, for this one (state.h). */
-typedef struct {
-  KicState *state;
-  GHashTable *changed;  /* what changed since (kic_fingerprint_changes()) */
-  GHashTable *stamps;   /* ... and the stamps of what did not */
-  KicFsIndex *index;
-  const GPtrArray *owned;
-} MemoSource;
-
-/* KicWriterOptions.settled: DIR is as the fingerprint found it, which was
- * as the last rebuild left it (SETTLED_DATA: the MemoSource). */
+/* The root as KDE sees it, seeded with what the state says of the
+ * directories no change reached, and the configuration file. */
 static gboolean
-dir_settled (const char *dir, gpointer data)
+rebuild_load (Rebuild *r, GError **error)
 {
-  const MemoSource *m = data;
-  const KicFsStamp *stamp = m->stamps != NULL ? g_hash_table_lookup (m->stamps, dir) : NULL;
+  KicCommandOptions stamped = *r->options;
 
-  return stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (m->changed, dir);
-}
-
-/* The state read on the other core while the fingerprint looks at the
- * inputs after the first changed one (kic_fingerprint_what_changed()'s
- * ON_CHANGE): both the look's stats and the state's parse take a few
- * milliseconds on a large tree, and a run with no change needs no state. */
-typedef struct {
-  const char *root;
-  const char *path; /* the store's state file */
-  KicStateLoad *load;
-} StateRead;
-
-static void
-state_read_start (const char *inputs, gpointer data)
-{
-  StateRead *sr = data;
-
-  sr->load = kic_state_load_start (sr->root, sr->path, inputs);
-}
-
-/* Whether a run wants what the last rebuild learned: when an input changed
- * since (CHANGED, the fingerprint's look), or for --json, which plans with
- * no change too; not with --full, nor without a fingerprint. */
-static gboolean
-state_wanted (GHashTable *changed, const KicCommandOptions *options)
-{
-  return changed != NULL && !options->full && (g_hash_table_size (changed) > 0 || options->json);
-}
-
-/* The state bound to INPUTS (NULL: none is wanted), or NULL: what SR's
- * thread read, or read now when none was started (no input changed, and
- * a --json run plans all the same). */
-static KicState *
-state_read_join (StateRead *sr, const char *inputs)
-{
-  KicState *state = sr->load != NULL ? kic_state_load_finish (g_steal_pointer (&sr->load))
-                                     : inputs != NULL ? kic_state_load (sr->root, sr->path, inputs) : NULL;
-
-  if (inputs == NULL)
-    g_clear_pointer (&state, kic_state_free);
-  return state;
-}
-
-/* The sources of the store copies the manifest OLD records, whose stamp
- * did not change since (not in CHANGED; STAMPS has it): real path ->
- * SHA-256, from the manifest (a copy's content is its source's; a PNG
- * twin's is not, and is left out).  Each is an input of this run as it
- * was of the last, stamped in INDEX without a read.  transfer full */
-static GHashTable *
-known_contents (const KicManifest *old, KicFsIndex *index, const char *store, GHashTable *changed,
-                GHashTable *stamps)
-{
-  GHashTable *known = g_hash_table_new (kic_str_hash, g_str_equal);
-  g_autofree char *files = g_strconcat (store, "/files", NULL);
-  GHashTableIter iter;
-  gpointer value;
-
-  if (old->damaged || old->journal || stamps == NULL)
-    return known;
-  g_hash_table_iter_init (&iter, old->entries);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  /* the fingerprint needs what each input was as it was read */
+  stamped.system.keep_stamps = TRUE;
+  if (r->state != NULL)
     {
-      const KicManifestEntry *e = value;
-      const KicFsStamp *stamp;
-
-      if (e->kind != KIC_ENTRY_FILE || e->sha256 == NULL || e->target == NULL || !g_str_has_prefix (e->path, files)
-          || strcmp (e->path + strlen (files), e->target) != 0 || g_hash_table_contains (changed, e->target)
-          || (stamp = g_hash_table_lookup (stamps, e->target)) == NULL || stamp->type != KIC_FS_FILE)
-        continue;
-      kic_fs_index_seed_file (index, e->target, stamp);
-      g_hash_table_insert (known, e->target, e->sha256);
+      r->memo.state = r->state;
+      r->memo.changed = r->changed;
+      r->memo.stamps = r->stamps;
+      stamped.system.seed = rebuild_seed_index;
+      stamped.system.seed_data = &r->memo;
     }
-  return known;
+  r->system = commands_load_system (&stamped, error);
+  if (r->system == NULL || !kic_config_load (r->system->index, &r->config, error))
+    return FALSE;
+  for (guint i = 0; r->config.themes != NULL && r->config.themes[i] != NULL; i++)
+    if (!kic_system_has_theme (r->system, r->config.themes[i]))
+      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
+                   r->config.path, r->config.themes[i]);
+  return TRUE;
 }
 
-/* KicSystemOptions.seed: the directories that did not change, from the state. */
+/* The writer, over the directories links may go in, and what the last
+ * rebuild left that it need not look at again. */
+static gboolean
+rebuild_open_writer (Rebuild *r, KicChangeLog **log, GError **error)
+{
+  const KicCommandOptions *options = r->options;
+
+  r->dirs = commands_link_dirs (r->system);
+  /* every change a real run makes is logged (opened at the first) */
+  if (!options->dry_run && !r->check_only)
+    r->sink.log = *log = kic_change_log_new (kic_fs_index_rootfd (r->system->index),
+                                             strcmp (r->root, "/") == 0 ? "" : r->root, "rebuild");
+  /* the store copies as the last rebuild left them (writer.h) */
+  if (r->state != NULL && !options->full)
+    r->wopts.store_stamps = kic_state_store_stamps (r->state);
+  /* links in the directories no change reached are as the last rebuild
+   * left them (writer.h): not read again */
+  if (r->changed != NULL && r->stamps != NULL && !options->full)
+    {
+      r->memo.changed = r->changed;
+      r->memo.stamps = r->stamps;
+      r->wopts.settled = rebuild_dir_settled;
+      r->wopts.settled_data = &r->memo;
+    }
+  r->writer = commands_open_writer (options, r->system, r->dirs, options->dry_run || r->check_only, &r->wopts,
+                                    &r->sink, error);
+  if (r->writer == NULL)
+    return FALSE;
+  r->old = kic_writer_manifest (r->writer);
+  r->owned = kic_writer_owned_links (r->writer);
+  return TRUE;
+}
+
+/* What the planner is asked: the sizes, the themes, the memo of the
+ * last rebuild, and root's own checks of where it may plant and copy. */
 static void
-seed_index (KicFsIndex *index, gpointer data)
+rebuild_plan_options (Rebuild *r)
 {
-  MemoSource *m = data;
+  const KicCommandOptions *options = r->options;
+  KicPlanOptions *popts = &r->popts;
 
-  kic_state_seed (m->state, index, m->changed, m->stamps);
+  if (options->sizes->len == 0 && r->config.targets->len == 0)
+    {
+      g_array_unref (r->config.targets);
+      r->config.targets = kic_plan_default_targets (r->system->profile->table);
+    }
+  popts->targets = options->sizes->len > 0 ? options->sizes : r->config.targets;
+  popts->themes = r->config.themes;
+  popts->per_size_sets = r->config.per_size_sets;
+  popts->unthemed_links = r->config.unthemed_links;
+  popts->store = options->store;
+  popts->previous = r->owned;
+  popts->floor = options->json; /* the floor costs a search per size: only for the report */
+  /* the summary's calls and --json are what show the size reports */
+  popts->no_reports = (kic_quiet || r->check_only) && !options->json;
+  if (r->state != NULL)
+    {
+      r->memo.index = r->system->index;
+      r->memo.owned = r->owned;
+      popts->memo = rebuild_load_memo;
+      popts->memo_data = &r->memo;
+      r->known = rebuild_known_contents (r->old, r->system->index, options->store, r->changed, r->stamps);
+      popts->known_contents = r->known;
+      /* the menu's files the fingerprint found as they were */
+      r->desktop.known = r->desktop_known = kic_state_desktop_known (r->state, r->changed, r->stamps);
+    }
+  r->checks.rootfd = kic_fs_index_rootfd (r->system->index);
+  r->checks.prefix = strcmp (r->root, "/") == 0 ? "" : r->root;
+  if (r->checks.rootfd >= 0)
+    {
+      popts->may_plant = root_may_plant;
+      popts->may_copy = root_may_copy;
+      popts->may_data = &r->checks;
+    }
 }
 
-/* KicPlanOptions.memo: the state's memo for a plan of KEY, or NULL. */
-static KicPlanMemo *
-load_memo (const char *key, gpointer data)
+/* The menu's names, planned; FALSE when the index cannot be trusted. */
+static gboolean
+rebuild_plan (Rebuild *r, GError **error)
 {
-  MemoSource *m = data;
+  r->icons = kic_menu_icons (r->system, r->config.extra_names, &r->desktop, &r->n_desktop_files);
+  r->plan = kic_plan_build (r->system, &r->popts, r->icons);
+  /* the plans kept from the last rebuild stand on its inputs: the files
+   * among them the fingerprint found as they were stay inputs, though
+   * this run read none of them (a file only compared, rewritten in place,
+   * reaches no listing: only its stamp shows the change) */
+  if (r->plan->n_kept > 0 && r->stamps != NULL)
+    kic_fs_index_seed_files (r->system->index, r->stamps);
+  /* a plan made from a listing cut short (a readdir error) could plant
+   * where KDE finds a file: nothing is written */
+  if (!kic_fs_index_complete (r->system->index, error))
+    return FALSE;
+  if (r->plan->n_kept + r->plan->n_replanned > 0)
+    kic_debug ("plan: %u names kept from the last rebuild, %u planned again", r->plan->n_kept,
+               r->plan->n_replanned);
+  return TRUE;
+}
 
-  return kic_state_memo (m->state, key, m->index, m->changed, m->owned);
+/* --check: an error when the writer counted a change (the manifest's
+ * settings and a damaged manifest, which a rebuild rewrites, count). */
+static gboolean
+rebuild_check_outcome (Rebuild *r, GError **error)
+{
+  const KicWriteStats *stats = &r->stats;
+  const KicManifest *old = r->old;
+
+  if (stats->added + stats->replaced + stats->removed + stats->files_written + stats->files_removed == 0
+      && g_strcmp0 (old->settings, r->settings) == 0 && !old->damaged)
+    return TRUE;
+  /* no manifest (and no store copies, which would make it a damaged one):
+   * nothing was ever built here */
+  if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
+    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                 "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u links",
+                 strcmp (r->root, "/") == 0 ? "" : r->root, r->options->store, stats->added);
+  else
+    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                 "the cache is out of date: %u links to add, %u to replace, %u to remove", stats->added,
+                 stats->replaced, stats->removed);
+  return FALSE;
+}
+
+/* What the next run starts from: the state, then the fingerprint.
+ * Without the state the next run plans every name, without the
+ * fingerprint it plans in full: nothing worse.  The state first: a run
+ * killed between the two leaves no fingerprint, so the next run writes
+ * both again. */
+static void
+rebuild_keep (Rebuild *r)
+{
+  g_autofree char *fingerprint = kic_fingerprint_make (r->system->index, r->options->store, r->fingerprint_setup);
+  g_autoptr (GError) local = NULL;
+  /* a link left out (its copy or itself could not be made) is not what
+   * the plan said: the next run plans every name again */
+  g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (r->writer);
+  g_autofree char *next = r->stats.left_out == 0
+                              ? kic_state_make (r->plan, r->system->index, r->options->store, r->owned,
+                                                r->desktop_read, store_stamps, r->popts.floor, r->inputs, r->state)
+                              : NULL;
+
+  if (next != NULL && !kic_writer_put_state (r->writer, next, &local))
+    {
+      kic_warning ("%s", local->message);
+      g_clear_error (&local);
+    }
+  if (!kic_writer_put_fingerprint (r->writer, fingerprint, &local))
+    kic_warning ("%s", local->message);
+}
+
+/* The change log's last line, the JSON report and the summary; the
+ * largest structures of the run go with the process (keep.h). */
+static void
+rebuild_report (Rebuild *r, KicChangeLog *log)
+{
+  if (log != NULL)
+    commands_finish_log (log, &r->stats, NULL);
+  if (r->json != NULL)
+    kic_report_rebuild_json (r->json, r->system->current_theme, r->plan, r->n_desktop_files, &r->stats, stdout);
+  print_summary (r->plan, r->popts.targets, r->n_desktop_files, &r->stats, r->wopts.dry_run);
+  kic_keep_until_exit (g_steal_pointer (&r->plan), (GDestroyNotify) kic_plan_free);
+  kic_keep_until_exit (g_steal_pointer (&r->state), (GDestroyNotify) kic_state_free);
+  kic_keep_until_exit (g_steal_pointer (&r->system), (GDestroyNotify) kic_system_free);
 }
 
 /* Plan and apply; with CHECK_ONLY count the changes and write nothing.
@@ -479,209 +642,36 @@ load_memo (const char *key, gpointer data)
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **log, GError **error)
 {
-  g_autofree char *fingerprint_setup = fingerprint_settings (options);
-  g_autofree char *root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
-  KicCommandOptions stamped = *options;
-  g_autoptr (KicSystem) system = NULL;
-  g_auto (GStrv) dirs = NULL;
-  g_autoptr (KicWriter) writer = NULL;
-  g_autoptr (KicPlan) plan = NULL;
-  g_autoptr (GPtrArray) icons = NULL;
-  g_autoptr (GPtrArray) wanted = NULL;
-  guint n_desktop_files = 0;
-  g_autoptr (GPtrArray) owned = NULL;
-  g_autofree char *settings = NULL;
-  g_auto (KicConfig) config = { 0 };
-  KicWriterOptions wopts = { 0 };
-  ChangeSink sink = { FALSE, NULL };
-  KicPlanOptions popts = { 0 };
-  g_autoptr (GHashTable) parents = kic_kept_dirs_new ();
-  RootChecks checks = { -1, "", parents };
-  KicWriteStats stats;
-  const KicManifest *old;
-  g_autofree char *last_inputs = NULL;
-  g_autofree char *inputs = NULL;
-  g_autoptr (GHashTable) stamps = NULL;
-  g_autofree char *state_path = g_build_filename (options->store, KIC_STATE_FILE, NULL);
-  StateRead state_read = { root, state_path, NULL };
-  g_autoptr (GHashTable) changed = kic_fingerprint_what_changed (root, options->store, fingerprint_setup,
-                                                                 &last_inputs, &stamps,
-                                                                 options->full ? NULL : state_read_start,
-                                                                 &state_read);
-  g_autoptr (KicState) state = state_read_join (&state_read, state_wanted (changed, options) ? last_inputs : NULL);
-  g_autoptr (GHashTable) known = NULL;
-  g_autoptr (GHashTable) desktop_known = NULL;
-  g_autoptr (GHashTable) desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
-  KicDesktopMemo desktop = { NULL, desktop_read };
-  /* --json reports every name: that needs the plan */
-  gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
-  MemoSource memo = { 0 };
-  g_autoptr (KicJson) json = options->json ? kic_json_new () : NULL;
+  g_auto (Rebuild) r = { 0 };
+  gboolean done = FALSE;
 
-  if (unchanged && !(options->dry_run || check_only))
-    {
-      if (!unchanged_when_locked (options, root, fingerprint_setup, &unchanged, error))
-        return FALSE;
-      /* something changed between the two looks (a --clean, another run,
-       * a package): what the first said of every input is not so, and
-       * the run plans as with no fingerprint, settling nothing on it */
-      if (!unchanged)
-        {
-          g_clear_pointer (&changed, g_hash_table_unref);
-          g_clear_pointer (&stamps, g_hash_table_unref);
-        }
-    }
-  if (unchanged)
-    {
-      if (!kic_quiet)
-        g_printerr ("kde-icon-cache: no input changed since the last rebuild: nothing to do\n");
-      return TRUE;
-    }
-  /* the fingerprint needs what each input was as it was read */
-  stamped.system.keep_stamps = TRUE;
-  if (state != NULL)
-    {
-      memo.state = state;
-      memo.changed = changed;
-      memo.stamps = stamps;
-      stamped.system.seed = seed_index;
-      stamped.system.seed_data = &memo;
-    }
-  system = commands_load_system (&stamped, error);
-  if (system == NULL || !kic_config_load (system->index, &config, error))
+  r.options = options;
+  r.check_only = check_only;
+  r.fingerprint_setup = fingerprint_settings (options);
+  r.root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
+  r.state_path = g_build_filename (options->store, KIC_STATE_FILE, NULL);
+  r.checks = (RootChecks) { -1, "", kic_kept_dirs_new () };
+  r.desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
+  r.desktop.read = r.desktop_read;
+  if (!rebuild_look (&r, &done, error))
+    return done;
+  r.json = options->json ? kic_json_new () : NULL;
+  if (!rebuild_load (&r, error) || !rebuild_open_writer (&r, log, error))
     return FALSE;
-  for (guint i = 0; config.themes != NULL && config.themes[i] != NULL; i++)
-    if (!kic_system_has_theme (system, config.themes[i]))
-      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
-                   config.path, config.themes[i]);
-  dirs = commands_link_dirs (system);
-  /* every change a real run makes is logged (opened at the first) */
-  if (!options->dry_run && !check_only)
-    sink.log = *log = kic_change_log_new (kic_fs_index_rootfd (system->index), strcmp (root, "/") == 0 ? "" : root,
-                                          "rebuild");
-  /* the store copies as the last rebuild left them (writer.h) */
-  if (state != NULL && !options->full)
-    wopts.store_stamps = kic_state_store_stamps (state);
-  /* links in the directories no change reached are as the last rebuild
-   * left them (writer.h): not read again */
-  if (changed != NULL && stamps != NULL && !options->full)
-    {
-      memo.changed = changed;
-      memo.stamps = stamps;
-      wopts.settled = dir_settled;
-      wopts.settled_data = &memo;
-    }
-  writer = commands_open_writer (options, system, dirs, options->dry_run || check_only, &wopts, &sink, error);
-  if (writer == NULL)
+  rebuild_plan_options (&r);
+  if (!rebuild_plan (&r, error))
     return FALSE;
-  old = kic_writer_manifest (writer);
-  owned = kic_writer_owned_links (writer);
-  if (options->sizes->len == 0 && config.targets->len == 0)
-    {
-      g_array_unref (config.targets);
-      config.targets = kic_plan_default_targets (system->profile->table);
-    }
-  popts.targets = options->sizes->len > 0 ? options->sizes : config.targets;
-  popts.themes = config.themes;
-  popts.per_size_sets = config.per_size_sets;
-  popts.unthemed_links = config.unthemed_links;
-  popts.store = options->store;
-  popts.previous = owned;
-  popts.floor = options->json; /* the floor costs a search per size: only for the report */
-  /* the summary's calls and --json are what show the size reports */
-  popts.no_reports = (kic_quiet || check_only) && !options->json;
-  if (state != NULL)
-    {
-      memo.index = system->index;
-      memo.owned = owned;
-      popts.memo = load_memo;
-      popts.memo_data = &memo;
-      known = known_contents (old, system->index, options->store, changed, stamps);
-      popts.known_contents = known;
-      /* the menu's files the fingerprint found as they were */
-      desktop.known = desktop_known = kic_state_desktop_known (state, changed, stamps);
-    }
-  checks.rootfd = kic_fs_index_rootfd (system->index);
-  checks.prefix = strcmp (root, "/") == 0 ? "" : root;
-  if (checks.rootfd >= 0)
-    {
-      popts.may_plant = root_may_plant;
-      popts.may_copy = root_may_copy;
-      popts.may_data = &checks;
-    }
-  icons = kic_menu_icons (system, config.extra_names, &desktop, &n_desktop_files);
-  plan = kic_plan_build (system, &popts, icons);
-  /* the plans kept from the last rebuild stand on its inputs: the files
-   * among them the fingerprint found as they were stay inputs, though
-   * this run read none of them (a file only compared, rewritten in place,
-   * reaches no listing: only its stamp shows the change) */
-  if (plan->n_kept > 0 && stamps != NULL)
-    kic_fs_index_seed_files (system->index, stamps);
-  /* a plan made from a listing cut short (a readdir error) could plant
-   * where KDE finds a file: nothing is written */
-  if (!kic_fs_index_complete (system->index, error))
-    return FALSE;
-  if (plan->n_kept + plan->n_replanned > 0)
-    kic_debug ("plan: %u names kept from the last rebuild, %u planned again", plan->n_kept, plan->n_replanned);
-  settings = settings_string (system, popts.targets, config.themes);
-  inputs = kic_fingerprint_inputs (system->index, options->store);
-  kic_writer_set_inputs (writer, inputs);
-  wanted = plan_links (plan);
-  if (!kic_writer_apply (writer, wanted, settings, &stats, error))
+  r.settings = settings_string (r.system, r.popts.targets, r.config.themes);
+  r.inputs = kic_fingerprint_inputs (r.system->index, options->store);
+  kic_writer_set_inputs (r.writer, r.inputs);
+  r.wanted = plan_links (r.plan);
+  if (!kic_writer_apply (r.writer, r.wanted, r.settings, &r.stats, error))
     return FALSE;
   if (check_only)
-    {
-      /* a damaged manifest is rewritten by a rebuild: a change too */
-      if (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
-          || g_strcmp0 (old->settings, settings) != 0 || old->damaged)
-        {
-          /* no manifest (and no store copies, which would make it a
-           * damaged one): nothing was ever built here */
-          if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
-            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                         "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u links",
-                         strcmp (root, "/") == 0 ? "" : root, options->store, stats.added);
-          else
-            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                         "the cache is out of date: %u links to add, %u to replace, %u to remove",
-                         stats.added, stats.replaced, stats.removed);
-          return FALSE;
-        }
-      return TRUE;
-    }
-  if (!wopts.dry_run)
-    {
-      g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
-      g_autoptr (GError) local = NULL;
-      /* a link left out (its copy or itself could not be made) is not
-       * what the plan said: the next run plans every name again */
-      g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (writer);
-      g_autofree char *next = stats.left_out == 0 ? kic_state_make (plan, system->index, options->store, owned,
-                                                                    desktop_read, store_stamps, popts.floor, inputs,
-                                                                    state)
-                                                  : NULL;
-
-      /* without the state the next run plans every name, without the
-       * fingerprint it plans in full: nothing worse.  The state first: a
-       * run killed between the two leaves no fingerprint, so the next
-       * run writes both again. */
-      if (next != NULL && !kic_writer_put_state (writer, next, &local))
-        {
-          kic_warning ("%s", local->message);
-          g_clear_error (&local);
-        }
-      if (!kic_writer_put_fingerprint (writer, fingerprint, &local))
-        kic_warning ("%s", local->message);
-    }
-  if (*log != NULL)
-    commands_finish_log (*log, &stats, NULL);
-  if (json != NULL)
-    kic_report_rebuild_json (json, system->current_theme, plan, n_desktop_files, &stats, stdout);
-  print_summary (plan, popts.targets, n_desktop_files, &stats, wopts.dry_run);
-  /* the largest structures of the run go with the process (keep.h) */
-  kic_keep_until_exit (g_steal_pointer (&plan), (GDestroyNotify) kic_plan_free);
-  kic_keep_until_exit (g_steal_pointer (&state), (GDestroyNotify) kic_state_free);
-  kic_keep_until_exit (g_steal_pointer (&system), (GDestroyNotify) kic_system_free);
+    return rebuild_check_outcome (&r, error);
+  if (!r.wopts.dry_run)
+    rebuild_keep (&r);
+  rebuild_report (&r, *log);
   return TRUE;
 }
 
