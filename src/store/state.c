@@ -177,134 +177,219 @@ path_ok (const char *path)
   return path != NULL && kic_path_is_clean (path) && kic_manifest_path_ok (path);
 }
 
+/* An E (a file, directory or other entry) or L (a link) record of the
+ * listing DIR. */
+static gboolean
+parse_entry (KicState *state, char **f, guint n, GPtrArray *dir)
+{
+  gboolean link = f[0][0] == 'L';
+  gboolean ok = TRUE;
+  KicFsListingEntry *e;
+
+  if (dir == NULL || n != (link ? 4u : 3u) || (!link && (strlen (f[1]) != 1 || strchr ("fdlo", f[1][0]) == NULL)))
+    return FALSE;
+  /* (the strings are the state's: casts from const, never freed
+   * through the entry) */
+  e = state_entry_new (state);
+  g_ptr_array_add (dir, e);
+  e->name = (char *) state_string (state, f[link ? 1 : 2]);
+  e->kind = link ? 'l' : f[1][0];
+  if (link)
+    {
+      e->target = (char *) state_string (state, f[2]);
+      if (strcmp (f[3], "-") != 0)
+        {
+          ok = f[3][0] == '=';
+          e->real = (char *) state_string (state, f[3] + 1);
+        }
+      ok = ok && path_ok (e->target) && (e->real == NULL || path_ok (e->real));
+    }
+  /* sorted and unique, as written */
+  return ok && e->name[0] != '\0' && strchr (e->name, '/') == NULL
+         && (dir->len == 1 || strcmp (((KicFsListingEntry *) g_ptr_array_index (dir, dir->len - 2))->name, e->name) < 0);
+}
+
+/* A D record: a directory, and *DIR its listing when the state keeps one. */
+static gboolean
+parse_dir (KicState *state, char **f, guint n, GPtrArray **dir)
+{
+  gboolean ok = TRUE;
+  g_autofree char *path = field (f, n, 1, FALSE, &ok);
+
+  if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))
+    return FALSE;
+  *dir = f[2][0] == '1' ? g_ptr_array_new () : NULL; /* entries: the state's */
+  g_hash_table_insert (state->dirs, g_steal_pointer (&path), *dir);
+  return TRUE;
+}
+
+/* An F record: a store copy's stamp. */
+static gboolean
+parse_store_stamp (KicState *state, char **f, guint n)
+{
+  gboolean ok = TRUE;
+  g_autofree char *path = field (f, n, 1, FALSE, &ok);
+  KicFsStamp *st;
+  gint64 dev = 0, ino = 0;
+
+  if (!ok || n != 8 || !path_ok (path) || g_hash_table_contains (state->store_stamps, path))
+    return FALSE;
+  st = g_new0 (KicFsStamp, 1);
+  st->type = KIC_FS_FILE;
+  st->exists = TRUE;
+  g_hash_table_insert (state->store_stamps, g_steal_pointer (&path), st);
+  ok = field_int64 (f, n, 2, FALSE, &dev) && field_int64 (f, n, 3, FALSE, &ino)
+       && field_int64 (f, n, 4, TRUE, &st->size) && field_int64 (f, n, 5, TRUE, &st->mtime_ns)
+       && field_int64 (f, n, 6, TRUE, &st->ctime_ns) && field_int64 (f, n, 7, TRUE, &st->read_ns);
+  st->dev = (guint64) dev;
+  st->ino = (guint64) ino;
+  return ok;
+}
+
+/* An M record: what a menu file said when it was read. */
+static gboolean
+parse_menu_file (KicState *state, char **f, guint n)
+{
+  gboolean ok = TRUE;
+  g_autofree char *path = field (f, n, 1, FALSE, &ok);
+  KicDesktopRead *read;
+
+  if (!ok || n != 4 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->desktop, path))
+    return FALSE;
+  read = g_new0 (KicDesktopRead, 1);
+  read->hidden = f[2][0] == '1';
+  read->icon = field (f, n, 3, TRUE, &ok);
+  g_hash_table_insert (state->desktop, g_steal_pointer (&path), read);
+  return ok;
+}
+
+/* The owner of the closure member NP: a menu name (n) or another member
+ * (c), which may come after it and is resolved at the end. */
+static gboolean
+parse_closure_owner (KicNamePlan *np, char **f, guint n, GHashTable *menu, GArray *owners, GPtrArray *pending)
+{
+  guint owner = 0;
+
+  if (strcmp (f[7], "n") == 0)
+    {
+      g_autofree char *owner_name = unescape (f[8]);
+
+      np->closure_for = g_hash_table_lookup (menu, owner_name);
+      return np->closure_for != NULL;
+    }
+  if (strcmp (f[7], "c") != 0 || !field_uint (f, n, 8, &owner))
+    return FALSE;
+  g_array_append_val (owners, owner);
+  g_ptr_array_add (pending, np);
+  return TRUE;
+}
+
+/* An N (a menu name's plan) or C (a closure member's) record; *LAST is
+ * the plan the records after it add to. */
+static gboolean
+parse_name (KicState *state, char **f, guint n, KicNamePlan **last, GHashTable *menu, GArray *owners,
+            GPtrArray *pending)
+{
+  gboolean menu_name = f[0][0] == 'N';
+  gboolean ok = TRUE;
+  g_autofree char *name = field (f, n, 1, FALSE, &ok);
+  g_autofree char *status = field (f, n, 2, FALSE, &ok);
+  KicNamePlan *np;
+
+  if (!ok)
+    return FALSE;
+  np = kic_name_plan_new (name);
+  *last = np;
+  g_ptr_array_add (menu_name ? state->memo->names : state->memo->closure, np);
+  np->reason = field (f, n, 3, TRUE, &ok);
+  np->ban_reason = field (f, n, 5, TRUE, &ok);
+  if (!ok || !kic_name_status_from_string (status, &np->status) || !is_01 (f, n, 4))
+    return FALSE;
+  np->per_size = f[4][0] == '1';
+  if (menu_name)
+    {
+      if (n != 6 || g_hash_table_contains (menu, np->name))
+        return FALSE;
+      g_hash_table_insert (menu, np->name, np);
+      return TRUE;
+    }
+  np->closure_theme = field (f, n, 6, FALSE, &ok);
+  return ok && n == 9 && parse_closure_owner (np, f, n, menu, owners, pending);
+}
+
+/* A P record: a link of the plan NP. */
+static gboolean
+parse_plant (KicNamePlan *np, char **f, guint n)
+{
+  KicPlant *plant;
+
+  if (n != 5)
+    return FALSE;
+  plant = g_new0 (KicPlant, 1);
+  g_ptr_array_add (np->plants, plant);
+  plant->link = unescape (f[1]);
+  plant->source = unescape (f[2]);
+  plant->store = unescape (f[3]);
+  plant->theme = unescape (f[4]);
+  return path_ok (plant->link) && path_ok (plant->source) && path_ok (plant->store);
+}
+
+/* An S record: the plan NP's report at one size. */
+static gboolean
+parse_size_report (KicNamePlan *np, char **f, guint n)
+{
+  gboolean ok = TRUE;
+  KicSizeReport *r;
+  guint size = 0;
+
+  if (n != 7)
+    return FALSE;
+  r = g_new0 (KicSizeReport, 1);
+  g_ptr_array_add (np->sizes, r);
+  r->path = field (f, n, 2, TRUE, &ok);
+  r->floor_reason = field (f, n, 6, TRUE, &ok);
+  ok = ok && field_uint (f, n, 1, &size) && field_uint (f, n, 3, &r->calls_before)
+       && field_uint (f, n, 4, &r->calls_after) && field_uint (f, n, 5, &r->calls_floor);
+  r->size = (int) size;
+  return ok;
+}
+
+/* A V record: a name the proof verified, and how often. */
+static gboolean
+parse_verified (KicState *state, char **f, guint n)
+{
+  g_autofree char *name = NULL;
+  guint count = 0;
+
+  if (n != 3 || !field_uint (f, n, 2, &count))
+    return FALSE;
+  name = unescape (f[1]);
+  if (g_hash_table_contains (state->memo->verified, name))
+    return FALSE;
+  g_hash_table_insert (state->memo->verified, g_steal_pointer (&name), GUINT_TO_POINTER (count));
+  return TRUE;
+}
+
 /* One record of the text, its N fields in F, into STATE.  FALSE when it is
- * not what a state holds. */
+ * not what a state holds.  *DIR is the listing E and L records add to (a
+ * D record starts one, any other record ends it); *LAST the plan B, P and
+ * S records add to (an N or C record starts one; D, F, M and V end it). */
 static gboolean
 parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan **last, GHashTable *menu,
               GArray *owners, GPtrArray *pending)
 {
   const char *tag = f[0];
-  gboolean ok = TRUE;
 
   if (strcmp (tag, "E") == 0 || strcmp (tag, "L") == 0)
-    {
-      gboolean link = tag[0] == 'L';
-      KicFsListingEntry *e;
-
-      if (*dir == NULL || n != (link ? 4u : 3u) || (!link && (strlen (f[1]) != 1 || strchr ("fdlo", f[1][0]) == NULL)))
-        return FALSE;
-      /* (the strings are the state's: casts from const, never freed
-       * through the entry) */
-      e = state_entry_new (state);
-      g_ptr_array_add (*dir, e);
-      e->name = (char *) state_string (state, f[link ? 1 : 2]);
-      e->kind = link ? 'l' : f[1][0];
-      if (link)
-        {
-          e->target = (char *) state_string (state, f[2]);
-          if (strcmp (f[3], "-") != 0)
-            {
-              ok = f[3][0] == '=';
-              e->real = (char *) state_string (state, f[3] + 1);
-            }
-          ok = ok && path_ok (e->target) && (e->real == NULL || path_ok (e->real));
-        }
-      /* sorted and unique, as written */
-      return ok && e->name[0] != '\0' && strchr (e->name, '/') == NULL
-             && ((*dir)->len == 1
-                 || strcmp (((KicFsListingEntry *) g_ptr_array_index (*dir, (*dir)->len - 2))->name, e->name) < 0);
-    }
+    return parse_entry (state, f, n, *dir);
   if (strcmp (tag, "D") == 0)
     {
-      g_autofree char *path = field (f, n, 1, FALSE, &ok);
-
-      if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))
-        return FALSE;
-      *dir = f[2][0] == '1' ? g_ptr_array_new () : NULL; /* entries: the state's */
-      g_hash_table_insert (state->dirs, g_steal_pointer (&path), *dir);
       *last = NULL;
-      return TRUE;
+      return parse_dir (state, f, n, dir);
     }
   *dir = NULL;
-  if (strcmp (tag, "F") == 0)
-    {
-      g_autofree char *path = field (f, n, 1, FALSE, &ok);
-      KicFsStamp *st;
-      gint64 dev = 0, ino = 0;
-
-      if (!ok || n != 8 || !path_ok (path) || g_hash_table_contains (state->store_stamps, path))
-        return FALSE;
-      st = g_new0 (KicFsStamp, 1);
-      st->type = KIC_FS_FILE;
-      st->exists = TRUE;
-      g_hash_table_insert (state->store_stamps, g_steal_pointer (&path), st);
-      ok = field_int64 (f, n, 2, FALSE, &dev) && field_int64 (f, n, 3, FALSE, &ino)
-           && field_int64 (f, n, 4, TRUE, &st->size) && field_int64 (f, n, 5, TRUE, &st->mtime_ns)
-           && field_int64 (f, n, 6, TRUE, &st->ctime_ns) && field_int64 (f, n, 7, TRUE, &st->read_ns);
-      st->dev = (guint64) dev;
-      st->ino = (guint64) ino;
-      *last = NULL;
-      return ok;
-    }
-  if (strcmp (tag, "M") == 0)
-    {
-      g_autofree char *path = field (f, n, 1, FALSE, &ok);
-      KicDesktopRead *read;
-
-      if (!ok || n != 4 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->desktop, path))
-        return FALSE;
-      read = g_new0 (KicDesktopRead, 1);
-      read->hidden = f[2][0] == '1';
-      read->icon = field (f, n, 3, TRUE, &ok);
-      g_hash_table_insert (state->desktop, g_steal_pointer (&path), read);
-      *last = NULL;
-      return ok;
-    }
   if (strcmp (tag, "N") == 0 || strcmp (tag, "C") == 0)
-    {
-      g_autofree char *name = field (f, n, 1, FALSE, &ok);
-      g_autofree char *status = field (f, n, 2, FALSE, &ok);
-      KicNamePlan *np;
-
-      if (!ok)
-        return FALSE;
-      np = kic_name_plan_new (name);
-      *last = np;
-      g_ptr_array_add (tag[0] == 'N' ? state->memo->names : state->memo->closure, np);
-      np->reason = field (f, n, 3, TRUE, &ok);
-      np->ban_reason = field (f, n, 5, TRUE, &ok);
-      if (!ok || !kic_name_status_from_string (status, &np->status) || !is_01 (f, n, 4))
-        return FALSE;
-      np->per_size = f[4][0] == '1';
-      if (tag[0] == 'N')
-        {
-          if (n != 6 || g_hash_table_contains (menu, np->name))
-            return FALSE;
-          g_hash_table_insert (menu, np->name, np);
-          return TRUE;
-        }
-      np->closure_theme = field (f, n, 6, FALSE, &ok);
-      if (!ok || n != 9)
-        return FALSE;
-      if (strcmp (f[7], "n") == 0)
-        {
-          g_autofree char *owner_name = unescape (f[8]);
-
-          np->closure_for = g_hash_table_lookup (menu, owner_name);
-          return np->closure_for != NULL;
-        }
-      else
-        {
-          guint owner = 0;
-
-          /* a member's owner may come after it: resolved at the end */
-          if (strcmp (f[7], "c") != 0 || !field_uint (f, n, 8, &owner))
-            return FALSE;
-          g_array_append_val (owners, owner);
-          g_ptr_array_add (pending, np);
-          return TRUE;
-        }
-    }
+    return parse_name (state, f, n, last, menu, owners, pending);
   if (strcmp (tag, "B") == 0)
     {
       if (*last == NULL || n != 2)
@@ -313,49 +398,16 @@ parse_record (KicState *state, char **f, guint n, GPtrArray **dir, KicNamePlan *
       return TRUE;
     }
   if (strcmp (tag, "P") == 0)
-    {
-      KicPlant *plant;
-
-      if (*last == NULL || n != 5)
-        return FALSE;
-      plant = g_new0 (KicPlant, 1);
-      g_ptr_array_add ((*last)->plants, plant);
-      plant->link = unescape (f[1]);
-      plant->source = unescape (f[2]);
-      plant->store = unescape (f[3]);
-      plant->theme = unescape (f[4]);
-      return path_ok (plant->link) && path_ok (plant->source) && path_ok (plant->store);
-    }
+    return *last != NULL && parse_plant (*last, f, n);
   if (strcmp (tag, "S") == 0)
-    {
-      KicSizeReport *r;
-      guint size = 0;
-
-      if (*last == NULL || n != 7)
-        return FALSE;
-      r = g_new0 (KicSizeReport, 1);
-      g_ptr_array_add ((*last)->sizes, r);
-      r->path = field (f, n, 2, TRUE, &ok);
-      r->floor_reason = field (f, n, 6, TRUE, &ok);
-      ok = ok && field_uint (f, n, 1, &size) && field_uint (f, n, 3, &r->calls_before)
-           && field_uint (f, n, 4, &r->calls_after) && field_uint (f, n, 5, &r->calls_floor);
-      r->size = (int) size;
-      return ok;
-    }
+    return *last != NULL && parse_size_report (*last, f, n);
+  *last = NULL;
+  if (strcmp (tag, "F") == 0)
+    return parse_store_stamp (state, f, n);
+  if (strcmp (tag, "M") == 0)
+    return parse_menu_file (state, f, n);
   if (strcmp (tag, "V") == 0)
-    {
-      g_autofree char *name = NULL;
-      guint count = 0;
-
-      *last = NULL;
-      if (n != 3 || !field_uint (f, n, 2, &count))
-        return FALSE;
-      name = unescape (f[1]);
-      if (g_hash_table_contains (state->memo->verified, name))
-        return FALSE;
-      g_hash_table_insert (state->memo->verified, g_steal_pointer (&name), GUINT_TO_POINTER (count));
-      return TRUE;
-    }
+    return parse_verified (state, f, n);
   return FALSE;
 }
 
