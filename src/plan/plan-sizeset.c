@@ -169,6 +169,190 @@ size_set_set (Planner *p, KicPlant *plant)
   plan_plants_add (p, plant);
 }
 
+/* Whether NP is no name for a per-size set in THEME, the current theme
+ * (its status then says why). */
+static gboolean
+size_set_ruled_out (Planner *p, KicNamePlan *np, const KicTheme *theme, const GPtrArray *before_all)
+{
+  gboolean in_theme = FALSE;
+
+  /* a name the current theme already answers at some size is left as
+   * it is: its own files there decide the scan (and KDE's MatchBest,
+   * kicontheme.cpp:553-612, answers every size from them once one
+   * matches), so it is the theme's own name, not one the tool failed to
+   * place: unchanged, not skipped */
+  for (guint k = 0; k < before_all->len && !in_theme; k++)
+    in_theme = ((const KicResult *) g_ptr_array_index (before_all, k))->theme == theme;
+  if (in_theme)
+    {
+      plan_set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the current theme, whose own files decide what it loads "
+                                          "at each size: no link goes beside them");
+      return TRUE;
+    }
+  if (np->closure_theme != NULL || theme->guessed_resource
+      || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL))
+    {
+      plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
+      return TRUE;
+    }
+  /* links no name carried by no file may meet (plan-choose.c) */
+  g_autoptr (GPtrArray) ends = plan_name_ends (p, np->name);
+  const char *why = plan_theme_forbids (p, ends, np->name, theme);
+
+  if (why != NULL)
+    {
+      g_autofree char *reason = g_strdup_printf ("KDE loads different files at different sizes, and %s", why);
+
+      plan_set_status (np, KIC_NAME_SKIPPED, reason);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A link in each directory of THEME that can take one into SET, each set
+ * in P as it goes; only trying, no more than SIZE_SET_TRY_LINKS
+ * (*GAVE_UP past them). */
+static void
+size_set_gather (Planner *p, const KicTheme *theme, KicNamePlan *np, SizedContents *sized, GPtrArray *set,
+                 gboolean only_try, gboolean *gave_up)
+{
+  for (guint d = 0; d < theme->dirs->len; d++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+      KicPlant *plant;
+
+      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || !plan_may_plant_dir (p, dir))
+        continue;
+      if (only_try && set->len == SIZE_SET_TRY_LINKS)
+        {
+          *gave_up = TRUE;
+          return;
+        }
+      plant = size_set_link (p, theme, dir, np, sized);
+      if (plant == NULL)
+        continue;
+      if (g_hash_table_contains (p->plants, plant->link))
+        {
+          kic_plant_free (plant); /* a directory listed twice */
+          continue;
+        }
+      size_set_set (p, plant);
+      g_ptr_array_add (set, plant);
+    }
+}
+
+/* SET's cost once every link that answers a size with another file than
+ * KDE loads there has left it, until the rest holds at every size (or
+ * none is left); G_MAXDOUBLE when it cannot be repaired.  Only trying
+ * (PerSizeSets=false, every such name of every run, and a theme may have
+ * thousands of directories: hardening-writer.sh row 6), a few rounds
+ * (*GAVE_UP past them). */
+static double
+size_set_repair (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArray *before_all, GPtrArray *set,
+                 gboolean only_try, gboolean *gave_up)
+{
+  double cost = G_MAXDOUBLE;
+  guint rounds = 0;
+
+  while (set->len > 0 && !*gave_up)
+    {
+      g_autofree char *wrong = NULL;
+      guint i;
+
+      if (only_try && rounds++ == SIZE_SET_TRY_ROUNDS)
+        {
+          *gave_up = TRUE;
+          return G_MAXDOUBLE;
+        }
+      cost = size_set_cost (p, resolver, np, before_all, &wrong);
+      if (cost != G_MAXDOUBLE)
+        break;
+      for (i = 0; wrong != NULL && i < set->len; i++)
+        if (strcmp (((KicPlant *) g_ptr_array_index (set, i))->link, wrong) == 0)
+          break;
+      if (wrong == NULL || i == set->len)
+        break; /* no link of the set is at fault: cannot be repaired */
+      size_set_unset (p, g_ptr_array_index (set, i));
+      g_ptr_array_remove_index (set, i);
+    }
+  return cost;
+}
+
+/* SET (of cost COST, which holds) without each link whose removal keeps
+ * it holding and costs no more; the new cost. */
+static double
+size_set_prune (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArray *before_all, GPtrArray *set,
+                double cost)
+{
+  for (guint i = set->len; i-- > 0;)
+    {
+      KicPlant *plant = g_ptr_array_index (set, i);
+      double trial;
+
+      size_set_unset (p, plant);
+      trial = size_set_cost (p, resolver, np, before_all, NULL);
+      if (trial <= cost)
+        {
+          g_ptr_array_remove_index (set, i);
+          cost = trial;
+        }
+      else
+        size_set_set (p, plant);
+    }
+  return cost;
+}
+
+static void
+size_set_unset_all (Planner *p, GPtrArray *set)
+{
+  for (guint i = 0; i < set->len; i++)
+    size_set_unset (p, g_ptr_array_index (set, i));
+}
+
+/* NP's status when SET (of COST; N_DIRS links at first) is not planted. */
+static void
+size_set_refuse (KicNamePlan *np, const GPtrArray *set, double cost, gboolean gave_up, guint n_dirs)
+{
+  /* a set that would cost no less: KDE is already as fast as links can
+   * make it, which is no reason to skip */
+  if (set->len > 0 && cost != G_MAXDOUBLE)
+    plan_set_status (np, KIC_NAME_UNCHANGED, "KDE loads different files at different sizes, and already finds "
+                                        "them as fast as a set of links in the current theme would");
+  else if (gave_up)
+    plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (whether a per-size set "
+                                      "would help was not worked out: PerSizeSets=true tries in full)");
+  else
+    plan_set_status (np, KIC_NAME_SKIPPED,
+                n_dirs == 0 ? "KDE loads different files at different sizes, and no directory of the current theme can hold one of them (a type it does not probe, or several files over its sizes)"
+                            : "KDE loads different files at different sizes, and no set of links in the current theme shows each size its file");
+}
+
+/* SET's links become NP's plan, unless a copy of one would be at the
+ * same store path as another file's. */
+static void
+size_set_plant (Planner *p, KicNamePlan *np, const KicTheme *theme, GPtrArray *set)
+{
+  for (guint i = 0; i < set->len; i++)
+    if (!plan_claim_store (p, ((KicPlant *) g_ptr_array_index (set, i))->store,
+                      ((KicPlant *) g_ptr_array_index (set, i))->source))
+      {
+        size_set_unset_all (p, set);
+        plan_set_status (np, KIC_NAME_SKIPPED, "a copy of its per-size set would be at the same path in the store as another file's");
+        return;
+      }
+  kic_debug ("per-size set: '%s' in %s, %u links", np->name, theme->desc->name, set->len);
+  for (guint i = 0; i < set->len; i++)
+    {
+      KicPlant *plant = g_ptr_array_index (set, i);
+
+      g_ptr_array_add (np->plants, plant);
+      g_hash_table_insert (p->plant_name, plant->link, np);
+      g_hash_table_add (p->dirty, g_strdup (plant->link));
+    }
+  g_ptr_array_set_free_func (set, NULL);
+  plan_set_status (np, KIC_NAME_PLANTED, NULL);
+}
+
 /* A name KDE loads with different content at different sizes (BEFORE_ALL,
  * 8 to 256; hicolor's 16x16/apps/X.svg, 22x22/apps/X.svg, ...,
  * scalable/apps/X.svg): a link in every directory of the current theme of
@@ -185,127 +369,22 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
 {
   const KicTheme *theme = g_ptr_array_index (kic_resolver_themes (resolver), 0);
   g_autoptr (GPtrArray) set = g_ptr_array_new_with_free_func (kic_plant_free);
-  double cost = G_MAXDOUBLE;
-  guint n_dirs;
-  guint rounds = 0;
-  gboolean gave_up = FALSE;
-  gboolean in_theme = FALSE;
   SizedContents sized = { before_all, { NULL }, { 0 } };
+  gboolean gave_up = FALSE;
+  double cost;
+  guint n_dirs;
 
-  /* a name the current theme already answers at some size is left as
-   * it is: its own files there decide the scan (and KDE's MatchBest,
-   * kicontheme.cpp:553-612, answers every size from them once one
-   * matches), so it is the theme's own name, not one the tool failed to
-   * place: unchanged, not skipped */
-  for (guint k = 0; k < before_all->len && !in_theme; k++)
-    in_theme = ((const KicResult *) g_ptr_array_index (before_all, k))->theme == theme;
-  if (in_theme)
-    {
-      plan_set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the current theme, whose own files decide what it loads "
-                                          "at each size: no link goes beside them");
-      return;
-    }
-  if (np->closure_theme != NULL || theme->guessed_resource
-      || g_ptr_array_find_with_equal_func (np->banned, theme->desc->name, g_str_equal, NULL))
-    {
-      plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes");
-      return;
-    }
-  {
-    /* links no name carried by no file may meet (plan-choose.c) */
-    g_autoptr (GPtrArray) ends = plan_name_ends (p, np->name);
-    const char *why = plan_theme_forbids (p, ends, np->name, theme);
-
-    if (why != NULL)
-      {
-        g_autofree char *reason = g_strdup_printf ("KDE loads different files at different sizes, and %s", why);
-
-        plan_set_status (np, KIC_NAME_SKIPPED, reason);
-        return;
-      }
-  }
-  for (guint d = 0; d < theme->dirs->len; d++)
-    {
-      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
-      KicPlant *plant;
-
-      if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || !plan_may_plant_dir (p, dir))
-        continue;
-      if (only_try && set->len == SIZE_SET_TRY_LINKS)
-        {
-          gave_up = TRUE;
-          break;
-        }
-      plant = size_set_link (p, theme, dir, np, &sized);
-      if (plant == NULL)
-        continue;
-      if (g_hash_table_contains (p->plants, plant->link))
-        {
-          kic_plant_free (plant); /* a directory listed twice */
-          continue;
-        }
-      size_set_set (p, plant);
-      g_ptr_array_add (set, plant);
-    }
+  if (size_set_ruled_out (p, np, theme, before_all))
+    return;
+  size_set_gather (p, theme, np, &sized, set, only_try, &gave_up);
   n_dirs = set->len;
-  /* a link that answers a size with another file than KDE loads there
-   * leaves the set, until the rest holds at every size (or none is left);
-   * only trying (PerSizeSets=false, every such name of every run, and a
-   * theme may have thousands of directories: hardening-writer.sh row 6),
-   * a few rounds, and no pruning below: the full set's cost decides */
-  while (set->len > 0 && !gave_up)
-    {
-      g_autofree char *wrong = NULL;
-      guint i;
-
-      if (only_try && rounds++ == SIZE_SET_TRY_ROUNDS)
-        {
-          gave_up = TRUE;
-          cost = G_MAXDOUBLE;
-          break;
-        }
-      cost = size_set_cost (p, resolver, np, before_all, &wrong);
-      if (cost != G_MAXDOUBLE)
-        break;
-      for (i = 0; wrong != NULL && i < set->len; i++)
-        if (strcmp (((KicPlant *) g_ptr_array_index (set, i))->link, wrong) == 0)
-          break;
-      if (wrong == NULL || i == set->len)
-        break; /* no link of the set is at fault: cannot be repaired */
-      size_set_unset (p, g_ptr_array_index (set, i));
-      g_ptr_array_remove_index (set, i);
-    }
-  for (guint i = set->len; !only_try && cost != G_MAXDOUBLE && i-- > 0;)
-    {
-      KicPlant *plant = g_ptr_array_index (set, i);
-      double trial;
-
-      size_set_unset (p, plant);
-      trial = size_set_cost (p, resolver, np, before_all, NULL);
-      if (trial <= cost)
-        {
-          g_ptr_array_remove_index (set, i);
-          cost = trial;
-        }
-      else
-        size_set_set (p, plant);
-    }
+  cost = size_set_repair (p, resolver, np, before_all, set, only_try, &gave_up);
+  if (!only_try && cost != G_MAXDOUBLE)
+    cost = size_set_prune (p, resolver, np, before_all, set, cost);
   if (set->len == 0 || cost == G_MAXDOUBLE || cost >= before)
     {
-      for (guint i = 0; i < set->len; i++)
-        size_set_unset (p, g_ptr_array_index (set, i));
-      /* a set that would cost no less: KDE is already as fast as links
-       * can make it, which is no reason to skip */
-      if (set->len > 0 && cost != G_MAXDOUBLE)
-        plan_set_status (np, KIC_NAME_UNCHANGED, "KDE loads different files at different sizes, and already finds "
-                                            "them as fast as a set of links in the current theme would");
-      else if (gave_up)
-        plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (whether a per-size set "
-                                          "would help was not worked out: PerSizeSets=true tries in full)");
-      else
-        plan_set_status (np, KIC_NAME_SKIPPED,
-                    n_dirs == 0 ? "KDE loads different files at different sizes, and no directory of the current theme can hold one of them (a type it does not probe, or several files over its sizes)"
-                                : "KDE loads different files at different sizes, and no set of links in the current theme shows each size its file");
+      size_set_unset_all (p, set);
+      size_set_refuse (np, set, cost, gave_up, n_dirs);
       return;
     }
   /* PerSizeSets=false: the set would make KDE faster; the reason says
@@ -313,31 +392,11 @@ plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GPtrArr
    * set cannot help say why instead) */
   if (only_try)
     {
-      for (guint i = 0; i < set->len; i++)
-        size_set_unset (p, g_ptr_array_index (set, i));
+      size_set_unset_all (p, set);
       np->size_set_helps = TRUE;
       plan_set_status (np, KIC_NAME_SKIPPED, "KDE loads different files at different sizes (a per-size set of links "
                                         "would make it faster: set PerSizeSets=true to plant it)");
       return;
     }
-  for (guint i = 0; i < set->len; i++)
-    if (!plan_claim_store (p, ((KicPlant *) g_ptr_array_index (set, i))->store,
-                      ((KicPlant *) g_ptr_array_index (set, i))->source))
-      {
-        for (guint k = 0; k < set->len; k++)
-          size_set_unset (p, g_ptr_array_index (set, k));
-        plan_set_status (np, KIC_NAME_SKIPPED, "a copy of its per-size set would be at the same path in the store as another file's");
-        return;
-      }
-  kic_debug ("per-size set: '%s' in %s, %u links", np->name, theme->desc->name, set->len);
-  for (guint i = 0; i < set->len; i++)
-    {
-      KicPlant *plant = g_ptr_array_index (set, i);
-
-      g_ptr_array_add (np->plants, plant);
-      g_hash_table_insert (p->plant_name, plant->link, np);
-      g_hash_table_add (p->dirty, g_strdup (plant->link));
-    }
-  g_ptr_array_set_free_func (set, NULL);
-  plan_set_status (np, KIC_NAME_PLANTED, NULL);
+  size_set_plant (p, np, theme, set);
 }
