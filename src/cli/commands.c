@@ -1,5 +1,5 @@
-/* commands.c - the six modes: --rebuild (and --check, the same without
- * writing), --clean, --resolve, --list and --explain */
+/* commands.c - the modes other than the rebuild: --clean, --resolve, --list and
+ * --explain (--rebuild and --check: commands-rebuild.c) */
 #include "commands.h"
 
 #include "config.h"
@@ -8,15 +8,9 @@
 #include "dpkg.h"
 #include "fingerprint.h"
 #include "hash.h"
-#include "menu.h"
-#include "paths.h"
 #include "plan.h"
 #include "report.h"
 #include "resolver.h"
-#include "safeopen.h"
-#include "source.h"
-#include "state.h"
-#include "trusted.h"
 #include "writer-log.h"
 #include "writer.h"
 

@@ -5,7 +5,6 @@
 #include "fsindex-private.h"
 
 #include "path.h"
-#include "safeopen.h"
 
 #include <dirent.h>
 #include <errno.h>

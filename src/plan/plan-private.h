@@ -3,7 +3,8 @@
  *
  *   plan.c          the run: names, planner set-up, kic_plan_build()
  *   plan-content.c  content identity of what KDE loads, XPM twins
- *   plan-choose.c   candidates and the greedy choice by KDE's cost
+ *   plan-candidates.c a name's candidates: where root may plant, which themes agree
+ *   plan-choose.c   the greedy choice among them by KDE's cost
  *   plan-sizeset.c  per-size sets
  *   plan-proof.c    the proof and the closure
  *   plan-known.c    the names a lookup could be asked for (the proof's index)
@@ -105,28 +106,14 @@ typedef struct {
 const KicContent *plan_content_of_sized (Planner *p, const KicResult *r, PlanLastContent *last);
 
 /* plan-choose.c */
-const char *plan_dir_key (Planner *p, const KicThemeDir *dir);
-GHashTable *plan_dir_keys_new (void);
-char *plan_real_file_key (Planner *p, const char *path);
 KicPlant *plan_plant_of_result (Planner *p, const KicResult *r);
 gboolean plan_claim_store (Planner *p, const char *store, const char *source);
-gboolean plan_may_copy (Planner *p, const char *source, const char **why);
-gboolean plan_may_plant_dir (Planner *p, const KicThemeDir *dir);
-/* Add to CHECKSUM every directory the themes planted for offer as a
- * candidate (the writer's verdict on each, plan_may_plant_dir(), included):
- * part of the plan's key, since a directory that became plantable or not
- * changes plans that no listing tells of. */
-void plan_digest_candidates (Planner *p, KicSha256 *checksum);
 #define UNTHEMED_REASON                                                                                       \
   "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
   "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"
-GPtrArray *plan_name_ends (Planner *p, const char *name);
-const char *plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
 void plan_overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *plan_resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void plan_candidate_free (gpointer data);
-GPtrArray *plan_plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
-                             const KicContent *content, gboolean for_floor);
 void plan_set_status (KicNamePlan *np, KicNameStatus status, const char *reason);
 void plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np);
 
@@ -138,6 +125,9 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
 
 /* plan-proof.c */
 void plan_proof_index (Planner *p, GPtrArray *names);
+gboolean plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified);
+void plan_drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
+void plan_replan_banned (Planner *p, GPtrArray *names, guint n_themes);
 
 /* plan-known.c: the known names (NAMES, the menu's, among them); the
  * table of them is made once the questions have checked this many
@@ -149,9 +139,6 @@ void plan_known_free (PlanKnown *known);
 gboolean plan_is_known (Planner *p, const char *name);
 const char *plan_add_known_name (Planner *p, const char *name);
 GPtrArray *plan_names_trying (Planner *p, const char *stem);
-gboolean plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified);
-void plan_drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
-void plan_replan_banned (Planner *p, GPtrArray *names, guint n_themes);
 
 /* plan-floor.c */
 void plan_report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
@@ -160,6 +147,20 @@ void plan_report_sizes (Planner *p, GPtrArray *names, GHashTable *only);
 GHashTable *plan_memo_restore (Planner *p, GPtrArray *names, KicPlanMemo *memo, guint *n_verified);
 
 /* plan-candidates.c */
+const char *plan_dir_key (Planner *p, const KicThemeDir *dir);
+GHashTable *plan_dir_keys_new (void);
+char *plan_real_file_key (Planner *p, const char *path);
+gboolean plan_may_copy (Planner *p, const char *source, const char **why);
+gboolean plan_may_plant_dir (Planner *p, const KicThemeDir *dir);
+/* Add to CHECKSUM every directory the themes planted for offer as a
+ * candidate (the writer's verdict on each, plan_may_plant_dir(), included):
+ * part of the plan's key, since a directory that became plantable or not
+ * changes plans that no listing tells of. */
+void plan_digest_candidates (Planner *p, KicSha256 *checksum);
+GPtrArray *plan_name_ends (Planner *p, const char *name);
+const char *plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
+GPtrArray *plan_plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
+                                  const KicContent *content, gboolean for_floor);
 gboolean plan_theme_agrees (Planner *p, KicResolver *resolver, const KicTheme *theme, const char *name, const KicContent *content);
 
 #endif

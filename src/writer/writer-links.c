@@ -7,8 +7,6 @@
 
 #include "diag.h"
 #include "fingerprint.h"
-#include "raster.h"
-#include "safeopen.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -109,23 +109,35 @@ open_log (KicChangeLog *log)
     kic_warning ("%s: the changes are not logged", why);
 }
 
+/* TEXT as one field of a line: a tab, a newline or a carriage return in
+ * it (a file name may hold any) would break the line's shape, and each
+ * becomes a space.  transfer full */
+static char *
+field_text (const char *text)
+{
+  char *clean = g_strdup (text);
+
+  for (char *p = clean; *p != '\0'; p++)
+    if (*p == '\t' || *p == '\n' || *p == '\r')
+      *p = ' ';
+  return clean;
+}
+
 /* One line, written whole with one write(2) (O_APPEND). */
 static void
 put_line (KicChangeLog *log, const char *action, const char *path, const char *detail)
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *when = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
-  g_autofree char *line = g_strdup_printf ("%s\t%ld\t%s\t%s\t%s\n", when, (long) getpid (), action, path,
-                                           detail ? detail : "");
+  g_autofree char *clean_path = field_text (path);
+  g_autofree char *clean_detail = field_text (detail ? detail : "");
+  g_autofree char *line = g_strdup_printf ("%s\t%ld\t%s\t%s\t%s\n", when, (long) getpid (), action, clean_path,
+                                           clean_detail);
   size_t length = strlen (line);
   ssize_t done;
 
   if (log->fd < 0 || log->failed)
     return;
-  /* a tab or a newline in a field would break the line's shape */
-  for (char *p = line; *p != '\0' && p < line + length - 1; p++)
-    if (*p == '\n' || *p == '\r')
-      *p = ' ';
   done = write (log->fd, line, length);
   if (done != (ssize_t) length)
     {

@@ -8,7 +8,6 @@
 #include "path.h"
 #include "raster.h"
 #include "safeopen.h"
-#include "source.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
 # file that is gone
 . "$(dirname "$0")/lib.sh"
 
-plan 5
+plan 6
 doc=$TOP/docs/how-it-works.md
 layers=$(sed -n 's/^LAYERS = //p' "$TOP/Makefile")
 ok $([ -n "$layers" ]; echo $?) "the Makefile names the layers ($layers)"
@@ -42,4 +42,25 @@ awk '$1 == "h" { layer[$4] = $3; next }
      $5 ~ /-private\.h$/ && layer[$5] != $3 { printf "%s includes %s/%s; ", $4, layer[$5], $5 }' \
   "$WORK/headers" "$WORK/includes" > "$WORK/private"
 is "$(cat "$WORK/private")" "" "a *-private.h is included only from its own directory"
+# a private header groups its declarations under "/* FILE.c */" lines:
+# each function under one is defined in that file
+python3 - "$TOP/src" > "$WORK/misplaced" <<'PY'
+import glob, os, re, sys
+for h in sorted(glob.glob(sys.argv[1] + "/*/*-private.h")):
+    where = {}
+    for c in glob.glob(os.path.dirname(h) + "/*.c"):
+        for m in re.finditer(r"^([a-z_][a-z_0-9]*) \(", open(c).read(), re.M):
+            where.setdefault(m.group(1), os.path.basename(c))
+    section = None
+    for line in open(h):
+        m = re.match(r"^/\* ([a-z0-9-]+\.c)\b", line)
+        if m:
+            section = m.group(1)
+            continue
+        m = re.match(r"^[A-Za-z][^#(]*?\b([a-z_][a-z_0-9]*) \(", line)
+        if m and section and not line.startswith("typedef") and where.get(m.group(1)) != section:
+            print("%s: %s() under %s, defined in %s;" % (os.path.basename(h), m.group(1), section,
+                                                         where.get(m.group(1), "no file")), end=" ")
+PY
+is "$(cat "$WORK/misplaced")" "" "each declaration of a *-private.h is under the file that defines it"
 finish

@@ -1,6 +1,7 @@
 /* test-writer.c - the KicWriter: lock, manifest, links and copies, and a
  * package racing it (the before_link hook acts where dpkg could) */
 #include "diag.h"
+#include "writer-log.h"
 #include "writer.h"
 
 #include <errno.h>
@@ -505,6 +506,34 @@ test_clean_made_dirs (Fixture *f, G_GNUC_UNUSED gconstpointer data)
   g_assert_true (g_file_test (usr, G_FILE_TEST_IS_DIR));
 }
 
+/* A tab or a newline in a path or a detail stays inside its field: every
+ * line of the change log has its five fields, whatever the file names. */
+static void
+test_log_fields (Fixture *f, gconstpointer data G_GNUC_UNUSED)
+{
+  g_autofree char *logdir = g_build_filename (f->root, "var/log", NULL);
+  g_autofree char *path = g_build_filename (logdir, "kde-icon-cache.log", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  int rootfd = open (f->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  KicChangeLog *log = kic_change_log_new (rootfd, "", "rebuild");
+
+  g_assert_cmpint (g_mkdir_with_parents (logdir, 0755), ==, 0);
+  kic_change_log_add (log, "added", "/usr/share/icons/t/apps/a\tb\nc.png", "to\t/x\r\ny");
+  kic_change_log_free (log);
+  close (rootfd);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >=, 2);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], "\t", -1);
+
+      g_assert_cmpuint (g_strv_length (fields), ==, 5);
+    }
+  g_assert_nonnull (strstr (text, "a b c.png\tto /x  y\n"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -523,5 +552,6 @@ main (int argc, char **argv)
   g_test_add ("/writer/fifo-manifest", Fixture, NULL, setup, test_fifo_manifest, teardown);
   g_test_add ("/writer/damaged-manifest", Fixture, NULL, setup, test_damaged_manifest, teardown);
   g_test_add ("/writer/clean-made-dirs", Fixture, NULL, setup, test_clean_made_dirs, teardown);
+  g_test_add ("/writer/log-fields", Fixture, NULL, setup, test_log_fields, teardown);
   return g_test_run ();
 }
