@@ -24,9 +24,20 @@ T=${KIC_TREE:-$TMP_TOP/realistic}
 T=$(cd "$T" && pwd)
 [ -x "$ORACLE" ] || { echo "bench: $ORACLE not built (make needs libkf5iconthemes-dev)" >&2; exit 1; }
 
-find "$T/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' |
-  grep -v '^/' | sort -u > "$W/names"
-n=$(wc -l < "$W/names")
+# The names are the tool's own (its plan, --dry-run --json): what README
+# counts is then what the tool prints for the tree.  Icon= lines it does
+# not plan (those of [Desktop Action] groups) are named below, not counted.
+"$BIN" -q --root "$T" --theme breeze --dry-run --json > "$W/plan.json"
+python3 - "$W/plan.json" "$W/names" "$W/absolute" <<'PY'
+import json, sys
+names = json.load(open(sys.argv[1]))["names"]
+with open(sys.argv[2], "w") as rel, open(sys.argv[3], "w") as ab:
+    for icon in sorted({n["icon"] for n in names}):
+        print(icon, file=ab if icon.startswith("/") else rel)
+PY
+n=$(($(wc -l < "$W/names") + $(wc -l < "$W/absolute")))
+find "$T/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' | sort -u > "$W/icon-lines"
+sort -u "$W/names" "$W/absolute" > "$W/planned"
 
 # median wall time in ms of a command, 5 runs
 median_ms () {
@@ -57,6 +68,10 @@ ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "-") print "-"; e
 nfs () { awk -v c="$1" 'BEGIN { printf "%.1f s\n", c * 0.002 }'; }
 
 echo "kde-icon-cache bench: realistic tree ($n menu icon names x 4 sizes, breeze current)"
+echo "names: the tool's (--dry-run --json): $n, of which $(wc -l < "$W/absolute") absolute paths KDE loads as they are (0 calls)"
+extra=$(comm -23 "$W/icon-lines" "$W/planned" | paste -sd ' ' -)
+echo "Icon= lines of the .desktop files the tool does not plan ([Desktop Action] groups), not counted: $(comm -23 "$W/icon-lines" "$W/planned" | wc -l)${extra:+ ($extra)}"
+echo "names the tool plans that no .desktop file's Icon= line has (categories, ExtraNames=): $(comm -13 "$W/icon-lines" "$W/planned" | wc -l)"
 printf '%-44s %14s %14s %10s\n' "" "KDE (KF5)" "kde-icon-cache" "KDE/ours"
 printf '%-44s %14s %14s %10s\n' "lookups (ours: every .desktop file, --list)" "$kde_lookups" "$ours_lookups" ""
 printf '%-44s %14s %14s %10s\n' "file system calls (strace)" "$kde_calls" "$ours_calls" "$(ratio "$kde_calls" "$ours_calls")"
@@ -65,6 +80,14 @@ printf '%-44s %14s %14s %10s\n' "wall time, median of 5 (ms)" "$kde_ms" "$ours_m
 printf '%-44s %14s %14s %10s\n' "peak memory (KiB)" "-" "$ours_kb" ""
 printf '%-44s %14s %14s %10s\n' "KDE's calls as our model predicts them" "$ours_predicted" "" ""
 [ "$ours_predicted" = "$kde_calls" ] && echo "prediction: exact" || echo "prediction: differs from strace by $((ours_predicted - kde_calls))"
+# what a lookup costs by where KDE finds it, as the tool's --list prints it
+# (KDE's calls without the links, per menu entry and size): the man page's
+# DESCRIPTION quotes this line
+awk -F '\t' '$4 ~ /^\/usr\/share\/icons\/hicolor\// { h[++nh] = $6 } $4 == "-" { m[++nm] = $6 }
+  function range(v, n,   i, lo, hi) { if (n == 0) return "none"; lo = hi = v[1]
+    for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+    return lo == hi ? lo : lo " to " hi }
+  END { printf "--list, KDE'"'"'s calls per entry and size: found only in hicolor %s (%d), found nowhere %s (%d)\n", range(h, nh), nh, range(m, nm), nm }' "$W/list"
 
 # ---- the rebuild ------------------------------------------------------
 # In a writable view of the tree (overlay, or a copy): KDE's calls per
