@@ -27,6 +27,35 @@ grep -q "$CONF: key 'PerSizeSets'" "$WORK/err"
 ok $? "... naming the file and the key"
 [ ! -e "$R/var/lib/kde-icon-cache" ]
 ok $? "... and nothing is written"
+printf '[kde-icon-cache]\nPerSizeSets=ture\n' > "$CONF"
+"$BIN" --root "$R" > /dev/null 2> "$WORK/err"
+grep -q "$CONF: key 'PerSizeSets': 'ture' is not a boolean: give true, false, on, off, yes, no, 1 or 0" "$WORK/err"
+ok $? "PerSizeSets=ture: the error quotes the value and names every spelling taken"
+# a theme installed under another case: KDE would not find it, and every
+# link would move to the fallback's places; an error naming the file and
+# the installed spelling, before anything is planted
+printf '[kde-icon-cache]\nThemes=Breeze\n' > "$CONF"
+"$BIN" --root "$R" > /dev/null 2> "$WORK/err"
+is $? 3 "Themes=Breeze with breeze installed is an error (3)"
+grep -q "error: $CONF: key 'Themes': no icon theme 'Breeze' in the root: the installed one is spelled 'breeze'" "$WORK/err"
+ok $? "... naming the file and the installed spelling"
+[ ! -e "$R/var/lib/kde-icon-cache" ]
+ok $? "... and nothing is written"
+"$BIN" --root "$R" --check > /dev/null 2>&1
+is $? 3 "... and --check cannot tell (3)"
+# a list split with another separator than the comma: one name, and a
+# warning naming the key
+printf '[kde-icon-cache]\nExtraNames=applications-all search\nThemes=breeze;oxygen\n' > "$CONF"
+"$BIN" --root "$R" --dry-run > /dev/null 2> "$WORK/err"
+is $? 0 "ExtraNames= with a space is no error"
+grep -q "warning: $CONF: key 'ExtraNames': 'applications-all search' is taken as one name: separate names with commas" "$WORK/err"
+ok $? "... but a warning naming the file, the key and the value"
+grep -q "warning: $CONF: key 'Themes': 'breeze;oxygen' is taken as one name" "$WORK/err"
+ok $? "Themes= split with ';': the same warning"
+printf '[kde-icon-cache]\nExtraNames=applications-all,search\n' > "$CONF"
+"$BIN" --root "$R" --dry-run > /dev/null 2> "$WORK/err"
+! grep -q "taken as one name" "$WORK/err"
+ok $? "ExtraNames= split with commas: no warning"
 # an unknown key or group: a warning naming both, the run goes on
 printf '[kde-icon-cache]\nSizez=16\n[Icons]\nTheme=oxygen\n' > "$CONF"
 "$BIN" --root "$R" --dry-run > /dev/null 2> "$WORK/err"
