@@ -55,7 +55,10 @@ commands_load_system (const KicCommandOptions *options, GError **error)
   else if (options->system.kde == NULL || strcmp (options->system.kde, "auto") == 0)
     {
       kic_debug ("profile: %s (no KDE icon library found in the root)", profile);
-      kic_note ("no KDE icon library found in the root: modelling %s (choose with --kde)",
+      /* the libraries and directories of kic_detect_icon_library() */
+      kic_note ("no KDE icon library in the root (none of libKF6IconThemes.so.6, libKF5IconThemes.so.5, "
+                "libkdeui.so.5, libkdecore.so.4 in /usr/lib, /lib or their multiarch directories): "
+                "modelling %s (choose another with --kde)",
                 system->profile->table->title);
     }
   else
@@ -374,7 +377,8 @@ kic_command_list (const KicCommandOptions *options, GError **error)
 gboolean
 kic_command_clean (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = commands_load_system (options, error);
+  /* which KDE it is does not matter to what --clean removes: no note */
+  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
   g_auto (GStrv) dirs = NULL;
   g_autoptr (KicChangeLog) log = NULL;
   g_autoptr (KicWriter) writer = NULL;

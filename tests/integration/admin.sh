@@ -18,6 +18,16 @@ ok $? "... naming the file"
 ! grep -q 'this line is junk' "$WORK/err"
 ok $? "... without quoting the line"
 
+# a root without KDE's icon library: the commands that model KDE say so
+# once, with what was looked for; --clean, which models nothing, does not
+cp -R "$TOP/demo" "$WORK/nolib"; rm -r "$WORK/nolib/usr/lib"
+"$BIN" --root "$WORK/nolib" > /dev/null 2> "$WORK/err"
+is "$(grep -c 'note: no KDE icon library in the root (none of libKF6IconThemes.so.6, libKF5IconThemes.so.5, libkdeui.so.5, libkdecore.so.4 in /usr/lib, /lib or their multiarch directories): modelling KDE Frameworks 5' "$WORK/err")" 1 \
+  "no icon library: a rebuild notes it once, naming what it looked for and where"
+"$BIN" --root "$WORK/nolib" --clean > /dev/null 2> "$WORK/err"
+! grep -q 'icon library' "$WORK/err"
+ok $? "... --clean does not"
+
 # bad values: an error naming the file and the key (exit 3: the file, not
 # the command line, is wrong), and nothing changes
 printf '[kde-icon-cache]\nPerSizeSets=maybe\n' > "$CONF"
