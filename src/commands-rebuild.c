@@ -72,13 +72,14 @@ print_summary (const KicPlan *plan, const GArray *targets, guint n_desktop_files
   kic_print_diagnostics ();
   if (kic_quiet)
     return;
-  g_printerr ("kde-icon-cache: %u desktop files, %u names: %u planted (%u links), %u unchanged, "
-              "%u skipped, %u not found, %u absolute; links %s%u added, %u replaced, %u removed, "
-              "%u kept, %u refused\n",
-              n_desktop_files, plan->names->len, count[KIC_NAME_PLANTED], links,
-              count[KIC_NAME_UNCHANGED], count[KIC_NAME_SKIPPED], count[KIC_NAME_NOT_FOUND],
-              count[KIC_NAME_ABSOLUTE], dry_run ? "(dry run) " : "", stats->added, stats->replaced,
-              stats->removed, stats->unchanged, stats->refused);
+  g_printerr ("kde-icon-cache: %u %s, %u %s: %u planted (%u %s), %u unchanged, "
+              "%u skipped, %u not found, %u absolute; links %u %s, %u %s, %u %s, %u %s, %u refused%s\n",
+              n_desktop_files, kic_plural (n_desktop_files, "desktop file", "desktop files"), plan->names->len,
+              kic_plural (plan->names->len, "name", "names"), count[KIC_NAME_PLANTED], links,
+              kic_plural (links, "link", "links"), count[KIC_NAME_UNCHANGED], count[KIC_NAME_SKIPPED],
+              count[KIC_NAME_NOT_FOUND], count[KIC_NAME_ABSOLUTE], stats->added, dry_run ? "to add" : "added",
+              stats->replaced, dry_run ? "to replace" : "replaced", stats->removed, dry_run ? "to remove" : "removed",
+              stats->unchanged, dry_run ? "to keep" : "kept", stats->refused, dry_run ? " (dry run: nothing changed)" : "");
   for (guint i = 0; i < plan->names->len; i++)
     {
       const KicNamePlan *np = g_ptr_array_index (plan->names, i);
@@ -663,7 +664,8 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   if (!kic_fs_index_complete (system->index, error))
     return FALSE;
   if (plan->n_kept + plan->n_replanned > 0)
-    kic_debug ("plan: %u names kept from the last rebuild, %u planned again", plan->n_kept, plan->n_replanned);
+    kic_debug ("plan: %u %s kept from the last rebuild, %u planned again", plan->n_kept,
+               kic_plural (plan->n_kept, "name", "names"), plan->n_replanned);
   settings = settings_string (system, popts.targets, config.themes);
   inputs = kic_fingerprint_inputs (system->index, options->store);
   kic_writer_set_inputs (writer, inputs);
@@ -680,12 +682,13 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
            * damaged one): nothing was ever built here */
           if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
             g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                         "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u links",
-                         strcmp (root, "/") == 0 ? "" : root, options->store, stats.added);
+                         "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u %s",
+                         strcmp (root, "/") == 0 ? "" : root, options->store, stats.added,
+                         kic_plural (stats.added, "link", "links"));
           else
             g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                         "the cache is out of date: %u links to add, %u to replace, %u to remove",
-                         stats.added, stats.replaced, stats.removed);
+                         "the cache is out of date: %u %s to add, %u to replace, %u to remove",
+                         stats.added, kic_plural (stats.added, "link", "links"), stats.replaced, stats.removed);
           return FALSE;
         }
       return TRUE;

@@ -67,6 +67,20 @@ commands_load_system (const KicCommandOptions *options, GError **error)
   if (options->system.theme != NULL && !kic_system_has_theme (system, options->system.theme))
     kic_warning ("--theme: no icon theme '%s' in the root: KDE falls back to '%s', and so does this run",
                  options->system.theme, system->current_theme);
+  /* KDE 4 and 3 search nothing at all when neither the current theme nor
+   * their default one is there: every lookup then finds nothing, at 0
+   * calls, which reads like a bug unless said */
+  if (kic_resolver_themes (system->resolver)->len == 0)
+    {
+      const char *current = system->current_theme, *fallback = system->profile->table->default_theme;
+      g_autofree char *which = current[0] != '\0' && strcmp (current, fallback) != 0
+                                 ? g_strdup_printf ("neither '%s' nor its default theme '%s' is", current, fallback)
+                                 : g_strdup_printf ("its default theme '%s' is not", fallback);
+
+      kic_warning ("%s searches no icon theme in this root: %s installed (or has no directory it takes), "
+                   "so it finds no icon at all, at 0 calls",
+                   system->profile->table->title, which);
+    }
   if (system->profile->breeze_resource_dirs != NULL)
     kic_debug ("breeze built into KDE: read from %s (%u directories)", system->profile->breeze_library,
                g_hash_table_size (system->profile->breeze_resource_dirs));
@@ -187,6 +201,11 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
     }
   else
     themes = theme_list_string (system);
+  if (themes[0] == '\0')
+    {
+      g_free (themes);
+      themes = g_strdup ("none");
+    }
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
@@ -209,9 +228,10 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
           printf ("%6s  %-6s  %s  %s\n", n, call_kind_name (call->kind), call->path, mark);
         }
       if (result->path != NULL)
-        printf ("=> %s (%s, %u calls)\n", result->path, kic_via_to_string (result->via), result->n_calls);
+        printf ("=> %s (%s, %u %s)\n", result->path, kic_via_to_string (result->via), result->n_calls,
+                kic_plural (result->n_calls, "call", "calls"));
       else
-        printf ("=> not found (%u calls)\n", result->n_calls);
+        printf ("=> not found (%u %s)\n", result->n_calls, kic_plural (result->n_calls, "call", "calls"));
     }
   return kic_fs_index_complete (system->index, error);
 }
@@ -404,7 +424,8 @@ kic_command_clean (const KicCommandOptions *options, GError **error)
     }
   commands_finish_log (log, &stats, NULL);
   if (!kic_quiet)
-    g_printerr ("kde-icon-cache: removed %u links and %u copies%s\n", stats.removed, stats.files_removed,
-                wopts.dry_run ? " (dry run)" : "");
+    g_printerr ("kde-icon-cache: %s %u %s and %u %s%s\n", wopts.dry_run ? "would remove" : "removed", stats.removed,
+                kic_plural (stats.removed, "link", "links"), stats.files_removed,
+                kic_plural (stats.files_removed, "copy", "copies"), wopts.dry_run ? " (dry run: nothing removed)" : "");
   return TRUE;
 }

@@ -104,4 +104,11 @@ gboolean kic_path_is_under (const char *path, const char *dir);
 gsize kic_format_int64 (char buf[KIC_INT64_DIGITS], gint64 v);
 gsize kic_format_uint64 (char buf[KIC_INT64_DIGITS], guint64 v);
 
+/* ONE when N is 1, else MANY: "%u %s", n, kic_plural (n, "link", "links") */
+static inline const char *
+kic_plural (guint64 n, const char *one, const char *many)
+{
+  return n == 1 ? one : many;
+}
+
 #endif /* KIC_UTIL_H */

@@ -54,7 +54,7 @@ ours_calls=$(grep -Ec "$fs_calls" "$W/ours.trace")
 ours_lookups=$(awk -F '\t' '$2 !~ /^\// && $2 != ""' "$W/list" | wc -l)
 for s in 16 22 32 48; do
   "$BIN" -q --root "$T" --theme breeze --explain --size "$s" $(cat "$W/names") < /dev/null
-done | awk '/^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); s += n } END { print s }' > "$W/predicted"
+done | awk '/^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls?\)$/, "", n); s += n } END { print s }' > "$W/predicted"
 ours_predicted=$(cat "$W/predicted")
 ours_kb=$(/usr/bin/time -f %M "$BIN" -q --root "$T" --theme breeze --list 2>&1 > /dev/null | tail -n 1)
 

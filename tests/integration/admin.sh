@@ -28,6 +28,31 @@ is "$(grep -c 'note: no KDE icon library in the root (none of libKF6IconThemes.s
 ! grep -q 'icon library' "$WORK/err"
 ok $? "... --clean does not"
 
+# a user's run of what only root may do: one line that says so, and what
+# works without; those do work
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+  cp -R "$TOP/demo" "$WORK/user"; "$BIN" -q --root "$WORK/user"
+  chmod -R a+rX "$WORK/user"; chmod o+rx "$WORK"
+  as_user () { setpriv --reuid 65534 --regid 65534 --clear-groups "$BIN" --root "$WORK/user" "$@"; }
+  for cmd in --rebuild --clean; do
+    as_user $cmd > /dev/null 2> "$WORK/err"
+    st=$?
+    [ $st -eq 3 ] && [ "$(wc -l < "$WORK/err")" -eq 1 ] &&
+      grep -q "^kde-icon-cache: error: .*Permission denied (run as root to change the cache; --dry-run, --check, --list, --explain and --resolve work as any user)$" "$WORK/err"
+    ok $? "$cmd as a user: exit 3 and one line saying to run it as root, and what works without"
+    [ $? -eq 0 ] || sed 's/^/#   /' "$WORK/err"
+  done
+  st=0
+  for cmd in --dry-run --check "--clean --dry-run" --list "--explain org.example.Viewer-beta" "--resolve kate"; do
+    as_user $cmd > /dev/null 2> "$WORK/err" || { st=1; diag "as a user, $cmd failed: $(cat "$WORK/err")"; }
+  done
+  ok $st "... and what it says works as any user does"
+else
+  skip "needs root and setpriv (a run as another user)"
+  skip "needs root and setpriv"
+  skip "needs root and setpriv"
+fi
+
 # bad values: an error naming the file and the key (exit 3: the file, not
 # the command line, is wrong), and nothing changes
 printf '[kde-icon-cache]\nPerSizeSets=maybe\n' > "$CONF"
