@@ -26,5 +26,8 @@ char ** commands_link_dirs (const KicSystem *system);
 void commands_finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error);
 /* commands.c */
 KicSystem * commands_load_system (const KicCommandOptions *options, GError **error);
+/* The installed theme whose name is NAME but for case ("Breeze": "breeze"),
+ * or NULL.  transfer full */
+char *commands_theme_spelled_otherwise (KicSystem *system, const char *name);
 
 #endif

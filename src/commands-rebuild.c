@@ -474,21 +474,6 @@ load_memo (const char *key, gpointer data)
  * a run that would write looks again with the lock held.  When some input
  * changed, the plan keeps what the last rebuild's state says of every name
  * no change reaches (state.h, plan-memo.c). */
-/* The installed theme whose name is NAME but for case, or NULL.  transfer full */
-static char *
-theme_spelled_otherwise (KicSystem *system, const char *name)
-{
-  for (guint b = 0; system->icon_bases[b] != NULL; b++)
-    {
-      g_autoptr (GPtrArray) names = kic_fs_index_list (system->index, system->icon_bases[b]);
-
-      for (guint i = 0; names != NULL && i < names->len; i++)
-        if (g_ascii_strcasecmp (names->pdata[i], name) == 0 && kic_system_has_theme (system, names->pdata[i]))
-          return g_strdup (names->pdata[i]);
-    }
-  return NULL;
-}
-
 /* Themes= names a theme the root does not have: a warning (KDE falls back),
  * unless an installed theme differs from it only in case ("Breeze"): then
  * the file has a typo that would move every link to the fallback's
@@ -502,7 +487,7 @@ config_themes_ok (KicSystem *system, const KicConfig *config, GError **error)
 
       if (kic_system_has_theme (system, config->themes[i]))
         continue;
-      installed = theme_spelled_otherwise (system, config->themes[i]);
+      installed = commands_theme_spelled_otherwise (system, config->themes[i]);
       if (installed != NULL)
         {
           g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG,

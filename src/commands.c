@@ -38,6 +38,21 @@ kic_print_diagnostics (void)
     g_printerr ("kde-icon-cache: %s\n", (const char *) g_ptr_array_index (diagnostics, i));
 }
 
+/* The installed theme whose name is NAME but for case, or NULL.  transfer full */
+char *
+commands_theme_spelled_otherwise (KicSystem *system, const char *name)
+{
+  for (guint b = 0; system->icon_bases[b] != NULL; b++)
+    {
+      g_autoptr (GPtrArray) names = kic_fs_index_list (system->index, system->icon_bases[b]);
+
+      for (guint i = 0; names != NULL && i < names->len; i++)
+        if (g_ascii_strcasecmp (names->pdata[i], name) == 0 && kic_system_has_theme (system, names->pdata[i]))
+          return g_strdup (names->pdata[i]);
+    }
+  return NULL;
+}
+
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */
@@ -65,8 +80,13 @@ commands_load_system (const KicCommandOptions *options, GError **error)
     kic_debug ("profile: %s (--kde)", profile);
   /* a typo in --theme would model a KDE nobody runs without a word */
   if (options->system.theme != NULL && !kic_system_has_theme (system, options->system.theme))
-    kic_warning ("--theme: no icon theme '%s' in the root: KDE falls back to '%s', and so does this run",
-                 options->system.theme, system->current_theme);
+    {
+      g_autofree char *installed = commands_theme_spelled_otherwise (system, options->system.theme);
+      g_autofree char *spelled = installed ? g_strdup_printf (" (the installed one is spelled '%s')", installed) : NULL;
+
+      kic_warning ("--theme: no icon theme '%s' in the root%s: KDE falls back to '%s', and so does this run",
+                   options->system.theme, spelled ? spelled : "", system->current_theme);
+    }
   /* KDE 4 and 3 search nothing at all when neither the current theme nor
    * their default one is there: every lookup then finds nothing, at 0
    * calls, which reads like a bug unless said */
