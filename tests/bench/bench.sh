@@ -24,20 +24,9 @@ T=${KIC_TREE:-$TMP_TOP/realistic}
 T=$(cd "$T" && pwd)
 [ -x "$ORACLE" ] || { echo "bench: $ORACLE not built (make needs libkf5iconthemes-dev)" >&2; exit 1; }
 
-# The names are the tool's own (its plan, --dry-run --json): what README
-# counts is then what the tool prints for the tree.  Icon= lines it does
-# not plan (those of [Desktop Action] groups) are named below, not counted.
-"$BIN" -q --root "$T" --theme breeze --dry-run --json > "$W/plan.json"
-python3 - "$W/plan.json" "$W/names" "$W/absolute" <<'PY'
-import json, sys
-names = json.load(open(sys.argv[1]))["names"]
-with open(sys.argv[2], "w") as rel, open(sys.argv[3], "w") as ab:
-    for icon in sorted({n["icon"] for n in names}):
-        print(icon, file=ab if icon.startswith("/") else rel)
-PY
-n=$(($(wc -l < "$W/names") + $(wc -l < "$W/absolute")))
-find "$T/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' | sort -u > "$W/icon-lines"
-sort -u "$W/names" "$W/absolute" > "$W/planned"
+# the names are the tool's own (tests/bench/names.sh)
+. "$TOP/tests/bench/names.sh"
+tool_names "$BIN" "$T" "$W" --theme breeze
 
 # median wall time in ms of a command, 5 runs
 median_ms () {
@@ -68,10 +57,7 @@ ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "-") print "-"; e
 nfs () { awk -v c="$1" 'BEGIN { printf "%.1f s\n", c * 0.002 }'; }
 
 echo "kde-icon-cache bench: realistic tree ($n menu icon names x 4 sizes, breeze current)"
-echo "names: the tool's (--dry-run --json): $n, of which $(wc -l < "$W/absolute") absolute paths KDE loads as they are (0 calls)"
-extra=$(comm -23 "$W/icon-lines" "$W/planned" | paste -sd ' ' -)
-echo "Icon= lines of the .desktop files the tool does not plan ([Desktop Action] groups), not counted: $(comm -23 "$W/icon-lines" "$W/planned" | wc -l)${extra:+ ($extra)}"
-echo "names the tool plans that no .desktop file's Icon= line has (categories, ExtraNames=): $(comm -13 "$W/icon-lines" "$W/planned" | wc -l)"
+tool_names_say "$W"
 printf '%-44s %14s %14s %10s\n' "" "KDE (KF5)" "kde-icon-cache" "KDE/ours"
 printf '%-44s %14s %14s %10s\n' "lookups (ours: every .desktop file, --list)" "$kde_lookups" "$ours_lookups" ""
 printf '%-44s %14s %14s %10s\n' "file system calls (strace)" "$kde_calls" "$ours_calls" "$(ratio "$kde_calls" "$ours_calls")"

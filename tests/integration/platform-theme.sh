@@ -61,7 +61,7 @@ for n in json.load(sys.stdin)["names"]:
         print(" ".join(str(s["calls_before"]) for s in n["sizes"] if s["size"] == 48))'
 }
 base_calls () {
-  "$BIN" -q --root "$R" --theme plain --explain --size 48 kicabs | sed -n 's/^=> .*[(,] \([0-9]*\) calls)$/\1/p'
+  "$BIN" -q --root "$R" --theme plain --explain --size 48 kicabs | sed -n 's/^=> .*[(,] \([0-9]*\) calls\?)$/\1/p'
 }
 
 # searched THEME WANT: the "themes searched" of --explain kicb at 48 px
