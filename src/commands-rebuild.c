@@ -474,33 +474,6 @@ load_memo (const char *key, gpointer data)
  * a run that would write looks again with the lock held.  When some input
  * changed, the plan keeps what the last rebuild's state says of every name
  * no change reaches (state.h, plan-memo.c). */
-/* Themes= names a theme the root does not have: a warning (KDE falls back),
- * unless an installed theme differs from it only in case ("Breeze"): then
- * the file has a typo that would move every link to the fallback's
- * places, and nothing is planted until it is fixed. */
-static gboolean
-config_themes_ok (KicSystem *system, const KicConfig *config, GError **error)
-{
-  for (guint i = 0; config->themes != NULL && config->themes[i] != NULL; i++)
-    {
-      g_autofree char *installed = NULL;
-
-      if (kic_system_has_theme (system, config->themes[i]))
-        continue;
-      installed = commands_theme_spelled_otherwise (system, config->themes[i]);
-      if (installed != NULL)
-        {
-          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG,
-                       "%s: key 'Themes': no icon theme '%s' in the root: the installed one is spelled '%s' (theme names are case-sensitive)",
-                       config->path, config->themes[i], installed);
-          return FALSE;
-        }
-      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
-                   config->path, config->themes[i]);
-    }
-  return TRUE;
-}
-
 static gboolean
 rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **log, GError **error)
 {
@@ -579,7 +552,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   system = commands_load_system (&stamped, error);
   if (system == NULL || !kic_config_load (system->index, &config, error))
     return FALSE;
-  if (!config_themes_ok (system, &config, error))
+  if (!commands_config_themes_ok (system, &config, error))
     return FALSE;
   dirs = commands_link_dirs (system);
   /* every change a real run makes is logged (opened at the first) */

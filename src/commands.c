@@ -53,6 +53,33 @@ commands_theme_spelled_otherwise (KicSystem *system, const char *name)
   return NULL;
 }
 
+/* Themes= names a theme the root does not have: a warning (KDE falls back),
+ * unless an installed theme differs from it only in case ("Breeze"): then
+ * the file has a typo that would move every link to the fallback's
+ * places, and nothing is planted until it is fixed. */
+gboolean
+commands_config_themes_ok (KicSystem *system, const KicConfig *config, GError **error)
+{
+  for (guint i = 0; config->themes != NULL && config->themes[i] != NULL; i++)
+    {
+      g_autofree char *installed = NULL;
+
+      if (kic_system_has_theme (system, config->themes[i]))
+        continue;
+      installed = commands_theme_spelled_otherwise (system, config->themes[i]);
+      if (installed != NULL)
+        {
+          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG,
+                       "%s: key 'Themes': no icon theme '%s' in the root: the installed one is spelled '%s' (theme names are case-sensitive)",
+                       config->path, config->themes[i], installed);
+          return FALSE;
+        }
+      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
+                   config->path, config->themes[i]);
+    }
+  return TRUE;
+}
+
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */
