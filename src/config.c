@@ -138,7 +138,8 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
       if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, &bad))
         {
           /* the file is wrong, not the command line: a runtime error */
-          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s", host, bad->message);
+          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s%s", host, bad->message,
+                       strpbrk (sizes[i], " \t;") != NULL ? " (separate sizes with commas: Sizes=16,48:4)" : "");
           return FALSE;
         }
     }

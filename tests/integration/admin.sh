@@ -87,6 +87,10 @@ grep -q "warning: $CONF: key 'ExtraNames': 'applications-all search' is taken as
 ok $? "... but a warning naming the file, the key and the value"
 grep -q "warning: $CONF: key 'Themes': 'breeze;oxygen' is taken as one name" "$WORK/err"
 ok $? "Themes= split with ';': the same warning"
+printf '[kde-icon-cache]\nSizes=16;48\n' > "$CONF"
+"$BIN" --root "$R" --dry-run > /dev/null 2> "$WORK/err"
+is "$?/$(grep -c "error: $CONF: key 'Sizes': invalid size '16;48': .* (separate sizes with commas: Sizes=16,48:4)$" "$WORK/err")" "3/1" \
+  "Sizes=16;48: the error says the separator is the comma"
 printf '[kde-icon-cache]\nExtraNames=applications-all,search\n' > "$CONF"
 "$BIN" --root "$R" --dry-run > /dev/null 2> "$WORK/err"
 ! grep -q "taken as one name" "$WORK/err"
