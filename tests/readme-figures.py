@@ -51,8 +51,11 @@ def provenance(target, first):
     if m is None:
         return "its first line does not say which code printed it (tests/bench/save.sh writes it)"
     code = m[1]
-    if not re.fullmatch(r"[0-9a-f]{7,40}", code):
+    # git describe --always --dirty: HASH, or TAG-N-gHASH once a tag is there
+    clean = re.fullmatch(r"(?:.*-g)?([0-9a-f]{7,40})", code)
+    if clean is None:
         return f"it was printed by code {code}, not a committed tree: run {make(target)} on a clean checkout"
+    code = clean[1]
     ref = os.environ.get("KIC_FIGURES_REF", "HEAD")
     try:
         r = subprocess.run(["git", "-C", TOP, "merge-base", "--is-ancestor", code, ref],

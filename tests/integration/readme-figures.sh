@@ -10,7 +10,7 @@
 
 command -v python3 > /dev/null || skip_all "needs python3"
 git -C "$TOP" rev-parse --verify -q HEAD > /dev/null || skip_all "needs a git checkout (the saved output names a commit)"
-plan 18
+plan 19
 FIG=$TOP/tests/readme-figures.py
 
 python3 "$FIG" --check > "$WORK/out" 2>&1
@@ -46,6 +46,9 @@ head=$(git -C "$TOP" rev-parse --short HEAD)
 stamp "$head"
 KIC_README=$WORK/README.stamped KIC_BENCH_RESULTS=$WORK/stamped python3 "$FIG" --check > /dev/null 2> "$WORK/err"
 is $? 0 "a saved output of the commit checked out passes"
+stamp "v0.2-3-g$head"
+KIC_README=$WORK/README.stamped KIC_BENCH_RESULTS=$WORK/stamped python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 0 "... named as git describe names it once a tag is there"
 stamp "$head-dirty"
 KIC_README=$WORK/README.stamped KIC_BENCH_RESULTS=$WORK/stamped python3 "$FIG" --check > /dev/null 2> "$WORK/err"
 is $? 1 "a saved output of a tree with uncommitted changes is refused"
