@@ -1,17 +1,26 @@
 #!/usr/bin/env python3
-"""readme-figures.py - README.md's table of figures, made from the saved bench output
+"""readme-figures.py - the figures of README.md, the man page and docs/, made from the saved bench output
 
-    python3 tests/readme-figures.py --check    # exit 1 when README.md differs from what the files say
-    python3 tests/readme-figures.py --update   # rewrite README.md's table from them
+    python3 tests/readme-figures.py --check    # exit 1 when a figure differs from what the files say
+    python3 tests/readme-figures.py --update   # rewrite README.md's table and the figures from them
 
 Each row of the table is read out of tests/bench/results/<target>.txt, the
 output of the last `make <target>` run (tests/bench/save.sh keeps it), by a
 pattern that must match: a row whose pattern finds nothing is an error, not
 an empty cell, so a bench that changes what it prints cannot leave a stale
-figure in the README.  The table sits between the two marker lines below.
+figure in the README.  The table sits between the two marker lines below;
+a target with no saved output has no row.  A saved output counts only when
+the code that printed it is committed and in the history of the tree
+checked (on main: on main): a run of a tree with uncommitted changes, or of
+a commit no branch keeps, is refused.  The figures of the man page and of
+docs/ (FIGURES below) are read out of the same files; any other figure of
+README.md, the man page or docs/ (a count of calls, a time, a size, a
+ratio) is an error unless KNOWN says which test checks it.
 """
+import glob
 import os
 import re
+import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -26,13 +35,59 @@ class Missing(Exception):
     pass
 
 
+def make(target):
+    """The command that saves TARGET's output."""
+    m = re.fullmatch(r"bench-plasma-(\d)", target)
+    return f"make bench-plasma PLASMA={m[1]}" if m else f"make {target}"
+
+
+class Absent(Exception):
+    """A target without saved output: its rows are left out."""
+
+
+def provenance(target, first):
+    """Why TARGET's saved output cannot be used, from its first line; None when it can."""
+    m = re.match(r"# make \S+: code (\S+),", first)
+    if m is None:
+        return "its first line does not say which code printed it (tests/bench/save.sh writes it)"
+    code = m[1]
+    # git describe --always --dirty: HASH, or TAG-N-gHASH once a tag is there
+    clean = re.fullmatch(r"(?:.*-g)?([0-9a-f]{7,40})", code)
+    if clean is None:
+        return f"it was printed by code {code}, not a committed tree: run {make(target)} on a clean checkout"
+    code = clean[1]
+    ref = os.environ.get("KIC_FIGURES_REF", "HEAD")
+    try:
+        r = subprocess.run(["git", "-C", TOP, "merge-base", "--is-ancestor", code, ref],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        return f"cannot tell whether code {code} is in this tree's history: git: {e.strerror}"
+    if r.returncode == 1:
+        return f"it was printed by code {code}, which is not in the history of {ref}: run {make(target)} again"
+    if r.returncode != 0:
+        return f"cannot tell whether code {code} is in the history of {ref}: {r.stderr.strip()}"
+    return None
+
+
+_results = {}
+
+
 def results(target):
+    if target in _results:
+        return _results[target]
     path = os.path.join(RESULTS, target + ".txt")
     try:
         with open(path, encoding="utf-8") as f:
-            return f.read()
+            text = f.read()
+    except FileNotFoundError:
+        raise Absent(target)
     except OSError as e:
-        raise Missing(f"{os.path.relpath(path, TOP)}: {e.strerror} (run make {target})")
+        raise Missing(f"{os.path.relpath(path, TOP)}: {e.strerror} (run {make(target)})")
+    why = provenance(target, text.split("\n", 1)[0])
+    if why is not None:
+        raise Missing(f"tests/bench/results/{target}.txt: refused: {why}")
+    _results[target] = text
+    return text
 
 
 def find(target, pattern, what):
@@ -64,7 +119,7 @@ def kf5_menu():
         m = find("bench", rf"^{size}\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+x)\s+([\d.]+%)$",
                  f"the floor at {size} px")
         rows.append(f"{size} px: {num(m[1])} \u2192 {num(m[2])} ({ratio(m[4])}), {m[5]} above the floor")
-    n = find("bench", r"^kde-icon-cache bench: realistic tree \((\d+) menu icon names", "the number of menu names")
+    n = find("bench", r"^names: the tool's \(--dry-run --json\): (\d+),", "the number of menu names, the tool's")
     return (f"KDE's calls for the menu's icons, KF5 (Debian 12), {n[1]} names, breeze",
             "; ".join(rows), "make bench")
 
@@ -176,28 +231,148 @@ ROWS = [kf5_menu, kf5_unthemed, kf5_prediction, rebuild_vs_gtk, rebuild_vs_gtk_s
         plasma6_calls, plasma6_prediction, hostile]
 
 
-def table():
-    lines = ["| what | figure | printed by |", "|---|---|---|"]
+# ---- the figures of the man page and docs/ ---------------------------------
+# Each: (file, pattern, what, source).  PATTERN (multi-line, whitespace as
+# \s+ since the man page breaks lines anywhere) must match the file once;
+# its groups must equal what SOURCE() returns, read from a bench's output.
+
+def list_costs():
+    m = find("bench", r"^--list, KDE's calls per entry and size: found only in hicolor (\d+) to (\d+) \(\d+\), "
+                      r"found nowhere (\d+) \(\d+\)$", "--list's calls by where KDE finds the icon")
+    return (m[1], m[2], m[3])
+
+
+def svg_median():
+    m = find("bench", r"^icons KDE loads as SVG.*\n(?:.*\n)*?^48\s+\d+ (\d+) \d+ \d+\s+\d+ (\d+) ", "the SVG icons at 48 px")
+    return (m[2], m[1])
+
+
+def per_size_names():
+    m = find("bench", r"^per-size sets: (\d+) names load a different file", "the per-size sets")
+    return (m[1],)
+
+
+def demo_summary():
+    with open(README, encoding="utf-8") as f:
+        m = re.search(r"^(kde-icon-cache: KDE's calls for the menu at .*)$", f.read(), re.M)
+    if m is None:
+        raise Missing("README.md: no make demo excerpt with the rebuild's last line")
+    return (m[1].replace("-", "\\-").replace("'", "\\(aq"),)
+
+
+MAN = "man/kde-icon-cache.8"
+DOC = "docs/how-it-works.md"
+FIGURES = [
+    (MAN, r"an icon that only the hicolor theme has costs KDE (\d+) to (\d+)\s+calls, one that no theme has (\d+)",
+     "DESCRIPTION's cost of a lookup", list_costs),
+    (MAN, r"for the median SVG menu icon with breeze current,\s+(\d+)\s+calls at 48\s+pixels instead of (\d+)",
+     "DESCRIPTION's SVG icon", svg_median),
+    (MAN, r"^(kde\\-icon\\-cache: KDE\\\(aqs calls for the menu at .*)$", "--rebuild's last line (README's make demo excerpt)",
+     demo_summary),
+    (DOC, r"\*\*(\d+) names\*\* load different files per size", "the per-size sets", per_size_names),
+    (DOC, r"none of the (\d+)\s+with breeze", "the per-size sets, again", per_size_names),
+]
+
+# Figures checked elsewhere, or that are no measurement: (file, pattern, why).
+KNOWN = [
+    ("README.md", r"over 4 MiB", "a limit of the code (MAX_ICON_BYTES)"),
+    (MAN, r"larger than 4 MiB", "a limit of the code (MAX_ICON_BYTES)"),
+    ("README.md", r"past 1 MiB", "a limit of the code (the log's rotation)"),
+    (MAN, r"grown past 1 MiB", "a limit of the code (the log's rotation)"),
+    (MAN, r"more than 500 calls", "an example's threshold"),
+    ("README.md", r"^\$ make demo {8}# excerpt\n(?:.*\n)*?```\n.*\n", "tests/integration/readme-figures.sh runs make demo"),
+    (DOC, r"^\$ kde-icon-cache --root T --kde=kf6 --explain(?:.*\n)*?```", "tests/profiles/expected/ (tests/integration/profiles.sh)"),
+]
+
+# what reads as a measured figure: a number with a unit, or an estimate
+FIGURE = re.compile(r"(?:\b(?:about|around|roughly|nearly|some)\s+|~)(?:\d[\d\u202f,.]*|one|two|three|four|five|ten|twenty)\b"
+                    r"|\b\d[\d\u202f,.]*\s*(?:calls|ms|s|seconds|min|minutes|hours?|[KMG]i?B|%|\u00d7|x|times)(?![\w-])")
+
+
+def figure_files():
+    """{name as FIGURES gives it: path}: KIC_README, KIC_MAN and KIC_DOCS (a directory) stand in for them in tests."""
+    docs = os.environ.get("KIC_DOCS", os.path.join(TOP, "docs"))
+    files = {"README.md": README, MAN: os.environ.get("KIC_MAN", os.path.join(TOP, MAN))}
+    for path in sorted(glob.glob(os.path.join(docs, "*.md"))):
+        files["docs/" + os.path.basename(path)] = path
+    return files
+
+
+def figures(texts):
+    """Check (or, returned, rewrite) the man page's and docs/'s figures; errors as a list."""
     errors = []
-    for row in ROWS:
+    for rel, pattern, what, source in FIGURES:
+        path = rel
+        found = list(re.finditer(pattern, texts.get(rel, ""), re.M))
+        if len(found) != 1:
+            errors.append(f"{rel}: {what}: {len(found)} places match {pattern!r}, not one")
+            continue
         try:
-            what, figure, command = row()
+            want = source()
+        except Absent as e:
+            errors.append(f"{rel}: {what}: tests/bench/results/{e}.txt is not there (run make {e})")
+            continue
         except Missing as e:
             errors.append(str(e))
             continue
+        m = found[0]
+        have = m.groups()
+        if have != want:
+            errors.append(f"{rel}: {what}: says {', '.join(have)}, the bench {', '.join(want)}")
+            t = texts[path]
+            for i in range(len(want), 0, -1):
+                t = t[:m.start(i)] + want[i - 1] + t[m.end(i):]
+            texts[path] = t
+    return errors
+
+
+def unchecked(texts):
+    """The figures of README.md, the man page and docs/ that nothing checks."""
+    errors = []
+    for rel, text in texts.items():
+        if rel == "README.md" and BEGIN in text and END in text:
+            text = text.split(BEGIN, 1)[0] + text.split(END, 1)[1]
+        spans = []
+        for f, pattern, *_ in FIGURES + KNOWN:
+            if f == rel:
+                spans += [m.span() for m in re.finditer(pattern, text, re.M)]
+        for m in FIGURE.finditer(text):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            errors.append(f"{rel}:{line}: {m[0]!r} is a figure no bench or test checks: "
+                          "give it a row in tests/readme-figures.py or remove it")
+    return errors
+
+
+def table():
+    lines = ["| what | figure | printed by |", "|---|---|---|"]
+    errors, used = [], []
+    for row in ROWS:
+        try:
+            what, figure, command = row()
+        except Absent as e:
+            continue
+        except Missing as e:
+            if str(e) not in errors:
+                errors.append(str(e))
+            continue
         lines.append(f"| {what} | {figure} | `{command}` |")
-    stamps = []
     for name in sorted(os.listdir(RESULTS)) if os.path.isdir(RESULTS) else []:
         if name.endswith(".txt"):
-            with open(os.path.join(RESULTS, name), encoding="utf-8") as f:
-                first = f.readline().strip()
-            stamps.append(f"`{first.lstrip('# ')}`")
+            try:
+                text = results(name[:-4])
+            except Missing as e:
+                if str(e) not in errors:
+                    errors.append(str(e))
+                continue
+            used.append(f"`{text.split(chr(10), 1)[0].lstrip('# ')}`")
     if errors:
         raise Missing("\n".join(errors))
     if len(lines) == 2:
         raise Missing("no row at all: nothing to check")
     lines.append("")
-    lines.append("Runs: " + "; ".join(stamps) + ".")
+    lines.append("Runs: " + "; ".join(used) + ".")
     return "\n".join(lines)
 
 
@@ -210,29 +385,38 @@ def main():
     except Missing as e:
         print(f"readme-figures: {e}", file=sys.stderr)
         return 1
-    with open(README, encoding="utf-8") as f:
-        text = f.read()
+    files = figure_files()
+    texts = {}
+    for rel, path in files.items():
+        with open(path, encoding="utf-8") as f:
+            texts[rel] = f.read()
+    text = texts["README.md"]
     if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
         print(f"readme-figures: README.md: expected one pair of lines {BEGIN!r} ... {END!r}", file=sys.stderr)
         return 1
     head, rest = text.split(BEGIN, 1)
     have, tail = rest.split(END, 1)
-    new = head + BEGIN + "\n" + want + "\n" + END + tail
+    new = dict(texts)
+    new["README.md"] = head + BEGIN + "\n" + want + "\n" + END + tail
+    errors = figures(new)
     if sys.argv[1] == "--update":
-        if new != text:
-            with open(README + ".tmp", "w", encoding="utf-8") as f:
-                f.write(new)
-            os.replace(README + ".tmp", README)
-        return 0
-    if new != text:
+        for rel, path in files.items():
+            if new[rel] != texts[rel]:
+                with open(path + ".tmp", "w", encoding="utf-8") as f:
+                    f.write(new[rel])
+                os.replace(path + ".tmp", path)
+        errors = [e for e in errors if ": says " not in e]
+    errors += unchecked(new)
+    for e in errors:
+        print(f"readme-figures: {e}", file=sys.stderr)
+    if sys.argv[1] == "--check" and new["README.md"] != text:
         import difflib
-        sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
+        sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new["README.md"].splitlines(True),
                                                    "README.md", "README.md from tests/bench/results"))
         print("readme-figures: README.md's figures are not those of tests/bench/results/: "
               "python3 tests/readme-figures.py --update", file=sys.stderr)
         return 1
-    return 0
-
+    return 1 if errors else 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -52,4 +52,11 @@ extern gboolean kic_verbose;
  * they are.  NULL is fine. */
 void kic_error_unquote (GError *error);
 
+/* ONE when N is 1, else MANY: "%u %s", n, kic_plural (n, "link", "links") */
+static inline const char *
+kic_plural (guint64 n, const char *one, const char *many)
+{
+  return n == 1 ? one : many;
+}
+
 #endif /* KIC_DIAG_H */

@@ -5,6 +5,7 @@
 #define KIC_COMMANDS_PRIVATE_H
 
 #include "commands.h"
+#include "config.h"
 #include "iconloader.h"
 #include "writer-log.h"
 #include "writer.h"
@@ -26,5 +27,11 @@ char ** commands_link_dirs (const KicSystem *system);
 void commands_finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error);
 /* commands.c */
 KicSystem * commands_load_system (const KicCommandOptions *options, GError **error);
+/* The installed theme whose name is NAME but for case ("Breeze": "breeze"),
+ * or NULL.  transfer full */
+char *commands_theme_spelled_otherwise (KicSystem *system, const char *name);
+/* commands.c: Themes= of CONFIG, each a theme of the root (else a warning),
+ * FALSE (KIC_ERROR_CONFIG) for one installed only under another case */
+gboolean commands_config_themes_ok (KicSystem *system, const KicConfig *config, GError **error);
 
 #endif

@@ -74,13 +74,14 @@ print_summary (const KicPlan *plan, const GArray *targets, guint n_desktop_files
   kic_print_diagnostics ();
   if (kic_quiet)
     return;
-  g_printerr ("kde-icon-cache: %u desktop files, %u names: %u planted (%u links), %u unchanged, "
-              "%u skipped, %u not found, %u absolute; links %s%u added, %u replaced, %u removed, "
-              "%u kept, %u refused\n",
-              n_desktop_files, plan->names->len, count[KIC_NAME_PLANTED], links,
-              count[KIC_NAME_UNCHANGED], count[KIC_NAME_SKIPPED], count[KIC_NAME_NOT_FOUND],
-              count[KIC_NAME_ABSOLUTE], dry_run ? "(dry run) " : "", stats->added, stats->replaced,
-              stats->removed, stats->unchanged, stats->refused);
+  g_printerr ("kde-icon-cache: %u %s, %u %s: %u planted (%u %s), %u unchanged, "
+              "%u skipped, %u not found, %u absolute; links %u %s, %u %s, %u %s, %u %s, %u refused%s\n",
+              n_desktop_files, kic_plural (n_desktop_files, "desktop file", "desktop files"), plan->names->len,
+              kic_plural (plan->names->len, "name", "names"), count[KIC_NAME_PLANTED], links,
+              kic_plural (links, "link", "links"), count[KIC_NAME_UNCHANGED], count[KIC_NAME_SKIPPED],
+              count[KIC_NAME_NOT_FOUND], count[KIC_NAME_ABSOLUTE], stats->added, dry_run ? "to add" : "added",
+              stats->replaced, dry_run ? "to replace" : "replaced", stats->removed, dry_run ? "to remove" : "removed",
+              stats->unchanged, dry_run ? "to keep" : "kept", stats->refused, dry_run ? " (dry run: nothing changed)" : "");
   for (guint i = 0; i < plan->names->len; i++)
     {
       const KicNamePlan *np = g_ptr_array_index (plan->names, i);
@@ -459,11 +460,7 @@ rebuild_load (Rebuild *r, GError **error)
   r->system = commands_load_system (&stamped, error);
   if (r->system == NULL || !kic_config_load (r->system->index, &r->config, error))
     return FALSE;
-  for (guint i = 0; r->config.themes != NULL && r->config.themes[i] != NULL; i++)
-    if (!kic_system_has_theme (r->system, r->config.themes[i]))
-      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
-                   r->config.path, r->config.themes[i]);
-  return TRUE;
+  return commands_config_themes_ok (r->system, &r->config, error);
 }
 
 /* The writer, over the directories links may go in, and what the last
@@ -559,8 +556,8 @@ rebuild_plan (Rebuild *r, GError **error)
   if (!kic_fs_index_complete (r->system->index, error))
     return FALSE;
   if (r->plan->n_kept + r->plan->n_replanned > 0)
-    kic_debug ("plan: %u names kept from the last rebuild, %u planned again", r->plan->n_kept,
-               r->plan->n_replanned);
+    kic_debug ("plan: %u %s kept from the last rebuild, %u planned again", r->plan->n_kept,
+               kic_plural (r->plan->n_kept, "name", "names"), r->plan->n_replanned);
   return TRUE;
 }
 
@@ -579,12 +576,12 @@ rebuild_check_outcome (Rebuild *r, GError **error)
    * nothing was ever built here */
   if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
     g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                 "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u links",
-                 strcmp (r->root, "/") == 0 ? "" : r->root, r->options->store, stats->added);
+                 "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u %s",
+                 strcmp (r->root, "/") == 0 ? "" : r->root, r->options->store, stats->added,
+                 kic_plural (stats->added, "link", "links"));
   else
-    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                 "the cache is out of date: %u links to add, %u to replace, %u to remove", stats->added,
-                 stats->replaced, stats->removed);
+    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED, "the cache is out of date: %u %s to add, %u to replace, %u to remove",
+                 stats->added, kic_plural (stats->added, "link", "links"), stats->replaced, stats->removed);
   return FALSE;
 }
 

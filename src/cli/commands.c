@@ -32,6 +32,48 @@ kic_print_diagnostics (void)
     g_printerr ("kde-icon-cache: %s\n", (const char *) g_ptr_array_index (diagnostics, i));
 }
 
+/* The installed theme whose name is NAME but for case, or NULL.  transfer full */
+char *
+commands_theme_spelled_otherwise (KicSystem *system, const char *name)
+{
+  for (guint b = 0; system->icon_bases[b] != NULL; b++)
+    {
+      g_autoptr (GPtrArray) names = kic_fs_index_list (system->index, system->icon_bases[b]);
+
+      for (guint i = 0; names != NULL && i < names->len; i++)
+        if (g_ascii_strcasecmp (names->pdata[i], name) == 0 && kic_system_has_theme (system, names->pdata[i]))
+          return g_strdup (names->pdata[i]);
+    }
+  return NULL;
+}
+
+/* Themes= names a theme the root does not have: a warning (KDE falls back),
+ * unless an installed theme differs from it only in case ("Breeze"): then
+ * the file has a typo that would move every link to the fallback's
+ * places, and nothing is planted until it is fixed. */
+gboolean
+commands_config_themes_ok (KicSystem *system, const KicConfig *config, GError **error)
+{
+  for (guint i = 0; config->themes != NULL && config->themes[i] != NULL; i++)
+    {
+      g_autofree char *installed = NULL;
+
+      if (kic_system_has_theme (system, config->themes[i]))
+        continue;
+      installed = commands_theme_spelled_otherwise (system, config->themes[i]);
+      if (installed != NULL)
+        {
+          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG,
+                       "%s: key 'Themes': no icon theme '%s' in the root: the installed one is spelled '%s' (theme names are case-sensitive)",
+                       config->path, config->themes[i], installed);
+          return FALSE;
+        }
+      kic_warning ("%s: key 'Themes': no icon theme '%s' in the root (KDE would fall back to its default)",
+                   config->path, config->themes[i]);
+    }
+  return TRUE;
+}
+
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */
@@ -49,15 +91,37 @@ commands_load_system (const KicCommandOptions *options, GError **error)
   else if (options->system.kde == NULL || strcmp (options->system.kde, "auto") == 0)
     {
       kic_debug ("profile: %s (no KDE icon library found in the root)", profile);
-      kic_note ("no KDE icon library found in the root: modelling %s (choose with --kde)",
+      /* the libraries and directories of kic_detect_icon_library() */
+      kic_note ("no KDE icon library in the root (none of libKF6IconThemes.so.6, libKF5IconThemes.so.5, "
+                "libkdeui.so.5, libkdecore.so.4 in /usr/lib, /lib or their multiarch directories): "
+                "modelling %s (choose another with --kde)",
                 system->profile->table->title);
     }
   else
     kic_debug ("profile: %s (--kde)", profile);
   /* a typo in --theme would model a KDE nobody runs without a word */
   if (options->system.theme != NULL && !kic_system_has_theme (system, options->system.theme))
-    kic_warning ("--theme: no icon theme '%s' in the root: KDE falls back to '%s', and so does this run",
-                 options->system.theme, system->current_theme);
+    {
+      g_autofree char *installed = commands_theme_spelled_otherwise (system, options->system.theme);
+      g_autofree char *spelled = installed ? g_strdup_printf (" (the installed one is spelled '%s')", installed) : NULL;
+
+      kic_warning ("--theme: no icon theme '%s' in the root%s: KDE falls back to '%s', and so does this run",
+                   options->system.theme, spelled ? spelled : "", system->current_theme);
+    }
+  /* KDE 4 and 3 search nothing at all when neither the current theme nor
+   * their default one is there: every lookup then finds nothing, at 0
+   * calls, which reads like a bug unless said */
+  if (kic_resolver_themes (system->resolver)->len == 0)
+    {
+      const char *current = system->current_theme, *fallback = system->profile->table->default_theme;
+      g_autofree char *which = current[0] != '\0' && strcmp (current, fallback) != 0
+                                 ? g_strdup_printf ("neither '%s' nor its default theme '%s' is", current, fallback)
+                                 : g_strdup_printf ("its default theme '%s' is not", fallback);
+
+      kic_warning ("%s searches no icon theme in this root: %s installed (or has no directory it takes), "
+                   "so it finds no icon at all, at 0 calls",
+                   system->profile->table->title, which);
+    }
   if (system->profile->breeze_resource_dirs != NULL)
     kic_debug ("breeze built into KDE: read from %s (%u directories)", system->profile->breeze_library,
                g_hash_table_size (system->profile->breeze_resource_dirs));
@@ -178,6 +242,11 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
     }
   else
     themes = theme_list_string (system);
+  if (themes[0] == '\0')
+    {
+      g_free (themes);
+      themes = g_strdup ("none");
+    }
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
@@ -200,9 +269,10 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
           printf ("%6s  %-6s  %s  %s\n", n, call_kind_name (call->kind), call->path, mark);
         }
       if (result->path != NULL)
-        printf ("=> %s (%s, %u calls)\n", result->path, kic_via_to_string (result->via), result->n_calls);
+        printf ("=> %s (%s, %u %s)\n", result->path, kic_via_to_string (result->via), result->n_calls,
+                kic_plural (result->n_calls, "call", "calls"));
       else
-        printf ("=> not found (%u calls)\n", result->n_calls);
+        printf ("=> not found (%u %s)\n", result->n_calls, kic_plural (result->n_calls, "call", "calls"));
     }
   return kic_fs_index_complete (system->index, error);
 }
@@ -365,7 +435,8 @@ kic_command_list (const KicCommandOptions *options, GError **error)
 gboolean
 kic_command_clean (const KicCommandOptions *options, GError **error)
 {
-  g_autoptr (KicSystem) system = commands_load_system (options, error);
+  /* which KDE it is does not matter to what --clean removes: no note */
+  g_autoptr (KicSystem) system = kic_system_load (&options->system, error);
   g_auto (GStrv) dirs = NULL;
   g_autoptr (KicChangeLog) log = NULL;
   g_autoptr (KicWriter) writer = NULL;
@@ -391,7 +462,8 @@ kic_command_clean (const KicCommandOptions *options, GError **error)
     }
   commands_finish_log (log, &stats, NULL);
   if (!kic_quiet)
-    g_printerr ("kde-icon-cache: removed %u links and %u copies%s\n", stats.removed, stats.files_removed,
-                wopts.dry_run ? " (dry run)" : "");
+    g_printerr ("kde-icon-cache: %s %u %s and %u %s%s\n", wopts.dry_run ? "would remove" : "removed", stats.removed,
+                kic_plural (stats.removed, "link", "links"), stats.files_removed,
+                kic_plural (stats.files_removed, "copy", "copies"), wopts.dry_run ? " (dry run: nothing removed)" : "");
   return TRUE;
 }

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
   EXIT_OUTDATED = 1,
@@ -45,7 +46,9 @@ static const GOptionEntry mode_entries[] = {
   { "clean", 0, 0, G_OPTION_ARG_NONE, &opt_clean, "Remove every link and copy the manifest lists", NULL },
   { "resolve", 0, 0, G_OPTION_ARG_NONE, &opt_resolve, "Print the file KDE loads for each NAME", NULL },
   { "list", 0, 0, G_OPTION_ARG_NONE, &opt_list, "List every menu entry with its icon and KDE's cost, now and without the links", NULL },
-  { "explain", 0, 0, G_OPTION_ARG_NONE, &opt_explain, "Show KDE's file system calls for NAME, numbered", NULL },
+  { "explain", 0, 0, G_OPTION_ARG_NONE, &opt_explain, "Show KDE's file system calls for NAME, numbered, then where KDE found it: "
+    "theme (an icon theme), generic (its mime type's generic icon), user (KDE's last fallback, the \"User\" group: "
+    "pixmaps/, icons/ and the application's pics/, outside the themes) or absolute (Icon= is a path)", NULL },
   { NULL },
 };
 
@@ -188,6 +191,12 @@ report (const GError *error)
       if (!kic_quiet)
         g_printerr ("kde-icon-cache: %s\n", error->message);
     }
+  else if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_ACCES) || g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_PERM))
+    /* the usual cause: a user's run of what only root may do */
+    g_printerr ("kde-icon-cache: error: %s%s\n", error->message,
+                geteuid () == 0 ? ""
+                                : " (run as root to change the cache; --dry-run, --check, --list, --explain and "
+                                  "--resolve work as any user)");
   else
     g_printerr ("kde-icon-cache: error: %s\n", error->message);
   return status;
@@ -220,7 +229,8 @@ main (int argc, char **argv)
                                 "into a store and plants links where KDE's search ends early, changing\n"
                                 "nothing KDE shows.  Without a mode it rebuilds, ending with KDE's calls\n"
                                 "for the menu without the links and with them; every change is logged\n"
-                                "in /var/log/kde-icon-cache.log (inside --root).");
+                                "in /var/log/kde-icon-cache.log (inside --root).  A rebuild and --clean\n"
+                                "run as root; --dry-run and the other modes work as any user.");
   g_option_context_set_description (context, "Exit status: 0 done (an icon that cannot be cached is a warning, not an error), 1 out of\n"
                                              "date (--check), 2 usage error, 3 runtime error.  See kde-icon-cache(8) for details.");
   g_option_context_add_main_entries (context, mode_entries, NULL);

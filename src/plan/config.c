@@ -92,8 +92,21 @@ get_bool (GKeyFile *kf, const char *host, const char *key, gboolean *value, GErr
         *value = FALSE;
         return TRUE;
       }
-  g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key '%s': give true or false", host, key);
+  g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG,
+               "%s: key '%s': '%s' is not a boolean: give true, false, on, off, yes, no, 1 or 0", host, key, text);
   return FALSE;
+}
+
+/* A list value is split at commas only: "ExtraNames=a b" or "a;b" (the
+ * separators of other files) would be one name that matches nothing, and
+ * the names meant would quietly lose their links. */
+static void
+warn_separators (const char *host, const char *key, char **values)
+{
+  for (guint i = 0; values[i] != NULL; i++)
+    if (strpbrk (values[i], " \t;") != NULL)
+      kic_warning ("%s: key '%s': '%s' is taken as one name: separate names with commas (%s=a,b)", host, key,
+                   values[i], key);
 }
 
 gboolean
@@ -125,19 +138,22 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
       if (sizes[i][0] != '\0' && !kic_config_parse_size (sizes[i], config->targets, &bad))
         {
           /* the file is wrong, not the command line: a runtime error */
-          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s", host, bad->message);
+          g_set_error (error, KIC_ERROR, KIC_ERROR_CONFIG, "%s: key 'Sizes': %s%s", host, bad->message,
+                       strpbrk (sizes[i], " \t;") != NULL ? " (separate sizes with commas: Sizes=16,48:4)" : "");
           return FALSE;
         }
     }
   config->themes = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "Themes", NULL);
   for (guint i = 0; config->themes[i] != NULL; i++)
     g_strstrip (config->themes[i]);
+  warn_separators (host, "Themes", config->themes);
   if (config->themes[0] == NULL)
     g_clear_pointer (&config->themes, g_strfreev);
   g_strfreev (config->extra_names);
   config->extra_names = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "ExtraNames", NULL);
   for (guint i = 0; config->extra_names[i] != NULL; i++)
     g_strstrip (config->extra_names[i]);
+  warn_separators (host, "ExtraNames", config->extra_names);
   if (!get_bool (kf, host, "PerSizeSets", &config->per_size_sets, error))
     return FALSE;
   if (!get_bool (kf, host, "UnthemedLinks", &config->unthemed_links, error))

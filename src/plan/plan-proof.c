@@ -313,7 +313,7 @@ plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified)
               reason = g_strdup_printf ("a link in %s would change what KDE shows for '%s' at %d px with %s",
                                         culprit ? culprit->theme : "a theme", name, s,
                                         (char *) g_ptr_array_index (p->theme_names, r));
-              kic_debug ("%s: '%s' instead of '%s'", reason, after->path ? after->path : "nothing",
+              kic_debug ("the proof sets a link aside: %s ('%s', not '%s')", reason, after->path ? after->path : "nothing",
                          before->path ? before->path : "nothing");
               if (culprit == NULL)
                 {

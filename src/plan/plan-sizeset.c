@@ -40,8 +40,10 @@ size_set_cost (Planner *p, KicResolver *resolver, const KicNamePlan *np, const G
       {
         const char *path = ((const KicResult *) g_ptr_array_index (after_all, k))->path;
 
-        kic_debug ("per-size set of '%s': at %u px %s instead of %s", np->name, KIC_MIN_SIZE + k, path,
-                   ((const KicResult *) g_ptr_array_index (before_all, k))->path);
+        kic_debug ("per-size set for '%s' tried and set aside: with it KDE would load %s at %u px, not %s", np->name,
+                   path ? path : "nothing", KIC_MIN_SIZE + k,
+                   ((const KicResult *) g_ptr_array_index (before_all, k))->path
+                     ? ((const KicResult *) g_ptr_array_index (before_all, k))->path : "nothing");
         if (wrong != NULL)
           *wrong = g_strdup (path);
         return G_MAXDOUBLE;
@@ -340,7 +342,8 @@ size_set_plant (Planner *p, KicNamePlan *np, const KicTheme *theme, GPtrArray *s
         plan_set_status (np, KIC_NAME_SKIPPED, "a copy of its per-size set would be at the same path in the store as another file's");
         return;
       }
-  kic_debug ("per-size set: '%s' in %s, %u links", np->name, theme->desc->name, set->len);
+  kic_debug ("per-size set: '%s' in %s, %u %s", np->name, theme->desc->name, set->len,
+             kic_plural (set->len, "link", "links"));
   for (guint i = 0; i < set->len; i++)
     {
       KicPlant *plant = g_ptr_array_index (set, i);

@@ -400,7 +400,7 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
       plan_replan_banned (&p, plan->names, n_themes);
       plan_replan_banned (&p, p.closure, n_themes);
     }
-  kic_debug ("the proof took %u rounds", p.rounds);
+  kic_debug ("the proof took %u %s", p.rounds, kic_plural (p.rounds, "round", "rounds"));
   if ((p.unsure || plan->gave_up || p.store_clash || p.copy_refused) && memo != NULL)
     {
       kic_debug ("plan: the previous plan cannot be kept safely: planning every name");

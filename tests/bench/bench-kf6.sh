@@ -32,15 +32,15 @@ V=$VIEW
 # shellcheck source=tests/oracle/kf6/libs.sh
 . "$K/libs.sh"
 kf6_copy_libs "$ROOT" "$V"
-find "$V/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' |
-  grep -v '^/' | sort -u > "$W/names"
-n=$(wc -l < "$W/names")
+# the names are the tool's own (tests/bench/names.sh)
+. "$TOP/tests/bench/names.sh"
+tool_names "$BIN" "$V" "$W"
 
 # ours: NAME SIZE CALLS, from --explain's last line
 ours () {
   for s in 16 22 32 48; do
     while IFS= read -r name; do
-      c=$("$BIN" -q --root "$V" --explain --size "$s" "$name" | sed -n 's/.*(\([0-9]*\) calls)$/\1/p; s/.*, \([0-9]*\) calls)$/\1/p' | tail -n 1)
+      c=$("$BIN" -q --root "$V" --explain --size "$s" "$name" | sed -n 's/.*(\([0-9]*\) calls\?)$/\1/p; s/.*, \([0-9]*\) calls\?)$/\1/p' | tail -n 1)
       printf '%s\t%s\t%s\n' "$name" "$s" "$c"
     done < "$W/names"
   done
@@ -66,6 +66,7 @@ changed=$(paste "$W/paths-before" "$W/paths-after" | while IFS="$TAB" read -r nm
 done | wc -l)
 
 echo "kde-icon-cache bench-kf6: realistic tree ($n menu icon names), KDE Frameworks 6 of Debian 13, breeze current"
+tool_names_say "$W"
 grep -E '^libkf6(iconthemes6|breezeicons6)' "$ROOT/.kic-kf6-stamp" | tr '\t' ' ' | paste -sd, | sed 's/,/, /g'
 printf '%-6s %16s %16s %16s %16s %10s\n' size "KF6 before" "ours predicted" "KF6 after" "ours predicted" before/after
 for s in 16 22 32 48; do

@@ -33,7 +33,9 @@ trap cleanup EXIT INT TERM
 T=${KIC_TREE:-$TMP_TOP/realistic}
 "$TOP/tests/oracle/make-tree.sh" "${KIC_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debs}" "$T" >&2
 T=$(cd "$T" && pwd)
-find "$T/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' | grep -av '^/' | sort -u > "$W/names"
+# the names are the tool's own (tests/bench/names.sh)
+. "$TOP/tests/bench/names.sh"
+tool_names "$BIN" "$T" "$W" --theme breeze
 
 mkdir -p "$W/upper" "$W/work" "$W/view" "$W/nfs"
 mount -t overlay overlay -o "lowerdir=$T,upperdir=$W/upper,workdir=$W/work" "$W/view"
@@ -58,8 +60,8 @@ t1=$(ms); o1=$(ops)
 rebuild_ms=$((t1 - t0)) rebuild_ops=$((o1 - o0))
 for s in 16 22 32 48; do kde "$s" > "$W/after.$s"; done
 
-n=$(wc -l < "$W/names")
 echo "bench-nfs: $n menu icons, slowfs delay $DELAY us per LOOKUP/GETATTR/ACCESS, breeze current"
+tool_names_say "$W"
 echo "(KDE process start-up, the same before and after: $start_ms ms, $start_ops operations; taken off below)"
 printf '%-6s %16s %16s %16s %16s %8s\n' size "ms before" "ms after" "ops before" "ops after" "ops/x"
 : > "$W/chart.dat"

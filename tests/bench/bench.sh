@@ -24,9 +24,9 @@ T=${KIC_TREE:-$TMP_TOP/realistic}
 T=$(cd "$T" && pwd)
 [ -x "$ORACLE" ] || { echo "bench: $ORACLE not built (make needs libkf5iconthemes-dev)" >&2; exit 1; }
 
-find "$T/usr/share/applications" -name '*.desktop' | xargs sed -n 's/^Icon[ ]*=[ ]*//p' |
-  grep -v '^/' | sort -u > "$W/names"
-n=$(wc -l < "$W/names")
+# the names are the tool's own (tests/bench/names.sh)
+. "$TOP/tests/bench/names.sh"
+tool_names "$BIN" "$T" "$W" --theme breeze
 
 # median wall time in ms of a command, 5 runs
 median_ms () {
@@ -43,7 +43,7 @@ ours_calls=$(grep -Ec "$fs_calls" "$W/ours.trace")
 ours_lookups=$(awk -F '\t' '$2 !~ /^\// && $2 != ""' "$W/list" | wc -l)
 for s in 16 22 32 48; do
   "$BIN" -q --root "$T" --theme breeze --explain --size "$s" $(cat "$W/names") < /dev/null
-done | awk '/^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); s += n } END { print s }' > "$W/predicted"
+done | awk '/^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls?\)$/, "", n); s += n } END { print s }' > "$W/predicted"
 ours_predicted=$(cat "$W/predicted")
 ours_kb=$(/usr/bin/time -f %M "$BIN" -q --root "$T" --theme breeze --list 2>&1 > /dev/null | tail -n 1)
 
@@ -57,6 +57,7 @@ ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "-") print "-"; e
 nfs () { awk -v c="$1" 'BEGIN { printf "%.1f s\n", c * 0.002 }'; }
 
 echo "kde-icon-cache bench: realistic tree ($n menu icon names x 4 sizes, breeze current)"
+tool_names_say "$W"
 printf '%-44s %14s %14s %10s\n' "" "KDE (KF5)" "kde-icon-cache" "KDE/ours"
 printf '%-44s %14s %14s %10s\n' "lookups (ours: every .desktop file, --list)" "$kde_lookups" "$ours_lookups" ""
 printf '%-44s %14s %14s %10s\n' "file system calls (strace)" "$kde_calls" "$ours_calls" "$(ratio "$kde_calls" "$ours_calls")"
@@ -65,6 +66,14 @@ printf '%-44s %14s %14s %10s\n' "wall time, median of 5 (ms)" "$kde_ms" "$ours_m
 printf '%-44s %14s %14s %10s\n' "peak memory (KiB)" "-" "$ours_kb" ""
 printf '%-44s %14s %14s %10s\n' "KDE's calls as our model predicts them" "$ours_predicted" "" ""
 [ "$ours_predicted" = "$kde_calls" ] && echo "prediction: exact" || echo "prediction: differs from strace by $((ours_predicted - kde_calls))"
+# what a lookup costs by where KDE finds it, as the tool's --list prints it
+# (KDE's calls without the links, per menu entry and size): the man page's
+# DESCRIPTION quotes this line
+awk -F '\t' '$4 ~ /^\/usr\/share\/icons\/hicolor\// { h[++nh] = $6 } $4 == "-" { m[++nm] = $6 }
+  function range(v, n,   i, lo, hi) { if (n == 0) return "none"; lo = hi = v[1]
+    for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+    return lo == hi ? lo : lo " to " hi }
+  END { printf "--list, KDE'"'"'s calls per entry and size: found only in hicolor %s (%d), found nowhere %s (%d)\n", range(h, nh), nh, range(m, nm), nm }' "$W/list"
 
 # ---- the rebuild ------------------------------------------------------
 # In a writable view of the tree (overlay, or a copy): KDE's calls per

@@ -15,10 +15,12 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 out=$TOP/build/bench/$name.txt
 mkdir -p "$TOP/build/bench" "$TOP/tests/bench/results"
 rc=$TOP/build/bench/$name.rc
+# the code is read before the run: a tree edited while it ran is marked so
+code=$(git -C "$TOP" describe --always --dirty 2> /dev/null || echo unknown)
 { "$@"; echo $? > "$rc"; } | tee "$out"
 status=$(cat "$rc"); rm -f "$rc"
 [ "$status" = 0 ] || { echo "save.sh: $name failed ($status): tests/bench/results/$name.txt kept as it was" >&2; exit "$status"; }
-code=$(git -C "$TOP" describe --always --dirty 2> /dev/null || echo unknown)
+[ "$(git -C "$TOP" describe --always --dirty 2> /dev/null || echo unknown)" = "$code" ] || code=$code-edited-during-the-run
 load=$(cut -d ' ' -f 1-3 /proc/loadavg 2> /dev/null || echo unknown)
 {
   echo "# make $name: code $code, $(date -u +%Y-%m-%d), $(nproc) cores, load average at the end $load"

@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 40
+plan 49
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -141,5 +141,45 @@ icon=$(echo "$line" | cut -f2)
 n=$(grep -c '^ *[0-9][0-9]*  ' "$WORK/explain")
 is "$n $(echo "$line" | cut -f5)" "$(echo "$line" | cut -f5) $(echo "$line" | cut -f5)" \
   "--explain numbers exactly as many calls as --list counts"
+
+# what it prints reads as written for a person: one thing is singular, a
+# dry run says what it would do, and the terms --explain prints are those
+# --help explains
+D=$WORK/demo; cp -R "$TOP/demo" "$D"
+"$BIN" --root "$D" --dry-run 2> "$WORK/err" > /dev/null
+grep -q '; links 2 to add, 0 to replace, 0 to remove, 0 to keep, 0 refused (dry run: nothing changed)$' "$WORK/err"
+ok $? "a dry run's summary says what it would do to the links"
+"$BIN" -q --root "$D"
+"$BIN" --root "$D" --clean --dry-run 2> "$WORK/err" > /dev/null
+is "$(cat "$WORK/err")" "kde-icon-cache: would remove 2 links and 1 copy (dry run: nothing removed)" \
+  "--clean --dry-run: 'would remove', and '1 copy'"
+"$BIN" --root "$D" --clean 2> "$WORK/err" > /dev/null
+is "$(cat "$WORK/err")" "kde-icon-cache: removed 2 links and 1 copy" "--clean: 'removed', and '1 copy'"
+cp -R "$TOP/demo" "$WORK/one"; find "$WORK/one/usr/share/applications" -name "*.desktop" ! -name oldgame.desktop -delete
+"$BIN" --root "$WORK/one" --dry-run 2> "$WORK/err" > /dev/null
+grep -q '^kde-icon-cache: 1 desktop file, 1 name: ' "$WORK/err"
+ok $? "one desktop file and one name: singular"
+printf '[Icon Theme]\nName=C\nDirectories=16x16/actions\n[16x16/actions]\nSize=16\nContext=Actions\nType=Fixed\n' > "$WORK/ct"
+mkdir -p "$D/usr/share/icons/crystalsvg/16x16/actions" && mv "$WORK/ct" "$D/usr/share/icons/crystalsvg/index.theme"
+: > "$D/usr/share/icons/crystalsvg/16x16/actions/kicone.png"
+"$BIN" --root "$D" --kde=kde3 --explain --size 16 kicone > "$WORK/explain" 2>&1
+is "$(tail -n 1 "$WORK/explain")" "=> /usr/share/icons/crystalsvg/16x16/actions/kicone.png (theme, 1 call)" \
+  "--explain: '1 call'"
+"$BIN" --help > "$WORK/help" 2>&1
+missing=
+for via in theme generic user absolute; do
+  grep -q -- "--explain .*[ (]$via (" "$WORK/help" || missing="$missing $via"
+done
+is "$missing" "" "--help explains each place --explain's last line names (theme, generic, user, absolute)"
+grep -q 'A rebuild and --clean$' "$WORK/help" && grep -q '^run as root; --dry-run and the other modes work as any user' "$WORK/help"
+ok $? "--help says what needs root"
+# KDE 4 and 3 on a root without their default theme: nothing, at 0
+# calls, and a warning that says why
+rm -r "$D/usr/share/icons/crystalsvg"
+"$BIN" --root "$D" --kde=kde4 --explain org.example.Paint > "$WORK/explain" 2> "$WORK/err"
+is "$(cat "$WORK/err")" "kde-icon-cache: warning: KDE 4 searches no icon theme in this root: its default theme 'oxygen' is not installed (or has no directory it takes), so it finds no icon at all, at 0 calls" \
+  "--kde=kde4 on the demo: a warning saying why it finds nothing"
+grep -q '; themes searched: none$' "$WORK/explain"
+ok $? "... and --explain says 'themes searched: none'"
 
 finish

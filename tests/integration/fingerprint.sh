@@ -13,7 +13,7 @@ R=$WORK/fx/basic
 S=/var/lib/kde-icon-cache
 
 run () { "$BIN" --root "$R" "$@" 2>&1; }
-planned () { grep -q 'desktop files, ' "$WORK/out"; }
+planned () { grep -q 'desktop files\?, ' "$WORK/out"; }
 stopped () { grep -q 'nothing to do' "$WORK/out" && ! planned; }
 
 # git's racy rule: a stamp within a tick of the file system's clock (4 ms)
@@ -172,7 +172,7 @@ wait $holder
 looks=$(sed -n 's/.*fingerprint: [0-9]* inputs, \([0-9]*\) changed.*/\1/p' "$WORK/raced" | tr '\n' ' ')
 diag "the looks found: $looks changed"
 stopped && [ -n "$L" ] && case $looks in "0 "[1-9]*) true ;; *) false ;; esac &&
-  grep -q 'desktop files, ' "$WORK/raced" && [ -L "$R$L" ]
+  grep -q 'desktop files\?, ' "$WORK/raced" && [ -L "$R$L" ]
 ok $? "a link removed while the run waited for the lock is planted again"
 tick
 run > "$WORK/out"

@@ -25,7 +25,7 @@ ours_item () {
     # shellcheck disable=SC2046 # the names: one word each (fixture_names has no blank)
     "$BIN" -q --root "$1" ${2:+--theme "$2"} --explain --icon-item --size "$s" -- $(cat "$WORK/item.names") |
       awk -v s="$s" '/ at [0-9]+ px; themes searched/ { name = $1 }
-        /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n)
+        /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls?\)$/, "", n)
                  p = $2; if (p == "not") p = "-"; print name "\t" s "\t" n "\t" p }'
   done
 }

@@ -212,7 +212,7 @@ our_counts () { # our_counts ROOT THEME SIZES... < names
     "$BIN" -q --root "$_root" ${_theme:+--theme "$_theme"} --explain --size "$_s" < /dev/null \
       $(cat "$WORK/counts.names") |
       awk -v s="$_s" '/ at [0-9]+ px; themes searched/ { name = $1 }
-        /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); print name "\t" s "\t" n }'
+        /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls?\)$/, "", n); print name "\t" s "\t" n }'
   done
 }
 

@@ -61,7 +61,7 @@ for n in json.load(sys.stdin)["names"]:
         print(" ".join(str(s["calls_before"]) for s in n["sizes"] if s["size"] == 48))'
 }
 base_calls () {
-  "$BIN" -q --root "$R" --theme plain --explain --size 48 kicabs | sed -n 's/^=> .*[(,] \([0-9]*\) calls)$/\1/p'
+  "$BIN" -q --root "$R" --theme plain --explain --size 48 kicabs | sed -n 's/^=> .*[(,] \([0-9]*\) calls\?)$/\1/p'
 }
 
 # searched THEME WANT: the "themes searched" of --explain kicb at 48 px
@@ -141,7 +141,7 @@ our_counts_here () {
   for _s in 16 48; do
     xargs "$BIN" -q --root "$R" --theme "$2" --kde=kf6 --explain --size "$_s" < "$WORK/names" |
       awk -v s="$_s" '/ at [0-9]+ px; themes searched/ { name = $0; sub(/ at [0-9]+ px; themes searched.*/, "", name) }
-        /^=> / { p = $2; if ($2 == "not") p = "-"; n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n)
+        /^=> / { p = $2; if ($2 == "not") p = "-"; n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls?\)$/, "", n)
                  print name "\t" s "\t" n "\t" p }'
   done | sort > "$WORK/$1.ours"
 }

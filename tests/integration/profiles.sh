@@ -127,7 +127,7 @@ detect detect-kde4-48 "kde4 4.8.4"
 detect detect-kde4-414 "kde4 4.14.2"
 detect detect-kde3 "kde3"
 detect detect-none "kf5 (no KDE icon library found"
-grep -q 'note: no KDE icon library found in the root: modelling KDE Frameworks 5' "$WORK/detect-none.err"
+grep -q 'note: no KDE icon library in the root (none of libKF6IconThemes.so.6, .*): modelling KDE Frameworks 5' "$WORK/detect-none.err"
 ok $? "detect-none: the fallback to kf5 is noted without --verbose too"
 
 # --- the generation is part of the manifest --------------------------------

@@ -9,7 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 > /dev/null || skip_all "needs python3"
-plan 7
+git -C "$TOP" rev-parse --verify -q HEAD > /dev/null || skip_all "needs a git checkout (the saved output names a commit)"
+plan 19
 FIG=$TOP/tests/readme-figures.py
 
 python3 "$FIG" --check > "$WORK/out" 2>&1
@@ -33,6 +34,51 @@ KIC_BENCH_RESULTS=$WORK/results python3 "$FIG" --check > /dev/null 2> "$WORK/err
 is $? 1 "a bench output that lost a line the table reads fails the check"
 grep -q "no line for" "$WORK/err"
 ok $? "... naming what it missed"
+
+# a saved output from a tree with uncommitted changes, or from a commit
+# not in the history of the tree checked, is refused
+stamp () { # stamp CODE: the results, their first line naming CODE
+  rm -rf "$WORK/stamped"; mkdir -p "$WORK/stamped"; cp "$TOP"/tests/bench/results/*.txt "$WORK/stamped/"
+  sed -i "1s/: code [^,]*,/: code $1,/" "$WORK/stamped/bench.txt"
+  sed "s/\(\`make bench: code \)[^,]*,/\1$1,/" "$TOP/README.md" > "$WORK/README.stamped"
+}
+head=$(git -C "$TOP" rev-parse --short HEAD)
+stamp "$head"
+KIC_README=$WORK/README.stamped KIC_BENCH_RESULTS=$WORK/stamped python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 0 "a saved output of the commit checked out passes"
+stamp "v0.2-3-g$head"
+KIC_README=$WORK/README.stamped KIC_BENCH_RESULTS=$WORK/stamped python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 0 "... named as git describe names it once a tag is there"
+stamp "$head-dirty"
+KIC_README=$WORK/README.stamped KIC_BENCH_RESULTS=$WORK/stamped python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 1 "a saved output of a tree with uncommitted changes is refused"
+grep -q "bench.txt: refused: .*$head-dirty, not a committed tree" "$WORK/err"
+ok $? "... naming the file and the code"
+root=$(git -C "$TOP" rev-list --max-parents=0 HEAD | tail -n 1)
+stamp "$head"
+KIC_FIGURES_REF=$root KIC_README=$WORK/README.stamped KIC_BENCH_RESULTS=$WORK/stamped python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 1 "a saved output of a commit not in the history of the tree checked is refused"
+grep -q "bench.txt: refused: .*$head, which is not in the history of $root" "$WORK/err"
+ok $? "... saying so"
+
+# the man page's and docs/' figures are the bench's, and a figure nothing
+# checks is an error
+sed 's/costs KDE \([0-9]*\) to /costs KDE 1\1 to /' "$TOP/man/kde-icon-cache.8" > "$WORK/man.8"
+! cmp -s "$TOP/man/kde-icon-cache.8" "$WORK/man.8"
+ok $? "(the mutant man page differs)"
+KIC_MAN=$WORK/man.8 python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 1 "a figure of the man page that is not the bench's fails the check"
+grep -q "man/kde-icon-cache.8: DESCRIPTION's cost of a lookup: says 1" "$WORK/err"
+ok $? "... naming the page and both figures"
+mkdir -p "$WORK/docs"; cp "$TOP"/docs/*.md "$WORK/docs/"
+sed -i 's/^\(.*\)\*\*\([0-9]*\) names\*\* load different/\1**1\2 names** load different/' "$WORK/docs/how-it-works.md"
+KIC_DOCS=$WORK/docs python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 1 "a figure of docs/ that is not the bench's fails the check"
+sed 's/^is on NFS every failed call/is on NFS (about 2 ms each) every failed call/' "$TOP/man/kde-icon-cache.8" > "$WORK/man.8"
+KIC_MAN=$WORK/man.8 python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is $? 1 "a figure of the man page that no bench prints fails the check"
+grep -q "man/kde-icon-cache.8:[0-9]*: 'about 2' is a figure no bench or test checks" "$WORK/err"
+ok $? "... naming the line"
 
 # the demo excerpt: each of its lines is one make demo prints (the same
 # commands on a fresh copy of demo/)

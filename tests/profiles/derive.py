@@ -163,9 +163,9 @@ def render(comment, name, size, themes, calls, result, via=None):
         assert not calls
         lines.append(f"=> {result} (absolute, 0 calls)")
     elif result is None:
-        lines.append(f"=> not found ({n} calls)")
+        lines.append(f"=> not found ({n} {'call' if n == 1 else 'calls'})")
     else:
-        lines.append(f"=> {result} ({via}, {n} calls)")
+        lines.append(f"=> {result} ({via}, {n} {'call' if n == 1 else 'calls'})")
     return "\n".join(lines) + "\n"
 
 

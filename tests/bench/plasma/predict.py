@@ -56,7 +56,7 @@ def explain(bin_, root, names, size):
         if m:
             name = m.group(1)
             continue
-        m = re.match(r"^=> .*\((?:[a-z ]+, )?(\d+) calls\)$", line)
+        m = re.match(r"^=> .*\((?:[a-z ]+, )?(\d+) calls?\)$", line)
         if m and name is not None:
             calls[name] = int(m.group(1))
             name = None

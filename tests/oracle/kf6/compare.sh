@@ -103,7 +103,7 @@ if [ $counts -eq 1 ]; then
     xargs -0 -a "$work/names0" "$BIN" -q --root "$tree" ${theme:+--theme "$theme"} --kde=kf6 ${vopt:+"$vopt"} --explain --size "$s" > "$work/explain" ||
       fail "kde-icon-cache --explain --size $s failed"
     awk -v s="$s" '/ at [0-9]+ px; themes searched/ { name = $0; sub(/ at [0-9]+ px; themes searched.*/, "", name) }
-        /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls\)$/, "", n); print name "\t" s "\t" n }' "$work/explain"
+        /^=> / { n = $0; sub(/.*[(,] ?/, "", n); sub(/ calls?\)$/, "", n); print name "\t" s "\t" n }' "$work/explain"
   done > "$work/our-counts"
 fi
 # names of TREE's breeze icons, and whether it has a breeze index.theme
