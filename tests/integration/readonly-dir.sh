@@ -6,14 +6,16 @@
 # application base /usr/share/plasmashell/icons/hicolor/48x48/apps, which
 # is made read-only: the rebuild warns once naming it and plants the rest
 # (exit 0, man page: a directory root may not plant in), the links of
-# ours already there stay listed and whole, and the change log gets every
-# change.  Before this test, the first link there stopped the run (exit
-# 3, "cannot create link ...: Read-only file system").
+# ours already there stay listed and whole, the change log gets every
+# change, and with --quiet a log that cannot be written is still said.
+# Before this test, the first link there stopped the run (exit 3, "cannot
+# create link ...: Read-only file system") and --quiet hid the log's
+# failure.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (mount)"
 unshare -m true 2> /dev/null || skip_all "needs unshare -m (util-linux) and mount namespaces"
-plan 15
+plan 17
 S=/var/lib/kde-icon-cache
 P=/usr/share/plasmashell/icons/hicolor/48x48/apps
 LOG=/var/log/kde-icon-cache.log
@@ -67,4 +69,11 @@ is "$?" 3 "--clean that cannot remove a link: exit 3"
 state_consistent "$R" && [ -z "$(dangling_links "$R")" ] && [ -f "$R$P/kde4sub.png" ]
 ok $? "... and the link, its copy and the manifest stay"
 
+# -- the change log read-only, with --quiet ------------------------------
+R=$(fresh r3)
+ro "$R" /var/log "$BIN" -q --root "$R" > /dev/null 2> "$WORK/err4"
+is "$?" 0 "/var/log read-only: a quiet rebuild exits 0"
+sed 's/^/# /' "$WORK/err4"
+grep -q "warning: .*'$R$LOG'.*Read-only file system.*not logged" "$WORK/err4" && [ "$(wc -l < "$WORK/err4")" = 1 ]
+ok $? "... and says, --quiet as it is, that its changes are not logged (that alone)"
 finish
