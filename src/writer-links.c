@@ -36,9 +36,11 @@ dir_unwritable (Writer *w, const DirHandle *dir, int errsv)
   if (errsv != EROFS && errsv != EACCES)
     return FALSE;
   host = writer_host_path (w, dir->path);
-  /* (one warning: the same text is recorded once) */
-  kic_warning ("cannot write in '%s': %s: no link there is planted, replaced or removed", host,
-               g_strerror (errsv));
+  /* (one warning: the same text is recorded once; said with --quiet
+   * too, as the periodic jobs run: a sandbox that forbids a directory
+   * the tool plants in is the admin's to fix, with a drop-in) */
+  kic_warning_loud ("cannot write in '%s': %s: no link there is planted, replaced or removed", host,
+                    g_strerror (errsv));
   g_hash_table_add (w->untrusted, g_strdup (dir->path));
   return TRUE;
 }
