@@ -20,7 +20,7 @@ apt-get install -y -qq --no-install-recommends \
   perl strace bpftrace python3 time ca-certificates valgrind faketime \
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt \
   gtk-update-icon-cache gnuplot-nox fuse3 libfuse3-dev linux-perf \
-  debhelper dpkg-dev lintian debootstrap fakeroot clang libclang-rt-14-dev >/dev/null
+  debhelper dpkg-dev lintian debootstrap fakeroot systemd-container clang libclang-rt-14-dev >/dev/null
 case ${1:-} in
 --kf6|--kf6-all)
   sh "$(dirname "$0")/oracle/kf6/make-root.sh" --suite trixie ||

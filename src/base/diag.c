@@ -6,7 +6,6 @@
 #include <stdarg.h>
 
 gboolean kic_quiet = FALSE;
-
 gboolean kic_verbose = FALSE;
 
 G_DEFINE_QUARK (kic-error-quark, kic_error)
@@ -22,12 +21,12 @@ print_prefixed (const char *level, const char *format, va_list args)
  * same bad file is met by every resolver that reads it (one per theme the
  * proof takes), and the admin should hear of it once. */
 static GPtrArray *diagnostics;
-
 static GHashTable *diagnostics_seen;
-
+static GHashTable *diagnostics_loud;
 static guint diagnostics_serial;
 
-static void
+/* (the message as recorded: "LEVEL: text") */
+static const char *
 record (const char *level, const char *format, va_list args)
 {
   g_autofree char *text = g_strdup_vprintf (format, args);
@@ -39,8 +38,9 @@ record (const char *level, const char *format, va_list args)
   if (diagnostics == NULL)
     diagnostics = g_ptr_array_new_with_free_func (g_free);
   if (!g_hash_table_add (diagnostics_seen, msg))
-    return; /* seen before (the set keeps MSG in place of its equal) */
+    return g_hash_table_lookup (diagnostics_seen, msg); /* seen before (the set keeps MSG in place of its equal) */
   g_ptr_array_add (diagnostics, g_strdup (msg));
+  return msg;
 }
 
 void
@@ -51,6 +51,26 @@ kic_warning (const char *format, ...)
   va_start (args, format);
   record ("warning: ", format, args);
   va_end (args);
+}
+
+void
+kic_warning_loud (const char *format, ...)
+{
+  va_list args;
+  const char *msg;
+
+  va_start (args, format);
+  msg = record ("warning: ", format, args);
+  va_end (args);
+  if (diagnostics_loud == NULL)
+    diagnostics_loud = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_add (diagnostics_loud, g_strdup (msg));
+}
+
+gboolean
+kic_diagnostic_is_loud (const char *msg)
+{
+  return diagnostics_loud != NULL && g_hash_table_contains (diagnostics_loud, msg);
 }
 
 void

@@ -27,6 +27,11 @@ GQuark kic_error_quark (void);
  * the input is met; the face prints them (kic_diagnostics_take()). */
 void kic_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
+/* A warning that --quiet does not silence: something the admin must
+ * hear even from a quiet periodic job (a change that cannot be logged). */
+void kic_warning_loud (const char *format, ...) G_GNUC_PRINTF (1, 2);
+gboolean kic_diagnostic_is_loud (const char *msg);
+
 /* Record a note, "note: ...": a guess the run made that the admin may
  * want to correct (nothing is wrong with the input).  Once, as warnings. */
 void kic_note (const char *format, ...) G_GNUC_PRINTF (1, 2);

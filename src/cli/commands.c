@@ -28,8 +28,9 @@ kic_print_diagnostics (void)
 {
   g_autoptr (GPtrArray) diagnostics = kic_diagnostics_take ();
 
-  for (guint i = 0; !kic_quiet && i < diagnostics->len; i++)
-    g_printerr ("kde-icon-cache: %s\n", (const char *) g_ptr_array_index (diagnostics, i));
+  for (guint i = 0; i < diagnostics->len; i++)
+    if (!kic_quiet || kic_diagnostic_is_loud (g_ptr_array_index (diagnostics, i)))
+      g_printerr ("kde-icon-cache: %s\n", (const char *) g_ptr_array_index (diagnostics, i));
 }
 
 /* The installed theme whose name is NAME but for case, or NULL.  transfer full */

@@ -20,6 +20,29 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Is ERRSV, of a change in the link directory DIR, that directory's own:
+ * one the run may not write (a read-only mount of it, as the service's
+ * sandbox makes where its ReadWritePaths= do not reach, or where an
+ * LSM refuses)?  Then one warning names the directory, no link there is
+ * planted, replaced or removed, and the run goes on (the store's writes
+ * are not here: a read-only store still stops the run). */
+static gboolean
+dir_unwritable (Writer *w, const DirHandle *dir, int errsv)
+{
+  g_autofree char *host = NULL;
+
+  if (errsv != EROFS && errsv != EACCES)
+    return FALSE;
+  host = writer_host_path (w, dir->path);
+  /* (one warning: the same text is recorded once; said with --quiet
+   * too, as the periodic jobs run: a sandbox that forbids a directory
+   * the tool plants in is the admin's to fix, with a drop-in) */
+  kic_warning_loud ("cannot write in '%s': %s: no link there is planted, replaced or removed", host,
+                    g_strerror (errsv));
+  g_hash_table_add (w->untrusted, g_strdup (dir->path));
+  return TRUE;
+}
+
 /* Is HAVE, at the path of the old entry WAS, a link of ours? */
 static gboolean
 was_ours (const Writer *w, const KicManifestEntry *was, const char *have)
@@ -49,9 +72,16 @@ replace_link (Writer *w, DirHandle *dir, const char *name, const char *target, c
   /* (a unique name: nothing of anyone else's is there, and none removed) */
   if (symlinkat (target, dir->fd, tmp) < 0)
     {
-      if (writer_errno_is_global (errno))
-        return writer_set_errno_error (error, errno, "create link", host);
-      kic_warning ("cannot create a link beside '%s': %s: left as it is", host, g_strerror (errno));
+      int errsv = errno;
+
+      if (dir_unwritable (w, dir, errsv))
+        {
+          *refused = TRUE;
+          return FALSE;
+        }
+      if (writer_errno_is_global (errsv))
+        return writer_set_errno_error (error, errsv, "create link", host);
+      kic_warning ("cannot create a link beside '%s': %s: left as it is", host, g_strerror (errsv));
       *refused = TRUE;
       return FALSE;
     }
@@ -197,15 +227,22 @@ writer_put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused,
           writer_say (w, "link", entry->path, entry->target);
           return TRUE;
         }
-      if (writer_errno_is_global (errno))
+      int errsv = errno;
+
+      if (dir_unwritable (w, handle, errsv))
+        {
+          refuse_link (w, entry, refused, NULL);
+          return TRUE;
+        }
+      if (writer_errno_is_global (errsv))
         {
           g_autofree char *host = writer_host_path (w, entry->path);
 
-          return writer_set_errno_error (error, errno, "create link", host);
+          return writer_set_errno_error (error, errsv, "create link", host);
         }
-      if (errno != EEXIST)
+      if (errsv != EEXIST)
         {
-          g_autofree char *why = g_strdup_printf ("cannot be planted: %s", g_strerror (errno));
+          g_autofree char *why = g_strdup_printf ("cannot be planted: %s", g_strerror (errsv));
 
           refuse_link (w, entry, refused, why);
           return TRUE;
@@ -221,7 +258,9 @@ writer_put_link (Writer *w, const KicManifestEntry *entry, KicManifest *refused,
     }
   if (!lost)
     return FALSE;
-  refuse_link (w, entry, refused, "appeared while kde-icon-cache ran");
+  /* (a directory that cannot be written was named once already) */
+  refuse_link (w, entry, refused,
+               g_hash_table_contains (w->untrusted, dir) ? NULL : "appeared while kde-icon-cache ran");
   return TRUE;
 }
 
@@ -243,6 +282,15 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
       if (errno == ENOENT)
         {
           writer_dir_foreign (dir); /* read a moment ago: someone removed it */
+          return TRUE;
+        }
+      /* it stays ours, and listed, with its copy (writer.c, keep_stuck()) */
+      if (errno == EROFS || errno == EACCES)
+        {
+          g_autofree char *why = g_strdup_printf ("'%s': %s", host, g_strerror (errno));
+
+          dir_unwritable (w, dir, errno);
+          g_hash_table_insert (w->stuck, g_strdup (what), g_steal_pointer (&why));
           return TRUE;
         }
       if (writer_errno_is_global (errno))

@@ -70,7 +70,9 @@ open_log_file (int dirfd, const char *host, char **why)
 
 /* Open the log at the first change: /var/log must be a trusted directory
  * of the root; a root without one (a test tree, a bare chroot) keeps no
- * log, said only with -v. */
+ * log, said only with -v.  A log that cannot be written is said even
+ * with --quiet (kic_warning_loud()): the periodic jobs run quiet, and a
+ * change no log records is one the admin cannot trace. */
 static void
 open_log (KicChangeLog *log)
 {
@@ -89,7 +91,7 @@ open_log (KicChangeLog *log)
       if (fstatat (log->rootfd, LOG_DIR_RELATIVE, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
         kic_debug ("no %s%s: the changes are not logged", log->host_root, LOG_DIR);
       else
-        kic_warning ("%s: the changes are not logged in '%s'", local->message, host);
+        kic_warning_loud ("%s: the changes are not logged in '%s'", local->message, host);
       return;
     }
   log->fd = open_log_file (dirfd, host, &why);
@@ -106,7 +108,7 @@ open_log (KicChangeLog *log)
     }
   close (dirfd);
   if (log->fd < 0)
-    kic_warning ("%s: the changes are not logged", why);
+    kic_warning_loud ("%s: the changes are not logged", why);
 }
 
 /* TEXT as one field of a line: a tab, a newline or a carriage return in
@@ -141,7 +143,7 @@ put_line (KicChangeLog *log, const char *action, const char *path, const char *d
   done = write (log->fd, line, length);
   if (done != (ssize_t) length)
     {
-      kic_warning ("cannot write '%s%s': %s: the rest of the changes are not logged", log->host_root,
+      kic_warning_loud ("cannot write '%s%s': %s: the rest of the changes are not logged", log->host_root,
                    LOG_DIR "/" LOG_NAME, done < 0 ? g_strerror (errno) : "short write");
       log->failed = TRUE;
     }
@@ -167,7 +169,7 @@ kic_change_log_finish (KicChangeLog *log, const char *result)
     return;
   put_line (log, "end", log->mode, result);
   if (!log->failed && fdatasync (log->fd) < 0)
-    kic_warning ("cannot write '%s%s': %s", log->host_root, LOG_DIR "/" LOG_NAME, g_strerror (errno));
+    kic_warning_loud ("cannot write '%s%s': %s", log->host_root, LOG_DIR "/" LOG_NAME, g_strerror (errno));
   close (log->fd);
   log->fd = -1;
 }

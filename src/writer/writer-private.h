@@ -64,6 +64,7 @@ struct _KicWriter {
   char *token;          /* this run's temporary names (writer_temp_name()) */
   GHashTable *untrusted; /* link directories refused, warned about (a set) */
   GHashTable *lost;     /* store copies that could not be written this run */
+  GHashTable *stuck;    /* links of ours that stay, their directory not writable -> why */
   gboolean budget_spent; /* the store's file system is as full as it may get */
   KicManifest *old;     /* the manifest as read */
   KicManifest *committed; /* the manifest kic_writer_apply() committed */

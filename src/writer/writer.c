@@ -60,6 +60,7 @@ kic_writer_open (const KicWriterOptions *options, GError **error)
   w->contents = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   w->untrusted = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   w->lost = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  w->stuck = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&w->open);
   w->token = writer_new_temp_token ();
   w->stats = &w->no_stats;
@@ -91,6 +92,7 @@ kic_writer_free (KicWriter *w)
   g_hash_table_unref (w->contents);
   g_hash_table_unref (w->untrusted);
   g_hash_table_unref (w->lost);
+  g_hash_table_unref (w->stuck);
   g_free (w->token);
   g_free (w->files);
   g_free (w->inputs);
@@ -335,15 +337,49 @@ entries_of_kind (const KicManifest *manifest, KicEntryKind kind)
   return list;
 }
 
+/* The links of ours that could not be removed, their directory not one
+ * the run may write (writer-links.c, dir_unwritable()), stay in KEEP with
+ * their copies: they are on disk, the manifest lists them, and none
+ * dangles.  KEEP NULL (--clean, which must leave no link): an error. */
 static gboolean
-remove_stale (Writer *w, const KicManifest *keep, GError **error)
+keep_stuck (Writer *w, KicManifest *keep, GError **error)
+{
+  g_autoptr (GPtrArray) paths = kic_sorted_keys (w->stuck);
+
+  if (paths->len == 0)
+    return TRUE;
+  if (keep == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ROFS, "cannot remove %u links of ours, the first %s: the store stays",
+                   paths->len, (const char *) g_hash_table_lookup (w->stuck, g_ptr_array_index (paths, 0)));
+      return FALSE;
+    }
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const KicManifestEntry *link = g_hash_table_lookup (w->old->entries, g_ptr_array_index (paths, i));
+      g_autofree char *copy = writer_store_copy_of_link (w, link->path, link->target);
+      const KicManifestEntry *file = copy != NULL ? g_hash_table_lookup (w->old->entries, copy) : NULL;
+
+      kic_manifest_add (keep, KIC_ENTRY_LINK, link->path, link->target, NULL);
+      if (file != NULL && !g_hash_table_contains (keep->entries, copy))
+        kic_manifest_add (keep, KIC_ENTRY_FILE, file->path, file->target, file->sha256);
+    }
+  return TRUE;
+}
+
+static gboolean
+remove_stale (Writer *w, KicManifest *keep, GError **error)
 {
   const KicEntryKind order[] = { KIC_ENTRY_LINK, KIC_ENTRY_FILE };
 
   /* links first, so that no link of ours ever dangles */
   for (guint k = 0; k < G_N_ELEMENTS (order); k++)
     {
-      g_autoptr (GPtrArray) list = entries_of_kind (w->old, order[k]);
+      g_autoptr (GPtrArray) list = NULL;
+
+      if (order[k] == KIC_ENTRY_FILE && !keep_stuck (w, keep, error))
+        return FALSE;
+      list = entries_of_kind (w->old, order[k]);
 
       for (guint i = 0; i < list->len; i++)
         {
