@@ -611,6 +611,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
       popts.may_data = &checks;
     }
   icons = kic_menu_icons (system, config.extra_names, &desktop, &n_desktop_files);
+  kic_config_exclude (&config, icons);
   plan = kic_plan_build (system, &popts, icons);
   /* the plans kept from the last rebuild stand on its inputs: the files
    * among them the fingerprint found as they were stay inputs, though

@@ -346,6 +346,16 @@ kic_paths_session_data_dirs (KicFsIndex *index, char **base, KicSessionDirs *out
       g_ptr_array_add (session.dirs, g_strdup ("/usr/local/share"));
       g_ptr_array_add (session.dirs, g_strdup ("/usr/share"));
     }
+  /* a user's own run: their data home comes before every data directory
+   * (QStandardPaths::GenericDataLocation) */
+  if (out->user_data_home != NULL)
+    {
+      guint at;
+
+      if (g_ptr_array_find_with_equal_func (session.dirs, out->user_data_home, g_str_equal, &at))
+        g_ptr_array_remove_index (session.dirs, at);
+      g_ptr_array_insert (session.dirs, 0, g_strdup (out->user_data_home));
+    }
   g_ptr_array_add (session.dirs, NULL);
   return (char **) g_ptr_array_free (session.dirs, FALSE);
 }

@@ -20,6 +20,10 @@
 char **kic_paths_data_dirs (void);
 /* transfer full */
 char **kic_paths_config_dirs (void);
+/* $XDG_DATA_HOME (default ~/.local/share) of the user running the tool:
+ * only for a command a user runs for themself (--shadowed), never for
+ * root's rebuild.  NULL when there is none.  transfer full */
+char *kic_paths_data_home (void);
 
 /* What a login session adds to the data directories (paths-session.c):
  * the directories KDE's process sees are kic_paths_session_data_dirs()
