@@ -150,6 +150,7 @@ typedef struct {
   int rootfd;
   const char *prefix; /* host prefix of the root, "" for "/" */
   GHashTable *parents; /* directory -> its trusted descriptor, -1: refused (kic_kept_dirs_new()) */
+  char **foreign; /* never planted below: another package manager's (KicSessionDirs) */
 } RootChecks;
 
 /* The trusted descriptor of the directory DIR (borrowed from RC's cache,
@@ -204,6 +205,11 @@ root_may_plant (const char *dir, gpointer data)
   gboolean ok;
   int pfd;
 
+  /* flatpak rewrites its exports as it likes: its directories are read,
+   * never planted in */
+  for (guint i = 0; rc->foreign != NULL && rc->foreign[i] != NULL; i++)
+    if (g_str_has_prefix (dir, rc->foreign[i]) && dir[strlen (rc->foreign[i])] == '/')
+      return FALSE;
   if (strcmp (dir, "/") == 0)
     return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
   pfd = trusted_dir_fd (rc, parent, &owned);
@@ -493,7 +499,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   ChangeSink sink = { FALSE, NULL };
   KicPlanOptions popts = { 0 };
   g_autoptr (GHashTable) parents = kic_kept_dirs_new ();
-  RootChecks checks = { -1, "", parents };
+  RootChecks checks = { -1, "", parents, NULL };
   KicWriteStats stats;
   const KicManifest *old;
   g_autofree char *last_inputs = NULL;
@@ -604,6 +610,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
     }
   checks.rootfd = kic_fs_index_rootfd (system->index);
   checks.prefix = strcmp (root, "/") == 0 ? "" : root;
+  checks.foreign = (char **) system->session.foreign->pdata;
   if (checks.rootfd >= 0)
     {
       popts.may_plant = root_may_plant;

@@ -261,6 +261,15 @@ apply_flatpak (Session *session, const char *origin)
       else
         g_ptr_array_add (front, share);
     }
+  for (guint i = 0; i < installations->len; i++)
+    {
+      char *share = g_build_filename (g_ptr_array_index (installations, i), "exports", "share", NULL);
+
+      if (has_dir (session->out->foreign, share))
+        g_free (share);
+      else
+        g_ptr_array_add (session->out->foreign, share);
+    }
   for (guint i = 0; i < front->len; i++)
     g_ptr_array_add (session->out->origins,
                      g_strdup_printf ("%s added %s", origin, (const char *) g_ptr_array_index (front, i)));
@@ -336,6 +345,7 @@ kic_paths_session_data_dirs (KicFsIndex *index, char **base, KicSessionDirs *out
 
   out->origins = g_ptr_array_new_with_free_func (g_free);
   out->hidden = g_ptr_array_new_with_free_func (g_free);
+  out->foreign = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; base[i] != NULL; i++)
     g_ptr_array_add (session.dirs, g_strdup (base[i]));
   apply_generators (&session);
@@ -356,6 +366,7 @@ kic_paths_session_data_dirs (KicFsIndex *index, char **base, KicSessionDirs *out
         g_ptr_array_remove_index (session.dirs, at);
       g_ptr_array_insert (session.dirs, 0, g_strdup (out->user_data_home));
     }
+  g_ptr_array_add (out->foreign, NULL);
   g_ptr_array_add (session.dirs, NULL);
   return (char **) g_ptr_array_free (session.dirs, FALSE);
 }
@@ -365,5 +376,6 @@ kic_session_dirs_clear (KicSessionDirs *dirs)
 {
   g_clear_pointer (&dirs->origins, g_ptr_array_unref);
   g_clear_pointer (&dirs->hidden, g_ptr_array_unref);
+  g_clear_pointer (&dirs->foreign, g_ptr_array_unref);
   g_clear_pointer (&dirs->user_data_home, g_free);
 }

@@ -39,6 +39,8 @@ typedef struct {
   char *user_data_home; /* in: NULL for root's run, which sees no user's files */
   GPtrArray *origins;   /* out: char*, "FILE added DIR", "FILE set XDG_DATA_DIRS" */
   GPtrArray *hidden;    /* out: char*, directories a login searches that this run cannot */
+  GPtrArray *foreign;   /* out: char*, NULL-terminated: the directories another package
+                         * manager keeps (Flatpak exports), read but never planted in */
 } KicSessionDirs;
 
 /* BASE (the caller's data directories) as a Plasma login on the root gets
