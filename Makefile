@@ -24,6 +24,8 @@ MANDIR ?= $(PREFIX)/share/man
 # systemd looks in /usr/local/lib/systemd/system too; the Debian package
 # gives /lib/systemd/system (debian/rules)
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# flatpak runs $datadir/flatpak/triggers/*.trigger (Debian: /usr/share)
+FLATPAKTRIGGERDIR ?= $(PREFIX)/share/flatpak/triggers
 DESTDIR ?=
 CC ?= cc
 CXX ?= c++
@@ -73,7 +75,7 @@ LAYER_LIBS = $(foreach l,cli writer store plan kde fs formats base,$(B)/libkic-$
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first (longest first: prove --timer, loaded machine), so
 # that prove -j runs the others beside them and no long one starts last.
-SLOW_TESTS = $(addprefix tests/integration/,oracle-wide.sh oracle-rebuild.sh xpm-png.sh incremental.sh \
+SLOW_TESTS = $(addprefix tests/integration/,oracle-wide.sh oracle-wide-flatpak.sh oracle-rebuild.sh xpm-png.sh incremental.sh \
              oracle-kf6.sh hostile.sh hardening.sh hardening-writer.sh hardening-3.sh oracle-kf6-wrong.sh \
              crash.sh oracle-fixtures.sh probe-model.sh oracle-realistic.sh platform-theme.sh platform-theme-forky.sh)
 INTEGRATION_TESTS = $(SLOW_TESTS) \
@@ -159,10 +161,14 @@ install: $(PROG)
 	sed 's|/usr/sbin/kde-icon-cache|$(SBINDIR)/kde-icon-cache|g' debian/kde-icon-cache.service > $(B)/kde-icon-cache.service
 	$(INSTALL) -m 0644 $(B)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service
 	$(INSTALL) -m 0644 debian/kde-icon-cache.timer $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer
+	$(INSTALL) -d $(DESTDIR)$(FLATPAKTRIGGERDIR)
+	sed 's|^kic=/usr/sbin/kde-icon-cache|kic=$(SBINDIR)/kde-icon-cache|' flatpak/kde-icon-cache.trigger > $(B)/kde-icon-cache.trigger
+	$(INSTALL) -m 0755 $(B)/kde-icon-cache.trigger $(DESTDIR)$(FLATPAKTRIGGERDIR)/kde-icon-cache.trigger
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/kde-icon-cache $(DESTDIR)$(MANDIR)/man8/kde-icon-cache.8 \
-	  $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.service $(DESTDIR)$(SYSTEMDUNITDIR)/kde-icon-cache.timer \
+	  $(DESTDIR)$(FLATPAKTRIGGERDIR)/kde-icon-cache.trigger
 
 clean:
 	rm -rf kde-icon-cache build build-asan build-fuzz tests/oracle/kic-oracle tests/oracle/kic-desktop

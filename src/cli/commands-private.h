@@ -25,6 +25,9 @@ KicWriter * commands_open_writer (const KicCommandOptions *options, KicSystem *s
 char ** commands_link_dirs (const KicSystem *system);
 /* commands-rebuild.c */
 void commands_finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error);
+/* commands.c: the session's data directories and where a login's
+ * additions came from, for -v and --explain.  transfer full */
+char *commands_session_string (const KicSystem *system);
 /* commands.c */
 KicSystem * commands_load_system (const KicCommandOptions *options, GError **error);
 /* The installed theme whose name is NAME but for case ("Breeze": "breeze"),

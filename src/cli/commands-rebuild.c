@@ -153,6 +153,7 @@ typedef struct {
   int rootfd;
   const char *prefix; /* host prefix of the root, "" for "/" */
   GHashTable *parents; /* directory -> its trusted descriptor, -1: refused (kic_kept_dirs_new()) */
+  char **foreign; /* never planted below: another package manager's (KicSessionDirs) */
 } RootChecks;
 
 /* The trusted descriptor of the directory DIR (borrowed from RC's cache,
@@ -207,6 +208,11 @@ root_may_plant (const char *dir, gpointer data)
   gboolean ok;
   int pfd;
 
+  /* flatpak rewrites its exports as it likes: its directories are read,
+   * never planted in */
+  for (guint i = 0; rc->foreign != NULL && rc->foreign[i] != NULL; i++)
+    if (g_str_has_prefix (dir, rc->foreign[i]) && dir[strlen (rc->foreign[i])] == '/')
+      return FALSE;
   if (strcmp (dir, "/") == 0)
     return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
   pfd = trusted_dir_fd (rc, parent, &owned);
@@ -531,6 +537,7 @@ rebuild_plan_options (Rebuild *r)
     }
   r->checks.rootfd = kic_fs_index_rootfd (r->system->index);
   r->checks.prefix = strcmp (r->root, "/") == 0 ? "" : r->root;
+  r->checks.foreign = (char **) r->system->session.foreign->pdata;
   if (r->checks.rootfd >= 0)
     {
       popts->may_plant = root_may_plant;
@@ -544,6 +551,7 @@ static gboolean
 rebuild_plan (Rebuild *r, GError **error)
 {
   r->icons = kic_menu_icons (r->system, r->config.extra_names, &r->desktop, &r->n_desktop_files);
+  kic_config_exclude (&r->config, r->icons);
   r->plan = kic_plan_build (r->system, &r->popts, r->icons);
   /* the plans kept from the last rebuild stand on its inputs: the files
    * among them the fingerprint found as they were stay inputs, though
@@ -645,7 +653,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   r.fingerprint_setup = fingerprint_settings (options);
   r.root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
   r.state_path = g_build_filename (options->store, KIC_STATE_FILE, NULL);
-  r.checks = (RootChecks) { -1, "", kic_kept_dirs_new () };
+  r.checks = (RootChecks) { -1, "", kic_kept_dirs_new (), NULL };
   r.desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
   r.desktop.read = r.desktop_read;
   if (!rebuild_look (&r, &done, error))

@@ -75,6 +75,32 @@ commands_config_themes_ok (KicSystem *system, const KicConfig *config, GError **
   return TRUE;
 }
 
+/* The session's data directories, with -v, and where a login's
+ * additions came from (paths.h). */
+char *
+commands_session_string (const KicSystem *system)
+{
+  g_autofree char *dirs = g_strjoinv (":", system->data_dirs);
+  GString *s = g_string_new (dirs);
+
+  for (guint i = 0; i < system->session.origins->len; i++)
+    g_string_append_printf (s, "%s%s", i ? "; " : " (", (const char *) g_ptr_array_index (system->session.origins, i));
+  if (system->session.origins->len > 0)
+    g_string_append (s, ")");
+  for (guint i = 0; i < system->session.hidden->len; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "; a login also searches, unseen by root: ",
+                            (const char *) g_ptr_array_index (system->session.hidden, i));
+  return g_string_free (s, FALSE);
+}
+
+static void
+describe_session (const KicSystem *system)
+{
+  g_autofree char *session = commands_session_string (system);
+
+  kic_debug ("data directories: %s", session);
+}
+
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */
@@ -123,6 +149,7 @@ commands_load_system (const KicCommandOptions *options, GError **error)
                    "so it finds no icon at all, at 0 calls",
                    system->profile->table->title, which);
     }
+  describe_session (system);
   if (system->profile->breeze_resource_dirs != NULL)
     kic_debug ("breeze built into KDE: read from %s (%u directories)", system->profile->breeze_library,
                g_hash_table_size (system->profile->breeze_resource_dirs));
@@ -247,6 +274,14 @@ kic_command_explain (const KicCommandOptions *options, GError **error)
     {
       g_free (themes);
       themes = g_strdup ("none");
+    }
+  /* where a login adds data directories, the run says which (only then:
+   * the output stays what it was on a root without them) */
+  if (system->session.origins->len > 0)
+    {
+      g_autofree char *session = commands_session_string (system);
+
+      printf ("data directories: %s\n", session);
     }
   for (guint i = 0; i < names->len; i++)
     {

@@ -27,6 +27,9 @@ void kic_print_diagnostics (void);
 gboolean kic_command_resolve (const KicCommandOptions *options, GError **error);
 gboolean kic_command_list (const KicCommandOptions *options, GError **error);
 gboolean kic_command_explain (const KicCommandOptions *options, GError **error);
+/* --shadowed, run by a user: their own icon names a link now hides
+ * (commands-shadowed.c) */
+gboolean kic_command_shadowed (const KicCommandOptions *options, GError **error);
 /* --rebuild (with --dry-run: say what would change) */
 gboolean kic_command_rebuild (const KicCommandOptions *options, GError **error);
 /* --check: FALSE with KIC_ERROR_OUTDATED when a rebuild would change anything */

@@ -34,7 +34,7 @@ enum {
 
 #define KIC_DEFAULT_STORE "/var/lib/kde-icon-cache"
 
-static gboolean opt_rebuild, opt_check, opt_clean, opt_resolve, opt_list, opt_explain;
+static gboolean opt_rebuild, opt_check, opt_clean, opt_resolve, opt_list, opt_explain, opt_shadowed;
 static gboolean opt_json, opt_version, opt_dry_run, opt_problems, opt_full, opt_icon_item;
 static char *opt_root, *opt_theme, *opt_output, *opt_kde, *opt_kde_version;
 static char **opt_sizes, **opt_names;
@@ -49,6 +49,7 @@ static const GOptionEntry mode_entries[] = {
   { "explain", 0, 0, G_OPTION_ARG_NONE, &opt_explain, "Show KDE's file system calls for NAME, numbered, then where KDE found it: "
     "theme (an icon theme), generic (its mime type's generic icon), user (KDE's last fallback, the \"User\" group: "
     "pixmaps/, icons/ and the application's pics/, outside the themes) or absolute (Icon= is a path)", NULL },
+  { "shadowed", 0, 0, G_OPTION_ARG_NONE, &opt_shadowed, "Run as a user: list your own icons that the system's links now hide", NULL },
   { NULL },
 };
 
@@ -87,12 +88,12 @@ parse_sizes (GArray *sizes, GError **error)
 static gboolean
 check_modes (GError **error)
 {
-  int modes = opt_rebuild + opt_check + opt_clean + opt_resolve + opt_list + opt_explain;
+  int modes = opt_rebuild + opt_check + opt_clean + opt_resolve + opt_list + opt_explain + opt_shadowed;
 
   if (modes > 1)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                           "give only one of --rebuild, --check, --clean, --resolve, --list, --explain");
+                           "give only one of --rebuild, --check, --clean, --resolve, --list, --explain, --shadowed");
       return FALSE;
     }
   if (modes == 0)
@@ -223,7 +224,8 @@ main (int argc, char **argv)
   g_set_printerr_handler (print_handler);
   context = g_option_context_new ("- make KDE find menu icons in a few file system calls\n"
                                    "  kde-icon-cache --resolve [OPTION…] [NAME…]\n"
-                                   "  kde-icon-cache --explain [OPTION…] NAME…");
+                                   "  kde-icon-cache --explain [OPTION…] NAME…\n"
+                                   "  kde-icon-cache --shadowed [--size N]… (as a user)");
   g_option_context_set_summary (context,
                                 "Copies the icon file KDE loads for each application menu entry\n"
                                 "into a store and plants links where KDE's search ends early, changing\n"
@@ -263,6 +265,8 @@ main (int argc, char **argv)
     ok = kic_command_list (&options, &error);
   else if (opt_explain)
     ok = kic_command_explain (&options, &error);
+  else if (opt_shadowed)
+    ok = kic_command_shadowed (&options, &error);
   else if (opt_check)
     ok = kic_command_check (&options, &error);
   else if (opt_clean)

@@ -36,6 +36,7 @@ kic_system_free (KicSystem *system)
     g_hash_table_unref (system->theme_descs);
   kic_profile_free (system->profile);
   g_strfreev (system->data_dirs);
+  kic_session_dirs_clear (&system->session);
   g_strfreev (system->config_dirs);
   g_strfreev (system->icon_bases);
   g_free (system->configured_theme);
@@ -599,6 +600,7 @@ KicSystem *
 kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GError **error)
 {
   g_autoptr (KicSystem) system = g_new0 (KicSystem, 1);
+  g_auto (GStrv) base = NULL;
 
   system->index = index;
   system->themes = kic_theme_cache_new ();
@@ -615,7 +617,9 @@ kic_system_load_index (const KicSystemOptions *options, KicFsIndex *index, GErro
   if (system->profile == NULL)
     return NULL;
   system->app_name = g_strdup (options->app_name ? options->app_name : system->profile->table->app_name);
-  system->data_dirs = options->data_dirs ? g_strdupv (options->data_dirs) : kic_paths_data_dirs ();
+  base = options->data_dirs ? g_strdupv (options->data_dirs) : kic_paths_data_dirs ();
+  system->session.user_data_home = g_strdup (options->user_data_home);
+  system->data_dirs = kic_paths_session_data_dirs (system->index, base, &system->session);
   system->config_dirs = options->config_dirs ? g_strdupv (options->config_dirs) : kic_paths_config_dirs ();
   system->kdeglobals = load_kdeglobals (system->index, system->profile->table, system->config_dirs);
   if (options->theme != NULL)

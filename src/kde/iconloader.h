@@ -11,6 +11,7 @@
 #define KIC_ICONLOADER_H
 
 #include "fsindex.h"
+#include "paths.h"
 #include "profile.h"
 #include "resolver.h"
 
@@ -22,7 +23,8 @@ typedef struct {
   const char *app_name; /* QCoreApplication::applicationName(); the profile's menu when NULL */
   const char *kde;      /* --kde: "auto" (NULL) or a generation */
   const char *kde_version; /* --kde-version, or NULL */
-  char **data_dirs;     /* NULL: $XDG_DATA_DIRS */
+  char **data_dirs;     /* NULL: $XDG_DATA_DIRS; a login's additions follow (paths.h) */
+  const char *user_data_home; /* a user's own run: their $XDG_DATA_HOME (paths.h), else NULL */
   char **config_dirs;   /* NULL: $XDG_CONFIG_DIRS */
   gboolean keep_stamps; /* the index keeps what it read (fingerprint.h) */
   /* called with the index before anything is read (kic_fs_index_seed()) */
@@ -33,7 +35,8 @@ typedef struct {
 typedef struct {
   KicFsIndex *index;
   KicProfile *profile;   /* the KDE generation */
-  char **data_dirs;      /* inside the root */
+  char **data_dirs;      /* inside the root, as a login session gets them (paths.h) */
+  KicSessionDirs session; /* where the session's data directories came from */
   char **config_dirs;    /* inside the root */
   char **icon_bases;     /* the theme bases that exist, in the profile's order (§2) */
   char *configured_theme; /* kdeglobals [Icons] Theme= or --theme, before validity */

@@ -61,3 +61,17 @@ kic_paths_config_dirs (void)
   xdgWipeHandle (&handle);
   return dirs;
 }
+
+char *
+kic_paths_data_home (void)
+{
+  xdgHandle handle;
+  char *home;
+
+  if (xdgInitHandle (&handle) == NULL)
+    return NULL;
+  home = xdgDataHome (&handle) != NULL && g_path_is_absolute (xdgDataHome (&handle))
+           ? kic_path_clean (xdgDataHome (&handle)) : NULL;
+  xdgWipeHandle (&handle);
+  return home;
+}

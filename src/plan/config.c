@@ -4,6 +4,7 @@
 #include "diag.h"
 #include "keyfile.h"
 #include "number.h"
+#include "resolver.h"
 
 #include <string.h>
 
@@ -42,7 +43,8 @@ kic_config_parse_size (const char *text, GArray *targets, GError **error)
 
 /* The keys of the file (config.h); anything else is most likely a typo
  * ("Sizez=16"), which would silently leave the default in force. */
-static const char *const known_keys[] = { "Sizes", "Themes", "ExtraNames", "PerSizeSets", "UnthemedLinks", NULL };
+static const char *const known_keys[] = { "Sizes", "Themes", "ExtraNames", "ExcludeNames", "PerSizeSets",
+                                          "UnthemedLinks", NULL };
 
 static void
 warn_unknown (GKeyFile *kf, const char *host)
@@ -62,7 +64,8 @@ warn_unknown (GKeyFile *kf, const char *host)
       keys = g_key_file_get_keys (kf, groups[g], NULL, NULL);
       for (guint k = 0; keys != NULL && keys[k] != NULL; k++)
         if (!g_strv_contains (known_keys, keys[k]))
-          kic_warning ("%s: unknown key '%s' ignored (known: Sizes, Themes, ExtraNames, PerSizeSets, UnthemedLinks)", host,
+          kic_warning ("%s: unknown key '%s' ignored (known: Sizes, Themes, ExtraNames, ExcludeNames, PerSizeSets, "
+                       "UnthemedLinks)", host,
                        keys[k]);
     }
 }
@@ -122,6 +125,7 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   config->targets = g_array_new (FALSE, FALSE, sizeof (KicTarget));
   config->themes = NULL;
   config->extra_names = g_new0 (char *, 1);
+  config->exclude_names = g_new0 (char *, 1);
   if (kic_fs_index_stat (index, KIC_CONFIG_FILE) == KIC_FS_NONE)
     return TRUE;
   if (!kic_fs_index_read_file (index, KIC_CONFIG_FILE, &data, &length, error))
@@ -154,6 +158,11 @@ kic_config_load (KicFsIndex *index, KicConfig *config, GError **error)
   for (guint i = 0; config->extra_names[i] != NULL; i++)
     g_strstrip (config->extra_names[i]);
   warn_separators (host, "ExtraNames", config->extra_names);
+  g_strfreev (config->exclude_names);
+  config->exclude_names = kic_keyfile_get_list (kf, KIC_CONFIG_GROUP, "ExcludeNames", NULL);
+  for (guint i = 0; config->exclude_names[i] != NULL; i++)
+    g_strstrip (config->exclude_names[i]);
+  warn_separators (host, "ExcludeNames", config->exclude_names);
   if (!get_bool (kf, host, "PerSizeSets", &config->per_size_sets, error))
     return FALSE;
   if (!get_bool (kf, host, "UnthemedLinks", &config->unthemed_links, error))
@@ -169,9 +178,26 @@ kic_config_clear (KicConfig *config)
     g_array_unref (config->targets);
   g_strfreev (config->themes);
   g_strfreev (config->extra_names);
+  g_strfreev (config->exclude_names);
   g_free (config->path);
   config->path = NULL;
   config->targets = NULL;
   config->themes = NULL;
   config->extra_names = NULL;
+  config->exclude_names = NULL;
+}
+
+void
+kic_config_exclude (const KicConfig *config, GPtrArray *names)
+{
+  for (guint i = names->len; i > 0; i--)
+    {
+      const char *name = g_ptr_array_index (names, i - 1);
+      g_autofree char *stem = name != NULL ? kic_icon_name_strip_extension (name) : NULL;
+
+      if (name != NULL
+          && (g_strv_contains ((const char *const *) config->exclude_names, name)
+              || g_strv_contains ((const char *const *) config->exclude_names, stem)))
+        g_ptr_array_remove_index (names, i - 1);
+    }
 }

@@ -174,10 +174,11 @@ for want in '-rwxr-xr-x /usr/sbin/kde-icon-cache' \
             '-rw-r--r-- /etc/cron.d/kde-icon-cache' \
             '-rw-r--r-- /lib/systemd/system/kde-icon-cache.service' \
             '-rw-r--r-- /lib/systemd/system/kde-icon-cache.timer' \
+            '-rwxr-xr-x /usr/share/flatpak/triggers/kde-icon-cache.trigger' \
             '-rw-r--r-- /usr/share/doc/kde-icon-cache/copyright'; do
   grep -qxF -- "$want" "$WORK/contents" || { echo "# missing: $want"; absent=1; }
 done
-ok "${absent:-0}" "the package ships the binary, the man page, the conffile, cron.d and the systemd units"
+ok "${absent:-0}" "the package ships the binary, the man page, the conffile, cron.d, the systemd units and the Flatpak trigger"
 mkdir -p "$WORK/ctl"
 dpkg-deb -e "$deb" "$WORK/ctl"
 is "$(sort "$WORK/ctl/conffiles" | tr '\n' ' ')" "/etc/cron.d/kde-icon-cache /etc/kde-icon-cache.conf " \

@@ -82,7 +82,7 @@ ours () { # ours ROOT THEME SIZES... < names
 theirs () { # theirs ROOT THEME SIZES... < names
   _root=$1 _theme=$2; shift 2
   _sizes=$(echo "$@" | tr ' ' ',')
-  if [ -n "${KIC_ORACLE_MEMO:-}" ] && [ -f "$_root/.kic-tree-stamp" ] && [ -z "${ORACLE_EXTRA_ENV:-}${ORACLE_DATA_HOME:-}" ]; then
+  if [ -n "${KIC_ORACLE_MEMO:-}" ] && [ -f "$_root/.kic-tree-stamp" ] && [ -z "${ORACLE_EXTRA_ENV:-}${ORACLE_DATA_HOME:-}${ORACLE_SESSION_DIRS:-}" ]; then
     _tn=$(mktemp "$WORK/theirs.XXXXXX")   # (callers may run side by side)
     cat > "$_tn"
     mkdir -p "$KIC_ORACLE_MEMO"

@@ -36,6 +36,11 @@
 # the view (the tool then models Plasma's process, FINDINGS.md §l) and KDE
 # asked with QT_QPA_PLATFORMTHEME=kde; =plugin: the plugin in the view, KDE
 # asked without it (the programs run outside Plasma, which the proof takes).
+# KIC_WIDE_FLATPAK=1: KF5 only, on the realistic tree with Debian's flatpak
+# and three Flatpak applications of the same IDs as .debs installed
+# (tests/oracle/flatpak-layer.sh), KDE asked in the session a login gets
+# there (/var/lib/flatpak/exports/share first), the rebuild run without it
+# (as the trigger and the timer run); the exports' icons are candidates too.
 # Needs root for the KF6 roots (chroot, mount); KIC_WIDE_KF6_ROOTS lists
 # them (default: kf6-trixie, else trixie-kf6, and kf6-forky under
 # ~/.cache/kde-icon-cache-tests).
@@ -53,6 +58,16 @@ TAB=$(printf '\t')
 
 T=$(realistic_tree) || { echo "Bail out! cannot build the realistic tree"; exit 1; }
 . "$TOP/tests/oracle/oracle-env.sh"
+if [ -n "${KIC_WIDE_FLATPAK:-}" ]; then
+  writable_view "$T" "$WORK/flatpak"
+  "$TOP/tests/oracle/flatpak-layer.sh" "${KIC_DEB_CACHE:-$C/debs}" "$T" "$VIEW" > "$WORK/flatpak.ids" ||
+    { echo "Bail out! flatpak-layer.sh failed"; exit 1; }
+  T=$VIEW
+  trap 'umount "$T" 2>/dev/null; rm -rf "$WORK"' EXIT
+  ORACLE_SESSION_DIRS=/var/lib/flatpak/exports/share
+  export ORACLE_SESSION_DIRS
+  kf6_roots=
+fi
 
 # The oracles: kf5, then each KF6 root that is there (and usable)
 oracles=kf5
@@ -156,7 +171,7 @@ check () {
     mkdir -p "$V/etc"
     printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$V/etc/kde-icon-cache.conf"
   fi
-  "$BIN" -q --root "$V" --theme "$theme" > "$w/rebuild.out" 2>&1
+  env -u XDG_DATA_DIRS "$BIN" -q --root "$V" --theme "$theme" > "$w/rebuild.out" 2>&1
   rc=$?
   grep '^link	' "$V/var/lib/kde-icon-cache/manifest" 2>/dev/null | cut -f2 | sed 's|.*/||; s/\.[^.]*$//' |
     LC_ALL=C sort -u > "$w/planted"
@@ -170,7 +185,7 @@ check () {
   icon_names "$T" | grep -v '^/' > "$w/menu"
   sed -n 's/^\([^:]*\)\/\([^:]*\):\(.*\)$/\1-\2	\3/p' "$T/usr/share/mime/generic-icons" 2>/dev/null > "$w/generic"
   {
-    find "$T/usr/share/icons" "$T/usr/share/pixmaps" "$T"/usr/share/*/pics \( -type f -o -type l \) \
+    find "$T/usr/share/icons" "$T/usr/share/pixmaps" "$T"/usr/share/*/pics ${KIC_WIDE_FLATPAK:+"$T/var/lib/flatpak/exports/share/icons"} \( -type f -o -type l \) \
       \( -name '*.png' -o -name '*.svg' -o -name '*.svgz' -o -name '*.xpm' \) -printf '%f\n' 2>/dev/null |
       sed 's/\.[^.]*$//' | LC_ALL=C sort -u | awk '{ print; print $0 "-symbolic"; print $0 "-x-generic" }'
     cut -f1 "$w/generic"
@@ -252,7 +267,7 @@ check () {
 # of each run go side by side), the themes in turn
 for o in $oracles; do
   for theme in $themes; do
-    if [ "$o" = kf5 ]; then label="kf5, $theme"
+    if [ "$o" = kf5 ]; then label="kf5, $theme${KIC_WIDE_FLATPAK:+, Flatpak applications in the session}"
     else label="kf6 $(sed -n 's/^libkf6iconthemes6	//p' "$o/.kic-kf6-stamp"), $theme${KIC_WIDE_PLATFORM_THEME:+, platform theme $KIC_WIDE_PLATFORM_THEME}"; fi
     ( check "$o" "$theme" "$label" ) > "$WORK/check.tap"
     while IFS= read -r line; do

@@ -10,6 +10,9 @@
 # kdeglobals has no Theme key (KF5 default: breeze).
 # Extra variables can be passed with ORACLE_EXTRA_ENV="VAR=value VAR2=value".
 # ORACLE_DATA_HOME, when set, is used as XDG_DATA_HOME instead of an empty one.
+# ORACLE_SESSION_DIRS, when set, lists directories of TREE (space-separated,
+# e.g. /var/lib/flatpak/exports/share) that a login puts first in
+# XDG_DATA_DIRS (flatpak's environment generator).
 # Returns cmd's exit status.
 
 oracle_run() {
@@ -28,16 +31,18 @@ oracle_run() {
     else
         : > "$_or_r/config/kdeglobals"
     fi
+    _or_first=
+    for _or_d in ${ORACLE_SESSION_DIRS:-}; do _or_first=$_or_first$_or_tree$_or_d:; done
     # shellcheck disable=SC2086
     env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen \
         HOME="$_or_r/home" \
         XDG_CONFIG_HOME="$_or_r/config" XDG_CONFIG_DIRS="$_or_r/config" \
         XDG_CACHE_HOME="$_or_r/cache" XDG_DATA_HOME="${ORACLE_DATA_HOME:-$_or_r/data}" \
         XDG_RUNTIME_DIR="$_or_r/rt" \
-        XDG_DATA_DIRS="$_or_tree/usr/local/share:$_or_tree/usr/share" \
+        XDG_DATA_DIRS="$_or_first$_or_tree/usr/local/share:$_or_tree/usr/share" \
         ${ORACLE_EXTRA_ENV:-} \
         "$@" && _or_rc=0 || _or_rc=$?   # (no errexit abort: temp dirs must go)
     rm -rf "$_or_r"
-    unset _or_tree _or_theme _or_r
+    unset _or_tree _or_theme _or_r _or_first _or_d
     return $_or_rc
 }

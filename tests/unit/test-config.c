@@ -124,6 +124,30 @@ test_load (void)
   kic_config_clear (&config);
 }
 
+/* ExcludeNames= drops a menu name as written or without its extension,
+ * and nothing else (a longer name, another case); none set drops none */
+static void
+test_exclude (void)
+{
+  KicConfig config = { 0 };
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  const char *const menu[] = { "org.gnome.Chess", "org.gnome.Chess-symbolic", "vlc.png", "ORG.GNOME.CHESS", "gimp", NULL };
+
+  for (guint i = 0; menu[i] != NULL; i++)
+    g_ptr_array_add (names, (char *) menu[i]);
+  g_assert_true (load ("[kde-icon-cache]\nExcludeNames= org.gnome.Chess , vlc\n", &config, NULL));
+  kic_config_exclude (&config, names);
+  g_assert_cmpuint (names->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (names, 0), ==, "org.gnome.Chess-symbolic");
+  g_assert_cmpstr (g_ptr_array_index (names, 1), ==, "ORG.GNOME.CHESS");
+  g_assert_cmpstr (g_ptr_array_index (names, 2), ==, "gimp");
+  kic_config_clear (&config);
+  g_assert_true (load (NULL, &config, NULL));
+  kic_config_exclude (&config, names);
+  g_assert_cmpuint (names->len, ==, 3);
+  kic_config_clear (&config);
+}
+
 /* UnthemedLinks= (plan-choose.c, theme_forbids): off unless set */
 static void
 test_load_unthemed (void)
@@ -239,5 +263,6 @@ main (int argc, char **argv)
   g_test_add_func ("/config/load-bool", test_load_bool);
   g_test_add_func ("/config/load-unknown", test_load_unknown);
   g_test_add_func ("/config/load-unthemed", test_load_unthemed);
+  g_test_add_func ("/config/exclude", test_exclude);
   return g_test_run ();
 }

@@ -1,0 +1,64 @@
+#!/bin/sh
+# session-dirs.sh - the data directories a login on the root gets
+#
+# On the demo root (kde-icon-cache(8), DATA DIRECTORIES):
+#   1. systemd's environment.d: a line XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS}
+#      in /etc/environment.d puts /opt/share first, its icons are found;
+#   2. flatpak's generator puts /var/lib/flatpak/exports/share and an
+#      installation of /etc/flatpak/installations.d before the rest, -v
+#      and --explain name them and the file that added each;
+#   3. another package's generator naming XDG_DATA_DIRS is one warning
+#      naming it;
+#   4. with hicolor current and the exports holding hicolor's first
+#      directories, no link is planted below /var/lib/flatpak (flatpak's);
+#   5. flatpak installed after a rebuild (its profile.d script, binary):
+#      --check says out of date (the files are stamped inputs).
+. "$(dirname "$0")/lib.sh"
+plan 6
+R=$WORK/root
+cp -R "$TOP/demo" "$R"
+gen=$R/usr/lib/systemd/user-environment-generators
+mkdir -p "$gen" "$R/etc/environment.d" "$R/opt/share/icons/hicolor/scalable/apps"
+: > "$gen/30-systemd-environment-d-generator"
+echo 'XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS}' > "$R/etc/environment.d/50-opt.conf"
+svg_file "$R" opt/share/icons/hicolor/scalable/apps/kic-opt-only.svg '#102030'
+run () { env -u XDG_DATA_DIRS "$BIN" --root "$R" "$@"; }
+
+run --resolve --size 48 kic-opt-only > "$WORK/out" 2> "$WORK/err"
+is "$(cat "$WORK/out")" "kic-opt-only	/opt/share/icons/hicolor/scalable/apps/kic-opt-only.svg" \
+  "environment.d: /opt/share is a data directory, its icon found"
+
+mkdir -p "$R/usr/bin" "$R/etc/flatpak/installations.d" "$R/var/lib/flatpak/exports/share/icons/hicolor/32x32/apps" \
+  "$R/var/lib/flatpak/exports/share/icons/hicolor/48x48/apps"
+: > "$R/usr/bin/flatpak"
+: > "$gen/60-flatpak"
+printf '[Installation "extra"]\nPath=/srv/flatpak\n' > "$R/etc/flatpak/installations.d/extra.conf"
+svg_file "$R" var/lib/flatpak/exports/share/icons/hicolor/32x32/apps/org.other.App.svg '#203040'
+run -v --explain --size 48 kic-opt-only > "$WORK/out" 2> "$WORK/err"
+want="data directories: /var/lib/flatpak/exports/share:/srv/flatpak/exports/share:/opt/share:/usr/local/share:/usr/share (/etc/environment.d/50-opt.conf set XDG_DATA_DIRS; /usr/lib/systemd/user-environment-generators/60-flatpak added /var/lib/flatpak/exports/share; /usr/lib/systemd/user-environment-generators/60-flatpak added /srv/flatpak/exports/share); a login also searches, unseen by root: ~/.local/share/flatpak/exports/share"
+is "$(head -n 1 "$WORK/out")" "$want" "--explain names the session's directories in order and what added each"
+grep -qxF "kde-icon-cache: $want" "$WORK/err"
+ok $? "-v names them too"
+
+printf '#!/bin/sh\necho XDG_DATA_DIRS=/snap/share:$XDG_DATA_DIRS\n' > "$gen/80-other"
+run --resolve kic-opt-only > /dev/null 2> "$WORK/err"
+is "$(grep -c "80-other: a session's environment generator that may change XDG_DATA_DIRS" "$WORK/err")" 1 \
+  "another generator that names XDG_DATA_DIRS: one warning naming it"
+rm "$gen/80-other"
+
+run -q --theme hicolor > /dev/null 2>&1
+n=$(grep -c '^link	' "$R/var/lib/kde-icon-cache/manifest")
+[ "$n" -gt 0 ] && ! grep -q '^link	/var/lib/flatpak/' "$R/var/lib/kde-icon-cache/manifest"
+ok $? "hicolor current, the exports holding its first directories: $n links, none below /var/lib/flatpak"
+
+rm -f "$gen/60-flatpak" "$R/usr/bin/flatpak"
+run -q > /dev/null 2>&1
+run --check > /dev/null 2>&1 || { echo "Bail out! --check after a rebuild"; exit 1; }
+# flatpak and a Flatpak of org.example.Viewer, its own icon
+: > "$R/usr/bin/flatpak"
+mkdir -p "$R/etc/profile.d"
+printf 'if command -v flatpak > /dev/null; then :; fi\n' > "$R/etc/profile.d/flatpak.sh"
+svg_file "$R" var/lib/flatpak/exports/share/icons/hicolor/scalable/apps/org.example.Viewer.svg '#304050'
+run --check > /dev/null 2>&1
+is $? 1 "flatpak and an application installed after the rebuild (profile.d/flatpak.sh): --check says out of date"
+finish
