@@ -300,7 +300,7 @@ paused_run () {
       mv "$WORK/pause.so.$$" "$WORK/pause.so" || { : > "$_pd/exited"; return 99; }
   fi
   env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" LD_PRELOAD="$WORK/pause.so" \
-    KIC_PAUSE="$_ps" KIC_PAUSE_DIR="$_pd" "$@"
+    KIC_PAUSE="$_ps" KIC_PAUSE_DIR="$_pd" KIC_PAUSE_PROGRAM="$(basename "$BIN")" "$@"
   _rc=$?
   : > "$_pd/exited"
   return $_rc

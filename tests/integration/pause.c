@@ -9,9 +9,9 @@
  *   KIC_PAUSE_DIR=D the Ith point of the list creates D/paused.I and waits
  *                   until D/go.I exists (lib.sh: paused_run, at_pause,
  *                   resume).
- * Only a program named kde-icon-cache holds (another between, strace say,
- * passes the settings on), and a process it starts (dpkg-query) inherits
- * no pause.  The hook speaks to the file system by raw system calls, so
+ * Only the program KIC_PAUSE_PROGRAM names (a base name: kde-icon-cache
+ * unless set) holds, so that another between (strace, say) passes the
+ * settings on; a process it starts (dpkg-query) inherits no pause.  The hook speaks to the file system by raw system calls, so
  * that it counts and meets none of its own. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -42,8 +42,9 @@ pause_init (void)
 {
   const char *spec = getenv ("KIC_PAUSE"), *d = getenv ("KIC_PAUSE_DIR");
   char buf[512], *save = NULL;
+  const char *program = getenv ("KIC_PAUSE_PROGRAM");
 
-  if (strcmp (program_invocation_short_name, "kde-icon-cache") != 0)
+  if (strcmp (program_invocation_short_name, program != NULL ? program : "kde-icon-cache") != 0)
     return;
   if (spec == NULL || d == NULL || strlen (d) >= sizeof dir - 16 || strlen (spec) >= sizeof buf)
     return;
