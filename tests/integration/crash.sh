@@ -97,10 +97,12 @@ ok $? "the result is the same as one run's"
 manifest_consistent "$C"
 ok $? "and the manifest matches the disk"
 
-# a held lock: without --wait a clear message and exit 1
-flock "$C$S/lock" sleep 3 & holder=$!
-sleep 0.5
+# a held lock: without --wait a clear message and exit 1 (the lock is
+# held until the run has ended)
+flock "$C$S/lock" sh -c 'until [ -e "$1" ]; do sleep 0.01; done' sh "$WORK/release" & holder=$!
+while flock -n "$C$S/lock" true; do sleep 0.01; done
 "$BIN" -q --root "$C" 2> "$WORK/err"; rc=$?
+: > "$WORK/release"
 is "$rc" 3 "a rebuild while another holds the lock exits 3"
 grep -q "another kde-icon-cache holds" "$WORK/err"
 ok $? "... and says why"

@@ -161,13 +161,19 @@ tick
 run > /dev/null
 run > "$WORK/out"
 L=$(grep '^link	' "$R$S/manifest" | head -n 1 | cut -f 2)
-# (the removal aged a few ticks before the lock is let go, as any change
-# here: a run that read its directory within a tick would plan once more)
-flock "$R$S/lock" sh -c "sleep 2; rm -f '$R$L'; sleep 0.05" &
+# The lock is held until the run has looked and found it taken (a hook
+# holds the run after its first try of the lock); then the link goes, and
+# the lock is let go.  (The removal aged a few ticks before, as any change
+# here: a run that read its directory within a tick would plan once more.)
+flock "$R$S/lock" sh -c 'until [ -e "$1" ]; do sleep 0.01; done' sh "$WORK/release" &
 holder=$!
-sleep 0.3
-"$BIN" -v --root "$R" --wait 30 > "$WORK/raced" 2>&1
-wait $holder
+while flock -n "$R$S/lock" true; do sleep 0.01; done
+paused_run "$WORK/pf" flock:1:after "$BIN" -v --root "$R" --wait 30 > "$WORK/raced" 2>&1 &
+run=$!
+at_pause "$WORK/pf"
+rm -f "$R$L"; tick
+: > "$WORK/release"; wait $holder
+resume "$WORK/pf"; wait $run
 # (the race as meant: the first look found no change, the second one)
 looks=$(sed -n 's/.*fingerprint: [0-9]* inputs, \([0-9]*\) changed.*/\1/p' "$WORK/raced" | tr '\n' ' ')
 diag "the looks found: $looks changed"

@@ -38,6 +38,12 @@ isnt () { [ "$1" != "$2" ]; ok $? "$3"; }
 hold_as_nobody () {
   as_nobody sh -c 'exec 9< "$1" && flock 9 && exec sleep 30' sh "$1" > /dev/null 2>&1 & holder=$!
 }
+# until FILE's lock is held or the holder has given up (nobody cannot
+# open it: the holder ends)
+settled () { # settled FILE
+  while flock -n "$1" true && [ "$(cut -d' ' -f3 "/proc/$holder/stat" 2> /dev/null)" != Z ] &&
+    [ -e "/proc/$holder" ]; do sleep 0.01; done
+}
 # wait until FILE exists, at most 2 s
 until_there () { _i=0; while [ ! -e "$1" ] && [ $_i -lt 100 ]; do sleep 0.02; _i=$((_i + 1)); done; }
 
@@ -53,7 +59,7 @@ is "$(stat -c '%a %U %h' "$R$S/lock")" "600 root 1" "4: the lock is a regular fi
 # the attack: nobody tries to hold it for good; a rebuild and the prerm's
 # --clean go through at once
 hold_as_nobody "$R$S/lock"
-sleep 0.3
+settled "$R$S/lock"
 rm "$R$S/fingerprint"
 kic --root "$R" --wait 1 2> "$WORK/err4"; rc=$?
 is "$rc" 0 "4: a rebuild while nobody tries to hold the lock succeeds"
@@ -165,7 +171,9 @@ fifo_opened () { # fifo_opened FIFO COMMAND...: 0 when COMMAND opened FIFO
   _f=$1; shift
   rm -f "$WORK/opened"
   timeout 20 sh -c 'exec 3> "$1"; touch "$2"' sh "$_f" "$WORK/opened" & _w=$!
-  sleep 0.2
+  # (until the writer waits in its openat, 257 on amd64: then the run's
+  # open, whatever its flags, meets it)
+  until grep -qs '^257 ' "/proc/$(pgrep -P $_w | head -n 1)/syscall"; do sleep 0.01; done
   "$@" > /dev/null 2>&1
   until_there "$WORK/opened"
   kill "$_w" 2> /dev/null; wait "$_w" 2> /dev/null

@@ -7,8 +7,9 @@
 # while it is read, temporary names taken by someone else, a device node
 # swapped in, two files for one store copy, and the errors the writer used
 # to drop (readdir, the exchange back, futimens, the directory's fsync).
-# Races are made deterministic with strace: the run is paused (or a call
-# fails) where the other party acts.  Each row's checks failed against the
+# Races are made deterministic: the run is held still at a call by a hook
+# (paused_run, lib.sh) while the other party acts, or strace makes a call
+# fail.  Each row's checks failed against the
 # binary of main at 15f5baa (36 of the 46; the other ten are the runs and
 # set-ups the failing ones rest on, which main passes too).
 . "$(dirname "$0")/lib.sh"
@@ -115,12 +116,10 @@ is "$(grep -c "home/victim' is not readable and searchable by every user" "$WORK
 R=$(fresh r3b)
 svg kicmine > "$R$H/scalable/apps/kicmine.svg"
 desktop "$R" kicmine
-traced -o /dev/null -e trace=renameat -e inject=renameat:delay_enter=1500000:when=1 \
-  "$BIN" -q --root "$R" 2> "$WORK/err3b" &
+# (held at the journal's rename, the first: the plan is made)
+paused_run "$WORK/p3b" renameat:1 "$BIN" -q --root "$R" 2> "$WORK/err3b" &
 pid=$!
-# (the journal is written: the run waits at its rename)
-until_paused () { i=0; while ! ls "$1"/.manifest.kic-* > /dev/null 2>&1 && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done; }
-until_paused "$R$S"; chmod 600 "$R$H/scalable/apps/kicmine.svg"
+at_pause "$WORK/p3b"; chmod 600 "$R$H/scalable/apps/kicmine.svg"; resume "$WORK/p3b"
 wait $pid; rc=$?
 is $rc 0 "3: a file made private while the run works: the rebuild goes on (0)"
 ! grep -rqs kicmine "$R$S/files"
@@ -135,10 +134,9 @@ ln -s /srv/kicown/kicowndir.svg "$R$H/scalable/apps/kicowndir.svg"
 desktop "$R" kicowndir
 [ -n "$(planned "$R" copy | grep kicowndir)" ]
 ok $? "3: a file behind a link into a public directory: the plan copies it"
-traced -o /dev/null -e trace=renameat -e inject=renameat:delay_enter=1500000:when=1 \
-  "$BIN" -q --root "$R" 2> "$WORK/err3c" &
+paused_run "$WORK/p3c" renameat:1 "$BIN" -q --root "$R" 2> "$WORK/err3c" &
 pid=$!
-until_paused "$R$S"; chmod 700 "$R/srv/kicown"
+at_pause "$WORK/p3c"; chmod 700 "$R/srv/kicown"; resume "$WORK/p3c"
 wait $pid; rc=$?
 is $rc 0 "3: its directory made private while the run works: the rebuild goes on (0)"
 ! grep -rqs kicowndir "$R$S/files"
@@ -159,18 +157,18 @@ for how in chmod-dir chmod-parent move acl; do
     ln -s "/srv/kicown/$n.svg" "$R$H/scalable/apps/$n.svg"
     desktop "$R" $n
   done
-  # (the second rename is kicaaa's copy into place: the first is the journal's)
-  traced -o /dev/null -e trace=renameat -e inject=renameat:delay_enter=1500000:when=2 \
-    "$BIN" -q --root "$R" 2> "$WORK/err3d" &
+  # (held once the second rename, kicaaa's copy into place, is made: the
+  # first is the journal's)
+  paused_run "$WORK/p3d-$how" renameat:2:after "$BIN" -q --root "$R" 2> "$WORK/err3d" &
   pid=$!
-  i=0; until ls -a "$R$S/files/srv/kicown/" 2> /dev/null | grep -q '^\.kicaaa' || [ $i -ge 1000 ]; do
-    sleep 0.01; i=$((i + 1)); done
+  at_pause "$WORK/p3d-$how"
   case $how in
     chmod-dir) chmod 700 "$R/srv/kicown" ;;
     chmod-parent) chmod 700 "$R/srv" ;;
     move) mv "$R/srv/kicown" "$R/srv/kicpriv/" ;;
     acl) acl_deny "$R/srv/kicown" 65534 ;;
   esac
+  resume "$WORK/p3d-$how"
   wait $pid; rc=$?
   is "$rc $(ls "$R$S/files/srv/kicown/" 2> /dev/null | tr '\n' ' ')" "0 kicaaa.svg " \
     "3: $how after the first copy from a directory: that one is copied, the next is not"
@@ -334,10 +332,9 @@ ok $? "8: ... and removes them all again"
 R=$(fresh r9)
 svg kicflux > "$R$H/scalable/apps/kicflux.svg"
 desktop "$R" kicflux
-traced -o /dev/null -e trace=renameat -e inject=renameat:delay_enter=1500000:when=1 \
-  "$BIN" --root "$R" > /dev/null 2> "$WORK/err9" &
+paused_run "$WORK/p9" renameat:1 "$BIN" --root "$R" > /dev/null 2> "$WORK/err9" &
 pid=$!
-until_paused "$R$S"; svg "kicflux, rewritten" > "$R$H/scalable/apps/kicflux.svg"
+at_pause "$WORK/p9"; svg "kicflux, rewritten" > "$R$H/scalable/apps/kicflux.svg"; resume "$WORK/p9"
 wait $pid; rc=$?
 is $rc 0 "9: an icon rewritten while the run works: the rebuild goes on (0)"
 is "$(grep -c "kicflux.svg' changed while kde-icon-cache ran" "$WORK/err9")" 1 "9: ... with one warning naming it"
@@ -384,10 +381,13 @@ ok $? "9: recovery leaves a file of someone else's at a temporary name"
 R=$(fresh r10)
 svg kicdev > "$R$H/scalable/apps/kicdev.svg"
 desktop "$R" kicdev
-traced -o "$WORK/trace10" -e trace=openat,openat2,renameat -e inject=renameat:delay_enter=1500000:when=1 \
-  "$BIN" --root "$R" > /dev/null 2> "$WORK/err10" &
+(
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+  paused_run "$WORK/p10" renameat:1 strace -qq -o "$WORK/trace10" -e trace=openat,openat2,renameat \
+    "$BIN" --root "$R" > /dev/null 2> "$WORK/err10"
+) &
 pid=$!
-until_paused "$R$S"; rm "$R$H/scalable/apps/kicdev.svg"; mknod "$R$H/scalable/apps/kicdev.svg" c 1 3
+at_pause "$WORK/p10"; rm "$R$H/scalable/apps/kicdev.svg"; mknod "$R$H/scalable/apps/kicdev.svg" c 1 3; resume "$WORK/p10"
 wait $pid; rc=$?
 is $rc 0 "10: an icon swapped for a device node while the run works: the rebuild goes on (0)"
 sed -n '/renameat(/,$p' "$WORK/trace10" | grep 'kicdev.svg' | grep -v O_PATH > "$WORK/opened10"
@@ -442,12 +442,14 @@ R=$(fresh rx)
 kic --root "$R"
 link=$(grep '^link' "$R$S/manifest" | grep '/hi48.png' | head -n 1 | cut -f2)
 mv "$R$H/48x48/apps/hi48.png" "$R$H/48x48/apps/hi48-real.png"; ln -s hi48-real.png "$R$H/48x48/apps/hi48.png"
-traced -o /dev/null -e trace=symlinkat,renameat2 -e inject=symlinkat:delay_enter=1500000:when=1 \
-  -e inject=renameat2:error=EIO:when=2 "$BIN" -q --root "$R" 2> "$WORK/errx" &
+(
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+  paused_run "$WORK/px" symlinkat:1 strace -qq -o /dev/null -e trace=renameat2 -e inject=renameat2:error=EIO:when=2 \
+    "$BIN" -q --root "$R" 2> "$WORK/errx"
+) &
 pid=$!
-# (the new copy is written before the first link: then the run is paused)
-i=0; while [ ! -f "$R$S/files$H/48x48/apps/hi48-real.png" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
-sleep 0.2; rm "$R$link"; echo "dpkg's file" > "$R$link"
+# (the new copy is written before the first link: there the run holds)
+at_pause "$WORK/px"; rm "$R$link"; echo "dpkg's file" > "$R$link"; resume "$WORK/px"
 wait $pid; rc=$?
 is $rc 3 "review: the exchange back of a package's file fails: an error (3)"
 grep -q "cannot be given its name back: it is '$(dirname "$R$link")/.hi48.png.kic-" "$WORK/errx"

@@ -3,8 +3,8 @@
 # reproduced: a user owning part of the tree, a hostile manifest, a package
 # install racing the run, FIFOs, link loops, a --clean racing a --wait run,
 # long names, a damaged manifest, a killed run.  Races are made
-# deterministic with strace delays (the run is paused at the call where
-# the other party acts).
+# deterministic by a hook that holds the run at the call where the other
+# party acts, until it has (paused_run, lib.sh).
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null || skip_all "needs strace"
@@ -28,11 +28,11 @@ planned () { "$BIN" -q --root "$1" --dry-run | awk -F '\t' -v k="$2" '$1 == k { 
 R=$(fresh r1)
 mkdir -p "$R/var/lib" "$WORK/outside"
 echo secret > "$WORK/outside/victim"; chmod 600 "$WORK/outside/victim"
-traced -qq -o /dev/null -e trace=mkdirat -e inject=mkdirat:delay_exit=1500000 \
-  "$BIN" -q --root "$R" 2> "$WORK/err1" &
+# (held once its third mkdirat, the store's, has returned: var and lib
+# were there)
+paused_run "$WORK/p1" mkdirat:3:after "$BIN" -q --root "$R" 2> "$WORK/err1" &
 pid=$!
-i=0; while [ ! -d "$R$S" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
-rmdir "$R$S" && ln -s "$WORK/outside/victim" "$R$S"
+at_pause "$WORK/p1"; rmdir "$R$S" && ln -s "$WORK/outside/victim" "$R$S"; resume "$WORK/p1"
 wait $pid
 is "$(stat -c %a "$WORK/outside/victim")" 600 "1: a store directory swapped for a link to a host file: its mode is not changed"
 grep -q "symbolic link" "$WORK/err1"
@@ -68,15 +68,14 @@ ok $? "2: the package's prerm, too, removes our links and not a package's link t
 R=$(fresh r3)
 planned "$R" link > "$WORK/links3"
 copies=$(planned "$R" copy | wc -l)
-traced -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:delay_enter=3000000:when=1 \
-  "$BIN" -q --root "$R" 2> /dev/null &
+# the copies are written before the first link: there the run holds
+paused_run "$WORK/p3" symlinkat:1 "$BIN" -q --root "$R" 2> /dev/null &
 pid=$!
-# the copies are written before the first link: then the run is paused
-i=0; while [ "$(find "$R$S/files" -type f 2> /dev/null | wc -l)" -lt "$copies" ] && [ $i -lt 1000 ]; do
-  sleep 0.02; i=$((i + 1)); done
-sleep 0.2
+at_pause "$WORK/p3"
+[ "$(find "$R$S/files" -type f | wc -l)" = "$copies" ] || diag "held with $(find "$R$S/files" -type f | wc -l) of $copies copies made"
 # (set -C: created only where nothing is, as dpkg unpacks a new file)
 while read -r l; do ( set -C; echo "dpkg's file" > "$R$l" ); done < "$WORK/links3"
+resume "$WORK/p3"
 wait $pid
 is "$(while read -r l; do cat "$R$l"; done < "$WORK/links3" | sort -u)" "dpkg's file" \
   "3: files a package put at planted paths during the run are all still there"
@@ -131,26 +130,24 @@ ok $? "7: three links to . in applications/: a dry run ends in time"
 # -- 8: --clean while a --wait run waits on the lock ------------------
 R=$(fresh r8)
 kic --root "$R"
-# --clean holds the lock 2 s (paused at its first unlinkat); a --wait run
-# queues behind it, and pauses again at its first link, 6 s: the lock is
-# tried in that pause (a machine too loaded to try it within 6 s fails the
-# check, saying so, rather than passing it unseen)
+# --clean holds the lock (held at its first unlinkat); a --wait run
+# queues behind it (held after its first try of the lock, which fails),
+# then holds again at its first link: the lock is tried there
 # (--clean waits too: the probe below takes the lock for an instant, and
 # a --clean that tried it then would fail, leave the store, and let the
 # waiter find nothing to do)
-traced -qq -o /dev/null -e trace=unlinkat -e inject=unlinkat:delay_enter=2000000:when=1 \
-  "$BIN" -q --root "$R" --clean --wait 30 2> "$WORK/err8c" &
+paused_run "$WORK/p8c" unlinkat:1 "$BIN" -q --root "$R" --clean --wait 30 2> "$WORK/err8c" &
 clean=$!
-# (until --clean holds the lock)
-i=0; while flock -n "$R$S/lock" true && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
-traced -qq -o /dev/null -e trace=symlinkat -e inject=symlinkat:delay_enter=6000000:when=1 \
-  "$BIN" -q --root "$R" --wait 30 2> "$WORK/err8" &
+at_pause "$WORK/p8c"
+paused_run "$WORK/p8w" flock:1:after,symlinkat:1 "$BIN" -q --root "$R" --wait 30 2> "$WORK/err8" &
 waiter=$!
+at_pause "$WORK/p8w" 1; resume "$WORK/p8w" 1
+resume "$WORK/p8c"
 wait $clean; is $? 0 "8: a --clean while the lock is probed removes the store (it waits its turn)"
-i=0; while [ ! -f "$R$S/manifest" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
+at_pause "$WORK/p8w" 2
 flock -n -E 99 "$R$S/lock" true; rc=$?
-kill -0 $waiter 2> /dev/null || echo "# the run that waited had already finished: the lock was tried too late"
 is $rc 99 "8: after a --clean, the run that waited holds the store's lock (no second writer)"
+resume "$WORK/p8w" 2
 wait $waiter; is $? 0 "8: ... and finishes its rebuild"
 manifest_consistent "$R"
 ok $? "8: ... consistently"

@@ -284,3 +284,29 @@ state_consistent () { # state_consistent ROOT [STORE]
     done || _bad=1
   return $_bad
 }
+
+# A run held still at chosen calls until the test has made its move
+# (tests/integration/pause.c): the race happens in the same order however
+# loaded the machine is.  In the background:
+#   paused_run D SPEC COMMAND... &   (SPEC: "renameat:2", "flock:1:after,symlinkat:1")
+#   at_pause D [I]    waits until the run holds at SPEC's Ith point (1);
+#                     fails, saying so, when the run ended first
+#   resume D [I]      lets it go on
+paused_run () {
+  _pd=$1 _ps=$2; shift 2
+  mkdir -p "$_pd"
+  if [ ! -f "$WORK/pause.so" ]; then
+    ${CC:-cc} -shared -fPIC -o "$WORK/pause.so.$$" "$TOP/tests/integration/pause.c" -ldl &&
+      mv "$WORK/pause.so.$$" "$WORK/pause.so" || { : > "$_pd/exited"; return 99; }
+  fi
+  env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" LD_PRELOAD="$WORK/pause.so" \
+    KIC_PAUSE="$_ps" KIC_PAUSE_DIR="$_pd" KIC_PAUSE_PROGRAM="$(basename "$BIN")" "$@"
+  _rc=$?
+  : > "$_pd/exited"
+  return $_rc
+}
+at_pause () {
+  until [ -e "$1/paused.${2:-1}" ] || [ -e "$1/exited" ]; do sleep 0.01; done
+  [ -e "$1/paused.${2:-1}" ] || { diag "the run ended before its pause ${2:-1} ($1)"; return 1; }
+}
+resume () { : > "$1/go.${2:-1}"; }

@@ -32,6 +32,12 @@
  *                    plan_name() giving SKIPPED for a name found nowhere
  *   current-theme-unchanged  plan_size_set() giving SKIPPED to a name the
  *                    current theme answers (as it did before)
+ *   no-idle-link     choose_links() dropping a link only when that makes
+ *                    the cost strictly lower ("trial < cost"; the realistic
+ *                    tree then plants about a third more links)
+ *   per-size-no-idle-link  the same in plan_size_set()'s pruning
+ *   proof-reach      plan_prove_once() proving for the configured themes
+ *                    only (not "any other theme"); proving 8-255 px
  */
 #include "diag.h"
 #include "iconloader.h"
@@ -46,7 +52,8 @@
 #define STORE "/var/lib/kde-icon-cache"
 
 /* A breeze theme with the given directories, each "path:Size:Type"
- * (Scalable ones 48-256), probing .svg only, as breeze does. */
+ * (Scalable ones 48-256) or "path:Size:Scalable:MinSize", probing .svg
+ * only, as breeze does. */
 static char *
 breeze_index (const char *const *dirs)
 {
@@ -62,11 +69,11 @@ breeze_index (const char *const *dirs)
   g_string_append_c (s, '\n');
   for (guint i = 0; dirs[i] != NULL; i++)
     {
-      g_auto (GStrv) f = g_strsplit (dirs[i], ":", 3);
+      g_auto (GStrv) f = g_strsplit (dirs[i], ":", 4);
 
       g_string_append_printf (s, "[%s]\nSize=%s\nContext=Applications\nType=%s\n", f[0], f[1], f[2]);
       if (strcmp (f[2], "Scalable") == 0)
-        g_string_append (s, "MinSize=48\nMaxSize=256\n");
+        g_string_append_printf (s, "MinSize=%s\nMaxSize=256\n", f[3] != NULL ? f[3] : "48");
     }
   return g_string_free (s, FALSE);
 }
@@ -853,6 +860,96 @@ test_known_from_table (void)
   g_assert_cmpstr (lazy, ==, table);
 }
 
+/* breeze_all with a second 16 px directory (apps/16b, Fixed) right after
+ * apps/16.  A per-size set starts with a link in every directory and
+ * drops each one whose removal does not raise KDE's cost: apps/16's link
+ * answers 16 px (exact) before apps/16b is probed, and at the sizes whose
+ * closest directories are both of 16 px MatchBest keeps the first of
+ * them (§1.2), so apps/16b's link is never reached: it is dropped, and
+ * the set costs what it cost with it. */
+static const char *const breeze_16_twice[] = {
+  "apps/16:16:Threshold", "apps/16b:16:Fixed", "apps/22:22:Fixed", "apps/32:32:Fixed", "apps/48:48:Scalable", NULL,
+};
+
+static void
+test_per_size_no_idle_link (void)
+{
+  static const char *const icons[] = { "kicsizes", NULL };
+  Fixture f;
+  KicNamePlan *np;
+
+  fixture_init (&f, breeze_16_twice, sizes_files);
+  f.options.per_size_sets = TRUE;
+  fixture_plan (&f, icons);
+  np = find_name (f.plan->names, "kicsizes");
+  g_assert_cmpint (np->status, ==, KIC_NAME_PLANTED);
+  g_assert_true (np->per_size);
+  g_assert_true (has_link (np, B "/apps/16/kicsizes.svg"));
+  g_assert_false (has_link (np, B "/apps/16b/kicsizes.svg"));
+  assert_report (&f, np);
+  assert_unchanged (&f, icons);
+  fixture_clear (&f);
+}
+
+/* breeze: apps/32f (Fixed 32), apps/48f (Fixed 48), then Scalable
+ * directories exact from 32 (apps/64, apps/32), from 22 (apps/22s) and
+ * from 48 (apps/48), the layout of breeze's actions and animations
+ * directories.  For an SVG only hicolor has, the greedy choice takes
+ * apps/64's link among the first (exact at 32 and 48 alone), then the
+ * links of apps/32f and apps/48f, which answer 32 and 48 exactly before
+ * apps/64 is probed, and at 16 and 22 px are as close as it and come
+ * first (§1.2): apps/64's link is never reached.  Dropping it costs
+ * nothing, so the plan has the two Fixed links only (the same calls with
+ * one link fewer). */
+static const char *const breeze_fixed_scalable[] = {
+  "apps/32f:32:Fixed", "apps/48f:48:Fixed", "apps/64:64:Scalable:32", "apps/32:32:Scalable:32",
+  "apps/22s:22:Scalable:22", "apps/48:48:Scalable:48", NULL,
+};
+
+static void
+test_no_idle_link (void)
+{
+  static const char *const files[] = { H "/scalable/apps/kicidle.svg", "idle", NULL };
+  static const char *const icons[] = { "kicidle", NULL };
+  Fixture f;
+  KicNamePlan *np;
+
+  fixture_init (&f, breeze_fixed_scalable, files);
+  fixture_plan (&f, icons);
+  np = find_name (f.plan->names, "kicidle");
+  g_assert_cmpint (np->status, ==, KIC_NAME_PLANTED);
+  g_assert_true (has_link (np, B "/apps/32f/kicidle.svg"));
+  g_assert_true (has_link (np, B "/apps/48f/kicidle.svg"));
+  g_assert_false (has_link (np, B "/apps/64/kicidle.svg"));
+  g_assert_cmpuint (np->plants->len, ==, 2);
+  assert_report (&f, np);
+  assert_unchanged (&f, icons);
+  fixture_clear (&f);
+}
+
+/* The proof's reach: the one link of test_plain_plant can change the
+ * lookups of kicplain only (no other name of the tree has that stem, nor
+ * one a dash cut brings to it), so the proof looks kicplain up at every
+ * size from 8 to 256 px (249 sizes), for a user of breeze and for a user
+ * of any other theme (two users, plan.c): 498 lookups proved unchanged,
+ * no fewer.  (A link whose harm only another theme's user or only 256 px
+ * would see: on KF5 such a user meets a breeze link only where a breeze
+ * user does, after hicolor, and no hicolor directory is exact at 256 px
+ * alone, so no tree this small shows one.) */
+static void
+test_proof_reach (void)
+{
+  static const char *const files[] = { H "/scalable/apps/kicplain.svg", "plain", NULL };
+  static const char *const icons[] = { "kicplain", NULL };
+  Fixture f;
+
+  fixture_init (&f, breeze_32, files);
+  fixture_plan (&f, icons);
+  g_assert_cmpint (find_name (f.plan->names, "kicplain")->status, ==, KIC_NAME_PLANTED);
+  g_assert_cmpuint (f.plan->n_verified, ==, 2 * (256 - 8 + 1));
+  fixture_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -870,5 +967,8 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/absolute-and-not-found", test_absolute_and_not_found);
   g_test_add_func ("/plan/current-theme-unchanged", test_current_theme_unchanged);
   g_test_add_func ("/plan/known-from-table", test_known_from_table);
+  g_test_add_func ("/plan/no-idle-link", test_no_idle_link);
+  g_test_add_func ("/plan/per-size-no-idle-link", test_per_size_no_idle_link);
+  g_test_add_func ("/plan/proof-reach", test_proof_reach);
   return g_test_run ();
 }
