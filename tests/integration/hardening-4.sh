@@ -5,7 +5,8 @@
 #   8  postrm purge under DPKG_ROOT (dpkg --root) follows a link in the
 #      root's /var and removes the host's files of those names;
 #   7  a user with an icon and a menu directory pushes every earlier
-#      change out of the change log in three runs.
+#      change out of the change log in three runs (one run's lines were
+#      not bounded, and one old generation was kept).
 # The user is nobody (setpriv).
 . "$(dirname "$0")/lib.sh"
 
@@ -51,5 +52,44 @@ DPKG_ROOT=$R sh "$TOP/debian/kde-icon-cache.postrm" purge
 [ ! -e "$R$S" ] && [ ! -e "$R/var/log/kde-icon-cache.log" ] && [ ! -e "$R/var/log/kde-icon-cache.log.1" ] &&
   [ -d "$R/var/lib" ]
 ok $? "8: ... and a root with no link in /var: purge removes the store and the log"
+
+# -- row 7: three hostile runs keep the last real change in the log -----
+# nobody owns an icon directory and a menu directory; each run they make
+# it plant 700 other names of 220 characters (a copy and two links each,
+# the last run's removed: over 1 MiB of lines a run).
+R=$(fresh r7)
+mkdir -p "$R/var/log"
+chmod 755 "$R/var" "$R/var/log"
+LOG=$R/var/log/kde-icon-cache.log
+U=/usr/local/share/icons/hicolor/48x48/apps
+A=/usr/local/share/applications
+mkdir -p "$R$U" "$R$A"
+chown nobody "$R$U" "$R$A"
+kic --root "$R"
+# the real change: a package's icon, planted
+cp "$R/usr/share/icons/breeze/apps/48/kate.svg" "$R/usr/share/icons/hicolor/48x48/apps/kicreal.svg" 2> /dev/null ||
+  { mkdir -p "$R/usr/share/icons/hicolor/48x48/apps"; cp "$R/usr/share/icons/breeze/apps/48/kate.svg" "$R/usr/share/icons/hicolor/48x48/apps/kicreal.svg"; }
+printf '[Desktop Entry]\nType=Application\nName=real\nExec=true\nIcon=kicreal\n' > "$R/usr/share/applications/kicreal.desktop"
+kic --root "$R"
+grep -q '	copy	.*/kicreal\.svg	' "$LOG"
+ok $? "7: the real change is logged"
+long=$(printf '%0220d' 0)
+png=$(find "$R/usr/share/icons" -name '*.png' -type f | head -n 1)
+for run in 1 2 3; do
+  as_nobody sh -c 'rm -f "$1"/*.png "$2"/*.desktop
+    i=0; while [ $i -lt 700 ]; do i=$((i + 1))
+      cp "$3" "$1/r$4u$i$5.png"
+      printf "[Desktop Entry]\nType=Application\nName=u%s\nExec=true\nIcon=%s\n" $i "r$4u$i$5" > "$2/u$i.desktop"
+    done' sh "$R$U" "$R$A" "$png" "$run" "$long"
+  kic --root "$R" 2> /dev/null
+  # this run's lines: from its start line on
+  awk -F '\t' '$3 == "start" { n = 0; b = 0; more = "" } { n++; b += length($0) + 1 } $3 == "more" { more = $5 }
+    END { print b, more }' "$LOG" > "$WORK/run7"
+  read bytes more < "$WORK/run7"
+  [ "$bytes" -le $((256 * 1024 + 1024)) ] && [ -n "$more" ]
+  ok $? "7: hostile run $run: at most 256 KiB of lines, then one 'more' line ($bytes bytes, $more)"
+done
+cat "$LOG"* | grep -q '	copy	.*/kicreal\.svg	'
+ok $? "7: ... and after three, the real change is still in the log's generations ($(ls "$R/var/log" | tr '\n' ' '))"
 
 tap_done
