@@ -2,6 +2,8 @@
 # hardening-4.sh - issue 39: root decides nothing on what users cannot
 # see, a kept state is never staler than a fresh run, and a user's files
 # set no cost beyond a bound.  Each row reproduced on a scratch root:
+#   6  the writer leaves out a link the proof counted on (a name over 241
+#      bytes): the plan must not count on it;
 #   8  postrm purge under DPKG_ROOT (dpkg --root) follows a link in the
 #      root's /var and removes the host's files of those names;
 #   7  a user with an icon and a menu directory pushes every earlier
@@ -91,5 +93,50 @@ for run in 1 2 3; do
 done
 cat "$LOG"* | grep -q '	copy	.*/kicreal\.svg	'
 ok $? "7: ... and after three, the real change is still in the log's generations ($(ls "$R/var/log" | tr '\n' ' '))"
+
+# -- row 6: the proof plans without what the writer cannot write --------
+# A menu name of 240 bytes (its link 244, its store copy's name 247: over
+# the 241 a temporary name beside it leaves) beside a shorter one it cuts
+# back to.  Every link the plan counts (--json: the planted names' links)
+# must be one the writer made; the long name is skipped, saying why; and
+# KDE shows both names as before.
+R=$(fresh r6)
+H=$R/usr/share/icons/hicolor/48x48/apps
+N=kicfoo-$(printf '%0236d' 0)
+cp "$H/photo.png" "$H/kicfoo.png"
+cp "$H/kicchop.png" "$H/$N.png"
+printf '[Desktop Entry]\nType=Application\nName=foo\nExec=true\nIcon=kicfoo\n' > "$R/usr/share/applications/kicfoo.desktop"
+printf '[Desktop Entry]\nType=Application\nName=long\nExec=true\nIcon=%s\n' "$N" > "$R/usr/share/applications/kiclong.desktop"
+if [ -x "$ORACLE" ]; then
+  . "$TOP/tests/oracle/oracle-env.sh"
+  printf '%s\n' "$N" kicfoo > "$WORK/names6"
+  theirs "$R" breeze 16 22 32 48 < "$WORK/names6" | with_content "$R" > "$WORK/kde6.before"
+fi
+kic --root "$R" --json > "$WORK/r6.json" 2> /dev/null
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for n in d["names"]:
+    if n["status"] == "planted":
+        for l in n["links"]:
+            print(l)
+' "$WORK/r6.json" | sort > "$WORK/planned6"
+grep '^link	' "$R$S/manifest" | cut -f2 | sort > "$WORK/written6"
+is "$(comm -3 "$WORK/planned6" "$WORK/written6" | sed 's/0\{20,\}/0.../' | tr '\n' ' ')" "" \
+  "6: every link the plan counts is written ($(wc -l < "$WORK/written6") links)"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = [n for n in d["names"] if n["name"] == sys.argv[2]][0]
+print(n["status"], "cannot write" in (n["reason"] or ""))
+' "$WORK/r6.json" "$N" > "$WORK/status6"
+is "$(cat "$WORK/status6")" "skipped True" "6: ... the 240-byte name is skipped, saying why"
+if [ -x "$ORACLE" ]; then
+  theirs "$R" breeze 16 22 32 48 < "$WORK/names6" | with_content "$R" "$R" > "$WORK/kde6.after"
+  [ -s "$WORK/kde6.before" ] && cmp -s "$WORK/kde6.before" "$WORK/kde6.after"
+  ok $? "6: ... and KDE (KF5) loads the same bytes for both names at 16-48 px"
+else
+  skip "needs the KF5 helper"
+fi
 
 tap_done
