@@ -6,6 +6,7 @@
 
 #include "diag.h"
 #include "hash.h"
+#include "manifest.h"
 #include "path.h"
 
 #include <string.h>
@@ -186,8 +187,10 @@ theme_candidates (Planner *p, const KicTheme *theme)
       const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
       ThemeCandidate tc = { dir, d, NULL, NULL, FALSE };
 
+      /* (a directory whose path the writer could not record: plan_may_write()) */
       if (dir->spec->scale != 1 || !kic_theme_dir_is_plantable (dir) || (tc.key = plan_dir_key (p, dir)) == NULL
-          || g_hash_table_contains (seen, tc.key) || !plan_may_plant_dir (p, dir))
+          || g_hash_table_contains (seen, tc.key) || !kic_manifest_path_ok (tc.key) || !kic_path_is_clean (tc.key)
+          || !plan_may_plant_dir (p, dir))
         continue;
       g_hash_table_add (seen, (gpointer) tc.key);
       tc.listing = dir_key_of (p, dir)->listing;

@@ -7,6 +7,8 @@
  * resolver counts it, with the links in an overlay) goes down.
  */
 #include "plan-private.h"
+#include "diag.h"
+#include "manifest.h"
 
 #include <string.h>
 
@@ -53,6 +55,29 @@ plan_claim_store (Planner *p, const char *store, const char *source)
     }
   g_hash_table_insert (p->store_of, g_strdup (store), g_strdup (source));
   return TRUE;
+}
+
+/* Can the writer write the links NAME EXT and the copy STORE of SOURCE
+ * (kic_manifest_path_writable(), the writer's own filter)?  Asked before
+ * the links are chosen: the proof must not count on a link the writer
+ * leaves out (a 240-byte name whose link is not planted would otherwise
+ * let a shorter name's link catch its dash cut: issue 39, row 6).  The
+ * directories are real paths of the themes, checked once
+ * (plan-candidates.c).  A refusal is one warning, and like plan_may_copy()'s
+ * keeps no state for a next run (which then warns again). */
+gboolean
+plan_may_write (Planner *p, const char *name, const char *ext, const char *source, const char *store)
+{
+  g_autofree char *link = g_strconcat ("/", name, ext, NULL);
+
+  if (kic_manifest_path_writable (link) && kic_manifest_path_ok (source) && kic_manifest_path_writable (store))
+    return TRUE;
+  if (!p->with_memo && g_hash_table_add (p->unwritable, g_steal_pointer (&link)))
+    kic_warning ("'%s%s': the name is too long to be written safely (%zu bytes), or holds a control character: "
+                 "not cached",
+                 name, ext, strlen (name) + strlen (ext));
+  p->copy_refused = TRUE;
+  return FALSE;
 }
 
 /* Put DIR/NAME back to what the base overlay says of it. */
@@ -423,6 +448,13 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plan_set_status (np, KIC_NAME_SKIPPED, why);
       return;
     }
+  /* an XPM's PNG twin is made in the store (raster.h) */
+  store = g_strconcat (p->options->store, "/files", source, g_str_has_suffix (source, ext) ? "" : ext, NULL);
+  if (!plan_may_write (p, np->name, ext, source, store))
+    {
+      plan_set_status (np, KIC_NAME_SKIPPED, UNWRITABLE_REASON);
+      return;
+    }
   candidates = plan_plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)
     {
@@ -447,8 +479,6 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plan_set_status (np, KIC_NAME_UNCHANGED, "KDE already finds it as fast as any link would make it");
       return;
     }
-  /* an XPM's PNG twin is made in the store (raster.h) */
-  store = g_strconcat (p->options->store, "/files", source, g_str_has_suffix (source, ext) ? "" : ext, NULL);
   if (!plan_claim_store (p, store, source))
     {
       for (guint i = 0; i < chosen->len; i++)

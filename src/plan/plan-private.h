@@ -56,7 +56,8 @@ typedef struct {
   GHashTable *store_of;   /* store path -> the source planted links claim it for */
   guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
   GHashTable *copyable;   /* source -> "" when may_copy says yes, else why not */
-  gboolean copy_refused;  /* may_copy said no to some source: a name skipped
+  GHashTable *unwritable; /* link file names plan_may_write() refused (a set: warned once) */
+  gboolean copy_refused;  /* may_copy (or plan_may_write()) said no to some source: a name skipped
                            * with a warning, which leaves no state (plan-memo.c) */
   gboolean with_memo;     /* a previous plan is kept: a refusal drops it, and
                            * the full plan that follows gives the warning */
@@ -108,6 +109,10 @@ const KicContent *plan_content_of_sized (Planner *p, const KicResult *r, PlanLas
 /* plan-choose.c */
 KicPlant *plan_plant_of_result (Planner *p, const KicResult *r);
 gboolean plan_claim_store (Planner *p, const char *store, const char *source);
+gboolean plan_may_write (Planner *p, const char *name, const char *ext, const char *source, const char *store);
+#define UNWRITABLE_REASON                                                                                     \
+  "its link or its copy would have a name the writer cannot write safely (a control character, or a name "   \
+  "too long for a temporary name beside it)"
 #define UNTHEMED_REASON                                                                                       \
   "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
   "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"

@@ -94,6 +94,7 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   const KicContent *content = NULL;
   g_autofree char *source = NULL;
   g_autofree char *file = NULL;
+  g_autofree char *store = NULL;
   const char *ext;
   const char *key;
   const char *why;
@@ -141,11 +142,13 @@ size_set_link (Planner *p, const KicTheme *theme, const KicThemeDir *dir, const 
   /* ... then a file that can be read, and copied */
   if (!xpm && (kic_content_read_kind (content) != KIC_CONTENT_FILE || !plan_may_copy (p, source, &why)))
     return NULL;
+  store = g_strconcat (p->options->store, "/files", source, g_str_has_suffix (source, ext) ? "" : ext, NULL);
+  if (!plan_may_write (p, np->name, ext, source, store))
+    return NULL;
   plant = g_new0 (KicPlant, 1);
   plant->link = g_strconcat (key, "/", file, NULL);
   plant->source = g_steal_pointer (&source);
-  plant->store = g_strconcat (p->options->store, "/files", plant->source,
-                              g_str_has_suffix (plant->source, ext) ? "" : ext, NULL);
+  plant->store = g_steal_pointer (&store);
   plant->theme = g_strdup (theme->desc->name);
   plant->content = plan_content_of_path (p, plant->source);
   return plant;

@@ -224,6 +224,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
   p->dir_keys = plan_dir_keys_new ();
   p->store_of = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
   p->copyable = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
+  p->unwritable = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   p->theme_candidates = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   p->shared_keys = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   p->before_at_targets = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
@@ -327,6 +328,7 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->dir_keys);
   g_hash_table_unref (p->store_of);
   g_hash_table_unref (p->copyable);
+  g_hash_table_unref (p->unwritable);
   g_hash_table_unref (p->theme_candidates);
   g_hash_table_unref (p->shared_keys);
   g_hash_table_unref (p->before_at_targets);

@@ -508,7 +508,7 @@ writer_name_fits (Writer *w, const char *path)
 {
   g_autofree char *name = g_path_get_basename (path);
 
-  if (strlen (TEMP_PREFIX) + strlen (name) + strlen (TEMP_INFIX) + TEMP_TOKEN_LEN <= NAME_MAX)
+  if (kic_manifest_name_fits (name))
     return TRUE;
   if (!g_hash_table_contains (w->too_long, name))
     {

@@ -16,7 +16,6 @@
 #define LOG_DIR "/var/log"
 #define LOG_DIR_RELATIVE "var/log" /* LOG_DIR below the root's descriptor */
 #define LOG_NAME "kde-icon-cache.log"
-#define LOG_OLD "kde-icon-cache.log.1"
 
 struct _KicChangeLog {
   int rootfd;
@@ -25,6 +24,8 @@ struct _KicChangeLog {
   int fd;            /* -1: not open (yet, or for good) */
   gboolean tried;    /* the first change came: opened, or refused */
   gboolean failed;   /* a write failed: said once, no more lines */
+  gsize written;     /* bytes of this run's change lines */
+  guint dropped;     /* change lines past KIC_LOG_RUN_MAX_BYTES, not written */
 };
 
 KicChangeLog *
@@ -68,6 +69,28 @@ open_log_file (int dirfd, const char *host, char **why)
   return fd;
 }
 
+/* The generations moved up by one, the oldest dropped, and the log
+ * renamed kde-icon-cache.log.1 in DIRFD (trusted: only root names files
+ * there); FALSE with *WHY when the log cannot be renamed. */
+static gboolean
+rotate (int dirfd, const char *host, char **why)
+{
+  for (int g = KIC_LOG_GENERATIONS - 1; g >= 1; g--)
+    {
+      g_autofree char *from = g_strdup_printf ("%s.%d", LOG_NAME, g);
+      g_autofree char *to = g_strdup_printf ("%s.%d", LOG_NAME, g + 1);
+
+      if (renameat (dirfd, from, dirfd, to) < 0 && errno != ENOENT)
+        kic_warning ("cannot rename '%s.%d' to '%s': %s", host, g, to, g_strerror (errno));
+    }
+  if (renameat (dirfd, LOG_NAME, dirfd, LOG_NAME ".1") < 0)
+    {
+      *why = g_strdup_printf ("cannot rename '%s' to '%s': %s", host, LOG_NAME ".1", g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Open the log at the first change: /var/log must be a trusted directory
  * of the root; a root without one (a test tree, a bare chroot) keeps no
  * log, said only with -v.  A log that cannot be written is said even
@@ -101,9 +124,7 @@ open_log (KicChangeLog *log)
     {
       close (log->fd);
       log->fd = -1;
-      if (renameat (dirfd, LOG_NAME, dirfd, LOG_OLD) < 0)
-        why = g_strdup_printf ("cannot rename '%s' to '%s': %s", host, LOG_OLD, g_strerror (errno));
-      else
+      if (rotate (dirfd, host, &why))
         log->fd = open_log_file (dirfd, host, &why);
     }
   close (dirfd);
@@ -125,9 +146,10 @@ field_text (const char *text)
   return clean;
 }
 
-/* One line, written whole with one write(2) (O_APPEND). */
+/* One line, written whole with one write(2) (O_APPEND); a change line
+ * (CHANGE) past the run's bound only counted. */
 static void
-put_line (KicChangeLog *log, const char *action, const char *path, const char *detail)
+put_line (KicChangeLog *log, gboolean change, const char *action, const char *path, const char *detail)
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *when = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
@@ -140,6 +162,13 @@ put_line (KicChangeLog *log, const char *action, const char *path, const char *d
 
   if (log->fd < 0 || log->failed)
     return;
+  if (change && log->written + length > KIC_LOG_RUN_MAX_BYTES)
+    {
+      log->dropped++;
+      return;
+    }
+  if (change)
+    log->written += length;
   done = write (log->fd, line, length);
   if (done != (ssize_t) length)
     {
@@ -157,9 +186,9 @@ kic_change_log_add (KicChangeLog *log, const char *action, const char *path, con
       g_autofree char *version = g_strdup_printf ("kde-icon-cache %s", kic_version);
 
       open_log (log);
-      put_line (log, "start", log->mode, version);
+      put_line (log, FALSE, "start", log->mode, version);
     }
-  put_line (log, action, path, detail);
+  put_line (log, TRUE, action, path, detail);
 }
 
 void
@@ -167,7 +196,14 @@ kic_change_log_finish (KicChangeLog *log, const char *result)
 {
   if (log->fd < 0)
     return;
-  put_line (log, "end", log->mode, result);
+  if (log->dropped > 0)
+    {
+      g_autofree char *more = g_strdup_printf ("%u changes not logged (past %d KiB in one run)", log->dropped,
+                                               KIC_LOG_RUN_MAX_BYTES / 1024);
+
+      put_line (log, FALSE, "more", log->mode, more);
+    }
+  put_line (log, FALSE, "end", log->mode, result);
   if (!log->failed && fdatasync (log->fd) < 0)
     kic_warning_loud ("cannot write '%s%s': %s", log->host_root, LOG_DIR "/" LOG_NAME, g_strerror (errno));
   close (log->fd);

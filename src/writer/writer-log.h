@@ -22,7 +22,14 @@
  * of the run's user with one link: a link or a hard link a user put there
  * is never followed nor written.  Its size is bounded: when it has grown
  * past KIC_LOG_MAX_BYTES, the next run renames it to
- * kde-icon-cache.log.1 (replacing the one before) and starts a new one.
+ * kde-icon-cache.log.1 (the one before to .log.2, up to
+ * KIC_LOG_GENERATIONS old ones) and starts a new one.  One run writes at
+ * most KIC_LOG_RUN_MAX_BYTES of change lines; past that it counts them and
+ * writes one "more" line (DETAIL: how many were not logged) before its end
+ * line: a user who can make runs plant thousands of links (an icon and a
+ * menu directory of their own) fills a fourth of a generation per run, so
+ * three such runs cannot push the last real change out of the
+ * generations kept (issue 39, row 7).
  * A log that cannot be kept is one warning; the run goes on.
  */
 #ifndef KIC_WRITER_LOG_H
@@ -32,6 +39,8 @@
 
 #define KIC_LOG_PATH "/var/log/kde-icon-cache.log"
 #define KIC_LOG_MAX_BYTES (1024 * 1024)
+#define KIC_LOG_RUN_MAX_BYTES (KIC_LOG_MAX_BYTES / 4)
+#define KIC_LOG_GENERATIONS 3
 
 typedef struct _KicChangeLog KicChangeLog;
 

@@ -19,9 +19,9 @@
 /* ".NAME.kic-TOKEN", the temporary name beside NAME: TOKEN is new for
  * every run and recorded in its journal, so that a name the run did not
  * make is never taken for one (writer_temp_name()) */
-#define TEMP_PREFIX "."
-#define TEMP_INFIX ".kic-"
-#define TEMP_TOKEN_LEN 8
+#define TEMP_PREFIX KIC_TEMP_PREFIX
+#define TEMP_INFIX KIC_TEMP_INFIX
+#define TEMP_TOKEN_LEN KIC_TEMP_TOKEN_LEN
 /* what runs before the token named it, ".NAME.kic-tmp" */
 #define TEMP_SUFFIX ".kic-tmp"
 /* how deep the search for our links goes below a theme base */

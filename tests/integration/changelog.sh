@@ -51,6 +51,16 @@ head -c 1100000 /dev/zero | tr '\0' 'x' > "$LOG"
 [ "$(wc -c < "$LOG.1")" -eq 1100000 ] && [ "$(wc -c < "$LOG")" -lt 100000 ] && grep -q '	start	rebuild	' "$LOG"
 ok $? "a log past 1 MiB is renamed kde-icon-cache.log.1 and a new one started"
 "$BIN" -q --root "$R" --clean
+# three old generations: .1 to .2, .2 to .3, the oldest dropped
+head -c 1100000 /dev/zero | tr '\0' 'x' > "$LOG"
+echo two > "$LOG.2"; echo three > "$LOG.3"
+cp "$LOG.1" "$WORK/log.one"
+"$BIN" -q --root "$R"
+[ "$(wc -c < "$LOG.1")" -eq 1100000 ] && cmp -s "$LOG.2" "$WORK/log.one" && [ "$(cat "$LOG.3")" = two ] &&
+  [ ! -e "$LOG.4" ]
+ok $? "... the one before becomes .log.2, and .log.2 .log.3 (three old generations kept)"
+"$BIN" -q --root "$R" --clean
+rm -f "$LOG.2" "$LOG.3"
 
 # never through a link a user put there
 echo "someone else's" > "$WORK/elsewhere"

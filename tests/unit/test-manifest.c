@@ -128,6 +128,26 @@ test_path_ok (void)
   g_assert_false (kic_manifest_path_ok (NULL));
 }
 
+/* what the writer can write: the planner's filter too (issue 39, row 6) */
+static void
+test_path_writable (void)
+{
+  g_autofree char *n241 = g_strnfill (241, 'n');
+  g_autofree char *n242 = g_strnfill (242, 'n');
+  g_autofree char *fits = g_strconcat ("/usr/share/icons/", n241, NULL);
+  g_autofree char *over = g_strconcat ("/usr/share/icons/", n242, NULL);
+  g_autofree char *dir_over = g_strconcat ("/usr/", n242, "/x.png", NULL);
+
+  g_assert_true (kic_manifest_path_writable ("/usr/share/icons/a b.png"));
+  g_assert_true (kic_manifest_path_writable (fits));
+  g_assert_false (kic_manifest_path_writable (over));
+  g_assert_true (kic_manifest_path_writable (dir_over)); /* only the name gets a temporary name */
+  g_assert_false (kic_manifest_path_writable ("/usr/share/../x.png"));
+  g_assert_false (kic_manifest_path_writable ("/usr//x.png"));
+  g_assert_false (kic_manifest_path_writable ("/usr/a\x01.png"));
+  g_assert_false (kic_manifest_path_writable ("x.png"));
+}
+
 /* to_string sorts (files first, then links, each by path), writes the
  * header, journal, settings and inputs lines, and parses back to the same */
 static void
@@ -170,6 +190,7 @@ main (int argc, char **argv)
   g_test_add_func ("/manifest/journal", test_journal);
   g_test_add_func ("/manifest/bad-lines", test_bad_lines);
   g_test_add_func ("/manifest/path-ok", test_path_ok);
+  g_test_add_func ("/manifest/path-writable", test_path_writable);
   g_test_add_func ("/manifest/inputs-only", test_inputs_only);
   g_test_add_func ("/manifest/round-trip", test_round_trip);
   return g_test_run ();

@@ -83,4 +83,20 @@ gboolean kic_manifest_get_mtime (const KicManifest *manifest, const char *dir, g
 /* TRUE when PATH is safe to record: absolute, no control characters. */
 gboolean kic_manifest_path_ok (const char *path);
 
+/* ".NAME.kic-TOKEN": the writer's temporary name beside NAME, TOKEN new for
+ * every run (writer-private.h) */
+#define KIC_TEMP_PREFIX "."
+#define KIC_TEMP_INFIX ".kic-"
+#define KIC_TEMP_TOKEN_LEN 8
+
+/* TRUE when the writer can write PATH, a store copy or a link: safe to
+ * record (kic_manifest_path_ok()), clean (no "." or ".." component, no
+ * "//"), and its last component short enough that its temporary name fits
+ * NAME_MAX.  The one filter: the planner plans no link or copy it refuses,
+ * so that the proof counts on nothing the writer leaves out (issue 39,
+ * row 6); the writer asks it again of what it is given. */
+gboolean kic_manifest_path_writable (const char *path);
+/* The same of a last component NAME alone: its temporary name fits. */
+gboolean kic_manifest_name_fits (const char *name);
+
 #endif /* KIC_MANIFEST_H */

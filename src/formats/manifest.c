@@ -5,6 +5,7 @@
 #include "hash.h"
 #include "sorted.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,23 @@ kic_manifest_add (KicManifest *manifest, KicEntryKind kind, const char *path,
   entry->target = g_strdup (target);
   entry->sha256 = g_strdup (sha256);
   g_hash_table_replace (manifest->entries, entry->path, entry);
+}
+
+gboolean
+kic_manifest_name_fits (const char *name)
+{
+  return strlen (KIC_TEMP_PREFIX) + strlen (name) + strlen (KIC_TEMP_INFIX) + KIC_TEMP_TOKEN_LEN <= NAME_MAX;
+}
+
+gboolean
+kic_manifest_path_writable (const char *path)
+{
+  const char *slash;
+
+  if (!kic_manifest_path_ok (path) || !kic_path_is_clean (path))
+    return FALSE;
+  slash = strrchr (path, '/');
+  return kic_manifest_name_fits (slash + 1);
 }
 
 void
