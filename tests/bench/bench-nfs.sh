@@ -132,7 +132,11 @@ squash () {
   mount -t squashfs -o ro "$LOOP" "$W/sq"
   oracle_run "$W/sq" breeze "$ORACLE" --sizes "$SIZE" < "$2" > "$W/$1-sq.out"
   umount "$W/sq"; losetup -d "$LOOP"; LOOP=
-  umount "$W/fimg"
+  # the loop device lets its file go once the kernel has released it
+  i=0
+  until umount "$W/fimg" 2> /dev/null; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "$W/fimg stays busy after its loop device is gone"; sleep 0.1
+  done
   python3 - "$W/img/$1.sqfs" "$W/reads" <<'PY'
 import struct, sys
 sb = open(sys.argv[1], "rb").read(96)
