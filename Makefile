@@ -10,6 +10,7 @@
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
+#   make bench-nfs       who gains: round trips and seconds per setup (NFS, squashfs, home, local)
 #   make bench-plasma    Plasma 5.27 and 6.3 themselves, headless, before/after a rebuild (PLASMA=5|6: one)
 #   make bench-scale     rebuild, no-op and --check as the tree grows, against gtk-update-icon-cache
 #   make bench-rebuild   only the rebuild against gtk-update-icon-cache, on the realistic tree
@@ -183,16 +184,19 @@ demo: $(PROG)
 	./$(PROG) --root $(B)/demo --verbose
 	./$(PROG) --root $(B)/demo --list
 
-# A FUSE file system that answers like a slow NFS server (make bench-nfs).
+# A FUSE file system that answers like a slow NFS server, or logs the
+# reads of a squashfs image looped from it (make bench-nfs).
 $(B)/slowfs: tests/bench/slowfs.c
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) -Wall -Wextra $(shell $(PKG_CONFIG) --cflags fuse3) $(LDFLAGS) -o $@ $< \
 	  $(shell $(PKG_CONFIG) --libs fuse3)
 
-# Its chart goes to $(B)/nfs.png (a build product, not tracked).
+# Who gains, per setup: /usr on NFS (with and without the client's
+# negative-lookup cache), a squashfs image, the home on NFS, a local disk;
+# round trips and seconds before and after a rebuild (root; squashfs-tools).
 bench-nfs: $(PROG) $(ORACLE_BIN)
 	@if $(PKG_CONFIG) --exists fuse3; then $(MAKE) $(B)/slowfs; fi
-	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) KIC_NFS_CHART=$(abspath $(B))/nfs.png \
+	KIC_BIN=$(abspath $(PROG)) KIC_SLOWFS=$(abspath $(B)/slowfs) \
 	  sh tests/bench/save.sh bench-nfs sh tests/bench/bench-nfs.sh
 
 # Can a raster icon wrapped in an SVG be planted in breeze without

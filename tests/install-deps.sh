@@ -19,7 +19,7 @@ apt-get install -y -qq --no-install-recommends \
   make gcc libc6-dev pkgconf libglib2.0-dev libjson-glib-dev libxdg-basedir-dev libzstd-dev libxpm-dev libpng-dev nettle-dev \
   perl strace bpftrace python3 time ca-certificates valgrind faketime \
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt \
-  gtk-update-icon-cache gnuplot-nox fuse3 libfuse3-dev linux-perf \
+  gtk-update-icon-cache gnuplot-nox fuse3 libfuse3-dev squashfs-tools linux-perf \
   debhelper dpkg-dev lintian debootstrap fakeroot systemd-container clang libclang-rt-14-dev >/dev/null
 case ${1:-} in
 --kf6|--kf6-all)

@@ -7,10 +7,12 @@
 #include "diag.h"
 #include "dpkg.h"
 #include "fingerprint.h"
+#include "fsmount.h"
 #include "hash.h"
 #include "plan.h"
 #include "report.h"
 #include "resolver.h"
+#include "safeopen.h"
 #include "writer-log.h"
 #include "writer.h"
 
@@ -101,6 +103,87 @@ describe_session (const KicSystem *system)
   kic_debug ("data directories: %s", session);
 }
 
+/* What a call KDE makes there costs, by the mount of its icon
+ * directories (make bench-nfs measures each, README's "Who gains"). */
+static const char *
+mount_worth (KicMountKind kind)
+{
+  switch (kind)
+    {
+    case KIC_MOUNT_NFS:
+    case KIC_MOUNT_NETWORK:
+      return "each of KDE's calls the links save is a network round trip the first time a session makes it "
+             "(and again once the client's cache of the directory ages), so a rebuild saves seconds at login "
+             "and in the menu";
+    case KIC_MOUNT_FUSE:
+      return "a FUSE file system: over a network (sshfs) each of KDE's calls the links save is a round trip, "
+             "on this machine the gain is CPU time only";
+    case KIC_MOUNT_IMAGE:
+      return "KDE's lookups read the same directory blocks of the image before and after a rebuild, so the "
+             "network (when the image is served as a file or block device) sees the same traffic: the gain "
+             "is CPU time only";
+    case KIC_MOUNT_LOCAL:
+      return "KDE's calls are answered from the kernel's memory once the directories are read: the gain is "
+             "CPU time only";
+    case KIC_MOUNT_OVERLAY:
+    case KIC_MOUNT_UNKNOWN:
+      break;
+    }
+  return "what a saved call is worth here is not known";
+}
+
+static const char *
+mount_name (KicMountKind kind)
+{
+  switch (kind)
+    {
+    case KIC_MOUNT_NFS:
+      return "on NFS";
+    case KIC_MOUNT_NETWORK:
+      return "on a network file system";
+    case KIC_MOUNT_FUSE:
+      return "on FUSE";
+    case KIC_MOUNT_IMAGE:
+      return "in a squashfs-like image";
+    case KIC_MOUNT_OVERLAY:
+      return "on an overlay";
+    case KIC_MOUNT_LOCAL:
+      return "on a local file system";
+    case KIC_MOUNT_UNKNOWN:
+      break;
+    }
+  return "on a file system that could not be read";
+}
+
+/* -v: how each theme base is mounted, and what a rebuild is worth there
+ * (the admin's question is seconds, not calls).  Under --root, as this
+ * machine sees the tree, not as the clients that mount it do. */
+static void
+mount_hint (const KicSystem *system, const char *root)
+{
+  int rootfd = kic_fs_index_rootfd (system->index);
+
+  for (guint i = 0; kic_verbose && rootfd >= 0 && system->icon_bases[i] != NULL; i++)
+    {
+      int fd = kic_open_in_root (rootfd, system->icon_bases[i], O_PATH | O_DIRECTORY | O_CLOEXEC, FALSE);
+      KicMount m;
+      KicMountKind worth;
+
+      if (fd < 0)
+        continue;
+      m = kic_mount_of_fd (fd);
+      close (fd);
+      worth = m.kind == KIC_MOUNT_OVERLAY ? m.lower_kind : m.kind;
+      if (m.kind == KIC_MOUNT_OVERLAY)
+        kic_debug ("%s%s: %s (overlay) whose lowest layer is %s (%s)%s: %s", root, system->icon_bases[i],
+                   mount_name (m.kind), mount_name (m.lower_kind) + 3, m.lower_fs ? m.lower_fs : "unknown",
+                   strcmp (root, "") == 0 ? "" : ", as this machine sees it", mount_worth (worth));
+      else
+        kic_debug ("%s%s: %s (%s)%s: %s", root, system->icon_bases[i], mount_name (m.kind), m.fs,
+                   strcmp (root, "") == 0 ? "" : ", as this machine sees it", mount_worth (worth));
+    }
+}
+
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */
@@ -126,6 +209,8 @@ commands_load_system (const KicCommandOptions *options, GError **error)
     }
   else
     kic_debug ("profile: %s (--kde)", profile);
+  mount_hint (system, options->system.root == NULL || strcmp (options->system.root, "/") == 0
+                        ? "" : options->system.root);
   /* a typo in --theme would model a KDE nobody runs without a word */
   if (options->system.theme != NULL && !kic_system_has_theme (system, options->system.theme))
     {

@@ -10,6 +10,13 @@
  * exit, it writes the number of delayed operations served to the file
  * given with -o stats=FILE.
  *
+ * -o negative_timeout=S,attr_timeout=S (default 0) let the kernel keep
+ * missing names and attributes S seconds, as an NFS client with its
+ * negative-lookup cache does (make bench-nfs checks its model of that
+ * client against the kernel's own caching this way); -o readlog=FILE
+ * appends "OFFSET SIZE" for every read served (the blocks of a squashfs
+ * image looped from this mount).
+ *
  * A benchmark tool (make bench-nfs): not part of kde-icon-cache.
  */
 #define FUSE_USE_VERSION 31
@@ -34,7 +41,12 @@ static struct {
   unsigned delay_us;
   char *stats;
   unsigned entry_timeout;
-} options = { NULL, 2000, NULL, 60 };
+  unsigned negative_timeout;
+  unsigned attr_timeout;
+  char *readlog;
+} options = { NULL, 2000, NULL, 60, 0, 0, NULL };
+
+static FILE *readlog;
 
 static volatile unsigned long served;
 
@@ -42,6 +54,9 @@ static const struct fuse_opt option_spec[] = {
   { "delay_us=%u", offsetof (typeof (options), delay_us), 0 },
   { "stats=%s", offsetof (typeof (options), stats), 0 },
   { "entry_timeout=%u", offsetof (typeof (options), entry_timeout), 0 },
+  { "negative_timeout=%u", offsetof (typeof (options), negative_timeout), 0 },
+  { "attr_timeout=%u", offsetof (typeof (options), attr_timeout), 0 },
+  { "readlog=%s", offsetof (typeof (options), readlog), 0 },
   FUSE_OPT_END,
 };
 
@@ -69,8 +84,8 @@ slow_init (struct fuse_conn_info *conn, struct fuse_config *cfg)
    * does not exist never is, nor any attribute: each failed access(2)
    * costs a round trip, as LOOKUP -> NFS3ERR_NOENT does */
   cfg->entry_timeout = options.entry_timeout;
-  cfg->negative_timeout = 0;
-  cfg->attr_timeout = 0;
+  cfg->negative_timeout = options.negative_timeout;
+  cfg->attr_timeout = options.attr_timeout;
   cfg->use_ino = 1;
   return NULL;
 }
@@ -159,6 +174,13 @@ slow_read (const char *path, char *buf, size_t size, off_t offset, struct fuse_f
   ssize_t n = pread ((int) fi->fh, buf, size, offset);
 
   (void) path;
+  if (readlog != NULL && n > 0)
+    {
+      flockfile (readlog);
+      fprintf (readlog, "%lld %zd\n", (long long) offset, n);
+      fflush (readlog);
+      funlockfile (readlog);
+    }
   return n < 0 ? -errno : (int) n;
 }
 
@@ -321,7 +343,12 @@ main (int argc, char **argv)
 
   if (fuse_opt_parse (&args, &options, option_spec, take_source) < 0 || options.source == NULL)
     {
-      fprintf (stderr, "usage: slowfs [-o delay_us=N,stats=FILE] SOURCE MOUNTPOINT [options]\n");
+      fprintf (stderr, "usage: slowfs [-o delay_us=N,stats=FILE,negative_timeout=S,attr_timeout=S,readlog=FILE] SOURCE MOUNTPOINT [options]\n");
+      return 2;
+    }
+  if (options.readlog != NULL && (readlog = fopen (options.readlog, "a")) == NULL)
+    {
+      perror (options.readlog);
       return 2;
     }
   signal (SIGUSR1, write_stats);
