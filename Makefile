@@ -55,7 +55,7 @@ DEP_CFLAGS = -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS)
 
 LIB_SRCS = src/commands.c src/commands-rebuild.c src/config.c src/content.c src/content-read.c src/desktop.c src/detect.c src/dpkg.c src/dynlib.c src/fingerprint.c src/fsindex.c src/fsindex-kept.c src/fsindex-read.c src/fsindex-virtual.c src/fsindex-mtime.c src/gtkcache.c src/iconloader.c src/keyfile.c src/manifest.c src/menu.c src/mime-icons.c src/paths.c src/plan.c src/plan-candidates.c src/plan-choose.c src/plan-content.c src/plan-floor.c src/plan-known.c src/plan-memo.c src/plan-proof.c src/plan-sizeset.c src/profile.c src/raster.c src/rcc.c \
-           src/report.c src/resolver.c src/resolver-overlay.c src/resolver-names.c src/resolver-price.c src/resolver-scan.c src/safeopen.c src/sha256.c src/source.c src/state.c src/state-changes.c src/state-write.c src/theme.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-links.c src/writer-lock.c src/writer-log.c src/writer-recovery.c src/writer-store.c
+           src/report.c src/resolver.c src/resolver-overlay.c src/resolver-names.c src/resolver-price.c src/resolver-scan.c src/safeopen.c src/sha256.c src/source.c src/state.c src/state-changes.c src/state-write.c src/theme.c src/theme-gtkcache.c src/trusted.c src/util.c src/version.c src/writer.c src/writer-fs.c src/writer-links.c src/writer-lock.c src/writer-log.c src/writer-recovery.c src/writer-store.c
 LIB_OBJS = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first (longest first: prove --timer, loaded machine), so

@@ -1,11 +1,14 @@
 /* test-gtkcache.c - GTK's icon-theme.cache read as KIconThemes a8749c1
- * reads it
+ * reads it, and the lookup that uses it, on virtual indexes
  *
  * The caches are laid out here by hand from GTK's format (gtk/
  * updateiconcache.c: header, hash table, directory list, icons, names,
- * image lists, big-endian), never taken from the program.
+ * image lists, big-endian); expected counts follow kde-lookup.md §1.2 and
+ * a8749c1's KIconThemeDir::iconPath() (a directory a valid cache does not
+ * list the name in costs no call), never taken from the program.
  */
 #include "gtkcache.h"
+#include "resolver.h"
 
 #include <string.h>
 
@@ -248,6 +251,174 @@ test_damaged (void)
   }
 }
 
+/* --- the lookup with caches (theme-gtkcache.c, resolver-scan.c) --- */
+
+static const char breeze_index[] = "[Icon Theme]\nName=Breeze\nKDE-Extensions=.svg\n"
+                                   "Directories=actions/16,actions/22,actions/32,apps/48\n"
+                                   "[actions/16]\nSize=16\nType=Fixed\n"
+                                   "[actions/22]\nSize=22\nType=Fixed\n"
+                                   "[actions/32]\nSize=32\nMinSize=32\nMaxSize=256\nType=Scalable\n"
+                                   "[apps/48]\nSize=48\nMinSize=48\nMaxSize=256\nType=Scalable\n";
+static const char *const breeze_dirs[] = { "actions/16", "actions/22", "actions/32", "apps/48", NULL };
+#define B "/usr/share/icons/breeze"
+
+typedef struct {
+  KicFsIndex *index;
+  KicResolver *resolver;
+  KicProfile profile;
+} Fixture;
+
+static void
+add (KicFsIndex *index, const char *path, KicFsType type)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+
+  kic_fs_index_add (index, dir, base, type);
+}
+
+/* breeze with doc.svg in actions/32 and apps/48, and hidden.svg in
+ * actions/22 that the cache does not list; the theme directory and the
+ * others at 1 s, actions/16 at DIR16_NS, the cache at CACHE_NS (0: no
+ * cache) */
+static void
+fixture_set (Fixture *f, gint64 cache_ns, gint64 dir16_ns)
+{
+  static const Icon icons[] = { { "doc", { 2, 3 }, 2 } };
+  const char *data_dirs[] = { "/usr/share", NULL };
+  const char *search[] = { "icons", "pixmaps", NULL };
+  KicResolverSetup setup = { 0 };
+  g_autoptr (GPtrArray) bases = g_ptr_array_new_with_free_func (g_free);
+  KicTheme *theme;
+
+  f->index = kic_fs_index_new_virtual ();
+  for (guint d = 0; breeze_dirs[d] != NULL; d++)
+    {
+      g_autofree char *path = g_strconcat (B "/", breeze_dirs[d], NULL);
+
+      add (f->index, path, KIC_FS_DIR);
+      kic_fs_index_set_mtime (f->index, path, G_GINT64_CONSTANT (1000000000));
+    }
+  kic_fs_index_set_mtime (f->index, B, G_GINT64_CONSTANT (1000000000));
+  kic_fs_index_set_mtime (f->index, B "/actions/16", dir16_ns);
+  add (f->index, "/usr/share/pixmaps", KIC_FS_DIR);
+  add (f->index, B "/actions/32/doc.svg", KIC_FS_FILE);
+  add (f->index, B "/apps/48/doc.svg", KIC_FS_FILE);
+  add (f->index, B "/actions/22/hidden.svg", KIC_FS_FILE);
+  if (cache_ns > 0)
+    {
+      g_autoptr (GBytes) bytes = build_cache (breeze_dirs, icons, G_N_ELEMENTS (icons), 7);
+
+      kic_fs_index_add_contents (f->index, B, "icon-theme.cache", g_bytes_get_data (bytes, NULL),
+                                 g_bytes_get_size (bytes));
+      kic_fs_index_set_mtime (f->index, B "/icon-theme.cache", cache_ns);
+    }
+  g_ptr_array_add (bases, g_strdup (B));
+  f->profile.table = kic_profile_table_for ("kf6", (const int[]) { 6, 30, 0 });
+  f->profile.gtk_icon_cache = TRUE;
+  theme = kic_theme_new (kic_theme_desc_parse (f->profile.table, "breeze", B "/index.theme", breeze_index,
+                                               strlen (breeze_index), "Icon Theme", NULL),
+                         bases, NULL, TRUE, f->index);
+  kic_theme_use_gtk_caches (theme, f->index);
+  setup.themes = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_theme_free);
+  g_ptr_array_add (setup.themes, theme);
+  setup.profile = &f->profile;
+  setup.data_dirs = (char **) data_dirs;
+  setup.data_home_hidden = TRUE;
+  setup.user_search_paths = (char **) search;
+  setup.generic_icons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  f->resolver = kic_resolver_new (&setup, f->index);
+}
+
+static void
+fixture_free (Fixture *f)
+{
+  kic_resolver_free (f->resolver);
+  kic_fs_index_free (f->index);
+}
+
+/* The calls of NAME at SIZE; its path into *PATH (may be NULL). */
+static guint
+calls_of (Fixture *f, const char *name, int size, gboolean list, char **path)
+{
+  g_autoptr (KicResult) r = kic_resolve (f->resolver, name, size, list);
+
+  if (path != NULL)
+    *path = g_strdup (r->path);
+  if (list)
+    g_assert_cmpuint (r->calls->len, ==, r->n_calls);
+  return r->n_calls;
+}
+
+#define MS(n) ((gint64) (n) * 1000000)
+
+/* A valid cache: MatchBest scans in Directories= order: actions/16,
+ * actions/22 (not listed: no call), actions/32 (listed: its access hits,
+ * Scalable 32-256 holds 48: dw 0, the scan ends) + 1 l10n stat. */
+static void
+test_lookup_valid (void)
+{
+  for (int list = 0; list < 2; list++)
+    {
+      Fixture f = { 0 };
+      g_autofree char *path = NULL;
+
+      fixture_set (&f, MS (2000), MS (1000));
+      g_assert_cmpuint (calls_of (&f, "doc", 48, list, &path), ==, 2);
+      g_assert_cmpstr (path, ==, B "/actions/32/doc.svg");
+      /* a file the cache does not list is not seen, at no call in breeze */
+      g_clear_pointer (&path, g_free);
+      calls_of (&f, "hidden", 22, list, &path);
+      g_assert_null (path);
+      /* ... and no breeze directory can take a link */
+      {
+        KicTheme *theme = g_ptr_array_index (kic_resolver_themes (f.resolver), 0);
+
+        for (guint i = 0; i < theme->dirs->len; i++)
+          g_assert_false (kic_theme_dir_is_plantable (g_ptr_array_index (theme->dirs, i)));
+      }
+      fixture_free (&f);
+    }
+}
+
+/* A cache older than a directory it lists, or than the theme directory,
+ * or none: every directory is checked (3 accesses for doc at 48, the
+ * last hits, + 1 l10n), and hidden.svg is found. */
+static void
+test_lookup_stale (void)
+{
+  const gint64 cases[][2] = { { MS (2000), MS (2001) }, { MS (999), MS (500) }, { 0, MS (1000) } };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (int list = 0; list < 2; list++)
+      {
+        Fixture f = { 0 };
+        g_autofree char *path = NULL;
+
+        fixture_set (&f, cases[c][0], cases[c][1]);
+        g_assert_cmpuint (calls_of (&f, "doc", 48, list, NULL), ==, 4);
+        calls_of (&f, "hidden", 22, list, &path);
+        g_assert_cmpstr (path, ==, B "/actions/22/hidden.svg");
+        fixture_free (&f);
+      }
+}
+
+/* Times are compared to the millisecond (QFileInfo::lastModified()): a
+ * cache written in the same millisecond as a directory is not older, one
+ * a millisecond before is. */
+static void
+test_lookup_same_ms (void)
+{
+  Fixture f = { 0 };
+
+  fixture_set (&f, MS (1000) + 1, MS (1000) + 999999);
+  g_assert_cmpuint (calls_of (&f, "doc", 48, FALSE, NULL), ==, 2);
+  fixture_free (&f);
+  fixture_set (&f, MS (1000) + 999999, MS (1001));
+  g_assert_cmpuint (calls_of (&f, "doc", 48, FALSE, NULL), ==, 4);
+  fixture_free (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -258,5 +429,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gtkcache/gtk-written", test_gtk_written);
   g_test_add_func ("/gtkcache/first-wins", test_first_wins);
   g_test_add_func ("/gtkcache/damaged", test_damaged);
+  g_test_add_func ("/gtkcache/lookup-valid", test_lookup_valid);
+  g_test_add_func ("/gtkcache/lookup-stale", test_lookup_stale);
+  g_test_add_func ("/gtkcache/lookup-same-ms", test_lookup_same_ms);
   return g_test_run ();
 }
