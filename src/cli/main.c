@@ -65,7 +65,7 @@ static const GOptionEntry option_entries[] = {
   { "root", 'r', 0, G_OPTION_ARG_FILENAME, &opt_root, "Work on the system under DIR (a chroot)", "DIR" },
   { "theme", 't', 0, G_OPTION_ARG_STRING, &opt_theme, "Current icon theme (default: kdeglobals, else the generation's)", "NAME" },
   { "kde", 'k', 0, G_OPTION_ARG_STRING, &opt_kde, "KDE generation to model: auto (default), kf6, kf5, kde4, kde3", "GEN" },
-  { "kde-version", 0, 0, G_OPTION_ARG_STRING, &opt_kde_version, "With --kde=kde4: its version, 4.X[.Y] (default: detected, else 4.14.2); with --kde=kf6: the KIconThemes release, 6.X[.Y] (default: detected, else 6.13.0)", "VERSION" },
+  { "kde-version", 0, 0, G_OPTION_ARG_STRING, &opt_kde_version, "With --kde=kde4: its version, 4.X[.Y] (default: detected, else 4.14.2); with --kde=kf6: the KIconThemes release, 6.X[.Y][+iconcache] (+iconcache: one that reads GTK's icon-theme.cache; default: detected, else 6.13.0)", "VERSION" },
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, &kic_verbose, "Say more", NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &kic_quiet, "Print no warnings but that the change log or a link directory cannot be written", NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and exit", NULL },

@@ -3,6 +3,7 @@
 
 #include "diag.h"
 #include "hash.h"
+#include "path.h"
 #include "sorted.h"
 
 #include <limits.h>

@@ -53,6 +53,7 @@ struct _KicFsIndex {
                            * anything is added, kic_fs_dir_own_entries()) */
   guint n_dirs_read;
   guint generation;       /* kic_fs_index_add() calls so far */
+  GHashTable *mtimes;     /* virtual: real path -> gint64* (kic_fs_index_set_mtime()) */
   GError *incomplete;     /* the first reason the picture is not the disk's:
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */

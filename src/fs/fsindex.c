@@ -134,6 +134,8 @@ kic_fs_index_free (KicFsIndex *index)
   g_hash_table_unref (index->real_paths);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
+  if (index->mtimes != NULL)
+    g_hash_table_unref (index->mtimes);
   if (index->rootfd >= 0)
     close (index->rootfd);
   if (index->link_parent_fd >= 0)

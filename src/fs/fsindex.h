@@ -245,6 +245,15 @@ void kic_fs_index_seed_file (KicFsIndex *index, const char *real, const KicFsSta
  * no stamp of. */
 void kic_fs_index_seed_files (KicFsIndex *index, GHashTable *stamps);
 
+/* The modification time (ns) of what PATH (inside the root, links
+ * followed) is now: one fstat(2) of its real path, opened through no
+ * link; a virtual index answers what kic_fs_index_set_mtime() said (0
+ * when nothing).  FALSE when there is nothing at PATH.  Not stamped: a
+ * directory's listing is, when read (fsindex-mtime.c). */
+gboolean kic_fs_index_mtime (KicFsIndex *index, const char *path, gint64 *mtime_ns);
+/* A virtual index's PATH (a real path) has that modification time. */
+void kic_fs_index_set_mtime (KicFsIndex *index, const char *path, gint64 mtime_ns);
+
 /* How many directories the index has read from disk (for tests). */
 guint kic_fs_index_n_dirs_read (const KicFsIndex *index);
 

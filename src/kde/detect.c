@@ -107,6 +107,55 @@ kic_elf_needed (const char *data, gsize length)
   return (char **) g_ptr_array_free (g_steal_pointer (&needed), FALSE);
 }
 
+/* The ELF header's fields a section lookup needs. */
+static gboolean
+elf_open (Elf *elf, const char *data, gsize length, guint64 *shoff, guint64 *shentsize, guint64 *shnum)
+{
+  enum { MAX_SECTIONS = 4096 };
+
+  if (length < 52 || memcmp (data, "\177ELF", 4) != 0 || (data[4] != 1 && data[4] != 2)
+      || (data[5] != 1 && data[5] != 2))
+    return FALSE;
+  elf->data = (const guchar *) data;
+  elf->length = length;
+  elf->is64 = data[4] == 2;
+  elf->big = data[5] == 2;
+  return elf_word (elf, elf->is64 ? 40 : 32, shoff) && elf_uint (elf, elf->is64 ? 58 : 46, 2, shentsize)
+         && elf_uint (elf, elf->is64 ? 60 : 48, 2, shnum) && *shentsize >= (elf->is64 ? 64u : 40u)
+         && *shnum <= MAX_SECTIONS && *shoff < length;
+}
+
+gboolean
+kic_elf_section (const char *data, gsize length, const char *name, gsize *offset, gsize *size)
+{
+  Elf elf;
+  guint64 shoff, shentsize, shnum, shstrndx;
+  ElfSection names;
+  gsize want = strlen (name) + 1;
+
+  if (!elf_open (&elf, data, length, &shoff, &shentsize, &shnum)
+      || !elf_uint (&elf, elf.is64 ? 62 : 50, 2, &shstrndx) || shstrndx >= shnum
+      || !elf_section (&elf, shoff, shentsize, shstrndx, &names) || names.offset >= length)
+    return FALSE;
+  for (guint64 i = 0; i < shnum; i++)
+    {
+      ElfSection sec;
+      guint64 at;
+
+      /* sh_name, the first word of a section header: an offset in NAMES */
+      if (!elf_section (&elf, shoff, shentsize, i, &sec) || !elf_uint (&elf, shoff + i * shentsize, 4, &at)
+          || at >= names.size || names.size - at < want || length - names.offset < at + want
+          || memcmp (data + names.offset + at, name, want) != 0)
+        continue;
+      if (sec.offset > length || sec.size > length - sec.offset)
+        return FALSE;
+      *offset = (gsize) sec.offset;
+      *size = (gsize) sec.size;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* The directories a dynamic linker looks in, inside the root: /usr/lib,
  * /lib and their multiarch subdirectories. */
 static GPtrArray *
@@ -271,6 +320,20 @@ kic_detect_links (KicFsIndex *index, const char *library, const char *needed_lib
 /* Libraries bigger than this are not read (libKF6BreezeIcons of Debian 13
  * is 19 MB). */
 #define KIC_MAX_LIBRARY (128 << 20)
+
+gboolean
+kic_detect_has_string (KicFsIndex *index, const char *library, const char *section, const char *text)
+{
+  g_autofree char *data = NULL;
+  gsize length, offset, size, want = strlen (text) + 1;
+
+  if (!kic_fs_index_read_file_max (index, library, KIC_MAX_LIBRARY, &data, &length, NULL)
+      || !kic_elf_section (data, length, section, &offset, &size))
+    return FALSE;
+  /* the string and its NUL: not the start of a longer one (a linker may
+   * keep a literal as the tail of another that ends the same) */
+  return memmem (data + offset, size, text, want) != NULL;
+}
 
 /* §2.2: the :/icons/breeze resource of libKF6BreezeIcons.so.6, read from
  * the library itself (rcc.c). */

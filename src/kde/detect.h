@@ -35,6 +35,15 @@ char *kic_detect_library_release (KicFsIndex *index, const char *library, const 
  * its DT_NEEDED entries?  FALSE when it cannot be read or is no ELF. */
 gboolean kic_detect_links (KicFsIndex *index, const char *library, const char *needed);
 
+/* Does section SECTION (".rodata") of the ELF shared object LIBRARY
+ * (inside the root) hold the string TEXT (its NUL included)?  FALSE when
+ * it cannot be read or is no ELF. */
+gboolean kic_detect_has_string (KicFsIndex *index, const char *library, const char *section, const char *text);
+
+/* Where section NAME of the ELF object DATA lies in it; FALSE when it has
+ * none or it does not lie inside DATA. */
+gboolean kic_elf_section (const char *data, gsize length, const char *name, gsize *offset, gsize *size);
+
 /* What the :/icons/breeze resource of libKF6BreezeIcons.so.6 holds. */
 typedef struct {
   GHashTable *dirs;  /* ":/icons/breeze/actions/16" -> set of file names */

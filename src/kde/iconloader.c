@@ -248,6 +248,7 @@ load_theme (ThemeLoader *loader, const char *name)
   KicThemeDesc *desc = NULL;
   const KicProfileTable *profile = loader->profile->table;
   KicResource resource = { NULL, NULL };
+  KicTheme *theme;
 
   /* :273-290: hicolor, locolor and defaultThemeName() (KF: hicolor too)
    * get "<datadir>/<app>/icons/<theme>" first; KDE 3/4 take KStandardDirs'
@@ -320,7 +321,10 @@ load_theme (ThemeLoader *loader, const char *name)
     desc = load_theme_desc (loader, name, disk_bases);
   if (desc == NULL)
     return NULL;
-  return kic_theme_new (desc, bases, &resource, profile->dedup_theme_dirs, loader->index);
+  theme = kic_theme_new (desc, bases, &resource, profile->dedup_theme_dirs, loader->index);
+  if (loader->profile->gtk_icon_cache)
+    kic_theme_use_gtk_caches (theme, loader->index);
+  return theme;
 }
 
 /* load_theme (LOADER, NAME), made once for all the theme lists of a

@@ -268,10 +268,11 @@ kic_profile_describe (const KicProfile *profile)
   if (profile->table->generation == KIC_KDE_KDE4)
     return g_strdup_printf ("kde4 %d.%d.%d", profile->version[0], profile->version[1], profile->version[2]);
   if (profile->table->generation == KIC_KDE_KF6)
-    return g_strdup_printf ("kf6 %d.%d.%d (%s%s%s%s)", profile->version[0], profile->version[1], profile->version[2],
+    return g_strdup_printf ("kf6 %d.%d.%d (%s%s%s%s%s)", profile->version[0], profile->version[1], profile->version[2],
                             profile->version_detected ? "" : "taken to be ", profile->table->releases,
                             profile->breeze_embedded ? ", breeze embedded" : "",
-                            profile->platform_theme ? ", KDE platform theme" : "");
+                            profile->platform_theme ? ", KDE platform theme" : "",
+                            profile->gtk_icon_cache ? ", reads icon-theme.cache" : "");
   return g_strdup (profile->table->name);
 }
 
@@ -281,8 +282,8 @@ kic_profile_id (const KicProfile *profile)
   if (profile->table->generation == KIC_KDE_KDE4)
     return g_strdup_printf ("kde4-%d.%d.%d", profile->version[0], profile->version[1], profile->version[2]);
   if (profile->table->generation == KIC_KDE_KF6)
-    return g_strdup_printf ("kf6-%d.%d.%d%s", profile->version[0], profile->version[1], profile->version[2],
-                            profile->breeze_embedded ? "+breeze" : "");
+    return g_strdup_printf ("kf6-%d.%d.%d%s%s", profile->version[0], profile->version[1], profile->version[2],
+                            profile->breeze_embedded ? "+breeze" : "", profile->gtk_icon_cache ? "+iconcache" : "");
   return g_strdup (profile->table->name);
 }
 
@@ -293,10 +294,26 @@ version_kind (const int version[3])
   return version[0] == 4 ? "kde4" : "kf6";
 }
 
+/* VERSION without KIC_KF6_ICON_CACHE_SUFFIX; *ICON_CACHE (may be NULL)
+ * says whether it had it.  transfer full */
+static char *
+version_release (const char *version, gboolean *icon_cache)
+{
+  gboolean has = version != NULL && g_str_has_suffix (version, KIC_KF6_ICON_CACHE_SUFFIX);
+
+  if (icon_cache != NULL)
+    *icon_cache = has;
+  if (version == NULL)
+    return NULL;
+  return has ? g_strndup (version, strlen (version) - strlen (KIC_KF6_ICON_CACHE_SUFFIX)) : g_strdup (version);
+}
+
 gboolean
-kic_profile_check_options (const char *kind, const char *version, GError **error)
+kic_profile_check_options (const char *kind, const char *version_option, GError **error)
 {
   int parsed[3];
+  gboolean icon_cache;
+  g_autofree char *version = version_release (version_option, &icon_cache);
 
   if (kind != NULL && strcmp (kind, "auto") != 0 && kic_profile_table (kind) == NULL)
     {
@@ -304,10 +321,11 @@ kic_profile_check_options (const char *kind, const char *version, GError **error
                    "unknown KDE generation '%s' (use auto, kf6, kf5, kde4 or kde3)", kind);
       return FALSE;
     }
-  if (version != NULL && !kic_profile_parse_version (version, parsed))
+  if (version != NULL && (!kic_profile_parse_version (version, parsed) || (icon_cache && parsed[0] != 6)))
     {
       g_set_error (error, KIC_ERROR, KIC_ERROR_USAGE,
-                   "bad KDE version '%s' (expected 4.X[.Y] for KDE 4 or 6.X[.Y] for KF6)", version);
+                   "bad KDE version '%s' (expected 4.X[.Y] for KDE 4 or 6.X[.Y][%s] for KF6)", version_option,
+                   KIC_KF6_ICON_CACHE_SUFFIX);
       return FALSE;
     }
   if (version != NULL && kind != NULL && strcmp (kind, "auto") != 0 && strcmp (kind, version_kind (parsed)) != 0)
@@ -394,14 +412,48 @@ find_embedded_breeze (KicProfile *profile, KicFsIndex *index)
     }
 }
 
+/* KF6: does KIconThemes read GTK's icon-theme.cache?  PINNED
+ * (--kde-version): what it said (ICON_CACHE); else what the installed
+ * library says: a8749c1's KIconCache opens "icon-theme.cache", a string
+ * in no release's library (git grep of v6.0.0..v6.30.0). */
+static void
+find_icon_cache (KicProfile *profile, KicFsIndex *index, gboolean pinned, gboolean icon_cache)
+{
+  g_autofree char *library = NULL;
+
+  if (pinned)
+    {
+      profile->gtk_icon_cache = icon_cache;
+      return;
+    }
+  library = installed_library (profile, index, "libKF6IconThemes.so.6");
+  profile->gtk_icon_cache = library != NULL && kic_detect_has_string (index, library, ".rodata", "icon-theme.cache");
+}
+
+/* A KIconThemes newer than any the rows were checked against: say which
+ * rules it is planned with, and how to pin them. */
+static void
+warn_newer (const KicProfile *profile)
+{
+  if (!profile->version_detected || profile->version[0] < KIC_KF6_CHECKED_MAJOR
+      || (profile->version[0] == KIC_KF6_CHECKED_MAJOR && profile->version[1] <= KIC_KF6_CHECKED_MINOR))
+    return;
+  kic_warning ("%s is KIconThemes %d.%d.%d, newer than %d.%d, the newest release kde-icon-cache was checked "
+               "against: planned with the rules of %s (--kde-version pins them)",
+               profile->found ? profile->found : "libKF6IconThemes.so.6", profile->version[0], profile->version[1],
+               profile->version[2], KIC_KF6_CHECKED_MAJOR, KIC_KF6_CHECKED_MINOR, profile->table->releases);
+}
+
 KicProfile *
-kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GError **error)
+kic_profile_new (KicFsIndex *index, const char *kind, const char *version_option, GError **error)
 {
   g_autoptr (KicProfile) profile = g_new0 (KicProfile, 1);
   const char *name = kind;
   int parsed[3];
+  gboolean icon_cache;
+  g_autofree char *version = version_release (version_option, &icon_cache);
 
-  if (!kic_profile_check_options (kind, version, error))
+  if (!kic_profile_check_options (kind, version_option, error))
     return NULL;
   if (kind == NULL || strcmp (kind, "auto") == 0)
     {
@@ -430,6 +482,8 @@ kic_profile_new (KicFsIndex *index, const char *kind, const char *version, GErro
       find_version (profile, index, version, "libKF6IconThemes.so.6", KIC_KF6_DEFAULT_VERSION);
       profile->table = kic_profile_table_for ("kf6", profile->version);
       find_embedded_breeze (profile, index);
+      find_icon_cache (profile, index, version != NULL, icon_cache);
+      warn_newer (profile);
     }
   if (profile->table->platform_theme != NULL)
     {

@@ -93,6 +93,9 @@ typedef struct {
   gboolean apps_first_pass; /* KDE 4.10.1 and later (§3.2) */
   gboolean platform_theme;  /* KF6: the table's platform_theme plugin is installed: the
                              * menu's process (plasmashell in a Plasma session) loads it */
+  gboolean gtk_icon_cache;  /* KF6: KIconThemes reads GTK's icon-theme.cache (KDE/kiconthemes
+                             * a8749c1, in no release yet): told by the library itself, or
+                             * --kde=kf6-iconcache (theme-gtkcache.c) */
   char *found;              /* the library it was detected from (inside the root), or NULL */
 } KicProfile;
 
@@ -110,6 +113,16 @@ const KicProfileTable *kic_profile_table_for (const char *name, const int versio
 /* "4.8.4", "4.10" (KDE 4) or "6.30.0", "6.14" (KF6) into VERSION; FALSE
  * when it is neither. */
 gboolean kic_profile_parse_version (const char *text, int version[3]);
+
+/* The newest KIconThemes release the KF6 rows were checked against (by
+ * tests/integration/oracle-kf6.sh): a newer one is planned with the last
+ * row, and a warning says so. */
+#define KIC_KF6_CHECKED_MAJOR 6
+#define KIC_KF6_CHECKED_MINOR 30
+
+/* The --kde-version suffix of a KIconThemes that reads GTK's
+ * icon-theme.cache (KDE/kiconthemes a8749c1): "6.30.0+iconcache". */
+#define KIC_KF6_ICON_CACHE_SUFFIX "+iconcache"
 
 /* Are --kde=KIND and --kde-version=VERSION (each may be NULL) valid on
  * their own?  KIC_ERROR_USAGE naming the value when not. */

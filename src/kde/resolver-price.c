@@ -92,6 +92,10 @@ price_theme (KicResolver *resolver, const KicTheme *theme, const char *file, int
   gboolean over = FALSE;
   ProbeFile probe;
 
+  /* what a miss costs there depends on the name (GTK caches): the links
+   * of such a theme are priced by lookups */
+  if (theme->gtk_caches != NULL)
+    return FALSE;
   if (distances == NULL)
     {
       own = g_new (int, dirs->len + 1);

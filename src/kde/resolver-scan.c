@@ -6,6 +6,7 @@
  * kicontheme.cpp is named, as in resolver.c.
  */
 #include "resolver-private.h"
+#include "gtkcache.h"
 #include "path.h"
 
 #include <limits.h>
@@ -111,6 +112,21 @@ resolver_theme_dir_caches (const KicResolver *resolver, const KicTheme *theme)
   return caches;
 }
 
+/* a8749c1 kicontheme.cpp:966-978, KIconThemeDir::iconPath(): a valid
+ * icon-theme.cache (theme-gtkcache.c) that does not list the stem of
+ * FILE in DIR answers "not here" before any call, whatever the disk holds
+ * (a link planted since included). */
+static gboolean
+gtk_cache_denies (const KicThemeDir *dir, const ProbeFile *file)
+{
+  g_autofree char *stem = NULL;
+
+  if (dir->gtk_cache == NULL)
+    return FALSE;
+  stem = kic_gtk_cache_stem (file->name);
+  return !kic_gtk_cache_lists (dir->gtk_cache, dir->spec->name, stem);
+}
+
 /* What FILE in theme directory DIR (whose cache entry is CACHE) is; FILE
  * may hold a '/' when Icon= does.  Files of the overlay exist as regular
  * files, or not at all. */
@@ -130,6 +146,8 @@ resolver_index_type (KicResolver *resolver, guint calls, const KicThemeDir *dir,
   if (dir->resource_files != NULL)
     return !file->has_slash && g_hash_table_contains (dir->resource_files, file->name) ? KIC_FS_FILE
                                                                                        : KIC_FS_NONE;
+  if (gtk_cache_denies (dir, file))
+    return KIC_FS_NONE;
 
   if (file->has_slash)
     {
@@ -171,7 +189,11 @@ resolver_probe_theme_dir (Lookup *lookup, const KicThemeDir *dir, DirCache *cach
 {
   const char *file = probe->name;
   g_autofree char *path = NULL;
-  gboolean hit = resolver_index_type (lookup->resolver, lookup->result->n_calls, dir, cache, probe) != KIC_FS_NONE;
+  gboolean hit;
+
+  if (gtk_cache_denies (dir, probe))
+    return FALSE;
+  hit = resolver_index_type (lookup->resolver, lookup->result->n_calls, dir, cache, probe) != KIC_FS_NONE;
 
   if (lookup->result->calls != NULL)
     path = g_strconcat (dir->path, "/", file, NULL);
@@ -570,8 +592,10 @@ resolver_scan_dirs (Lookup *lookup, const KicTheme *theme, const ProbeFile *file
   gboolean hit;
 
   /* without a list of the calls, a MatchBest scan probes only where the
-   * file is (KDE 3 prunes before a hit: that scan is made in full) */
-  if (!exact && rule != KIC_PRUNE_KDE3 && lookup->result->calls == NULL && !file->has_slash && distances != NULL)
+   * file is (KDE 3 prunes before a hit: that scan is made in full; with
+   * GTK caches a miss costs a call only where the cache lists the name) */
+  if (!exact && rule != KIC_PRUNE_KDE3 && lookup->result->calls == NULL && !file->has_slash && distances != NULL
+      && theme->gtk_caches == NULL)
     return scan_dirs_indexed (lookup, theme, file, distances);
   for (guint i = 0; i < dirs->len; i++)
     {

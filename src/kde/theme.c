@@ -518,6 +518,8 @@ kic_theme_free (KicTheme *theme)
     return;
   g_ptr_array_unref (theme->dirs);
   g_ptr_array_unref (theme->scaled_dirs);
+  if (theme->gtk_caches != NULL)
+    g_ptr_array_unref (theme->gtk_caches);
   kic_theme_desc_free (theme->desc);
   g_free (theme);
 }

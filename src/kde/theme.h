@@ -66,6 +66,9 @@ typedef struct {
   gboolean real;          /* PATH is a real directory as the index sees it:
                            * reached with no symbolic link and no ".."
                            * (kic_theme_dir_is_plantable()) */
+  const struct _KicGtkCache *gtk_cache; /* the valid icon-theme.cache of its
+                           * base that answers "not here" for it
+                           * (kic_theme_use_gtk_caches()), or NULL */
 } KicThemeDir;
 
 typedef struct {
@@ -74,6 +77,7 @@ typedef struct {
                               * mirror a disk copy (KicResource.mirror) */
   GPtrArray *dirs;        /* KicThemeDir*, Scale 1 (and below), scan order */
   GPtrArray *scaled_dirs; /* KicThemeDir*, Scale >= 2 */
+  GPtrArray *gtk_caches;  /* KicGtkCache* its directories use, or NULL */
   gint ref;               /* kic_theme_ref(), kic_theme_free() */
 } KicTheme;
 
@@ -135,6 +139,13 @@ KicTheme *kic_theme_ref (KicTheme *theme);
 void kic_theme_free (KicTheme *theme);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicTheme, kic_theme_free)
 
+/* A KIconThemes that reads GTK's icon-theme.cache (profile.h,
+ * gtk_icon_cache): give each directory of THEME on disk the cache of its
+ * base ("<base>/<theme>/icon-theme.cache") when that KIconThemes would
+ * use it (theme-gtkcache.c); a cache found but not used is a note naming
+ * it.  Before the theme is shared. */
+void kic_theme_use_gtk_caches (KicTheme *theme, KicFsIndex *index);
+
 /* Is DIR a Qt resource directory (read from the library, or guessed)?
  * Nothing can be planted there. */
 static inline gboolean
@@ -153,7 +164,10 @@ kic_theme_dir_is_resource (const KicThemeDir *dir)
 static inline gboolean
 kic_theme_dir_is_plantable (const KicThemeDir *dir)
 {
-  return dir->real && !kic_theme_dir_is_resource (dir);
+  /* nor where a valid icon-theme.cache answers: a link there is never
+   * seen while the cache stays valid, and one that changed the
+   * directory's time would make the whole base's cache stale */
+  return dir->real && !kic_theme_dir_is_resource (dir) && dir->gtk_cache == NULL;
 }
 
 /* The themes a system loaded, each under its name for the index

@@ -32,7 +32,7 @@ FUZZ_OPTS ?=
 FUZZ_SKIP_KNOWN ?=
 FUZZ_UBSAN_SUPP ?=
 
-FUZZ_ALL_TARGETS = desktop index-theme keyfile manifest raster resolver
+FUZZ_ALL_TARGETS = desktop gtkcache index-theme keyfile manifest raster resolver
 FUZZ_TARGETS ?= $(FUZZ_ALL_TARGETS)
 
 FUZZ_LIB_SRCS = $(or $(LIB_SRCS),$(filter-out src/cli/main.c,$(wildcard src/*/*.c)))

@@ -275,6 +275,106 @@ test_kf6_detect (void)
     }
 }
 
+/* A tmp root with DATA as /usr/lib/x86_64-linux-gnu/libKF6IconThemes.so.<RELEASE>
+ * and the soname linked to it; the profile --kde=auto, --kde-version
+ * VERSION (may be NULL) finds there.  transfer full */
+static KicProfile *
+kf6_profile_of (const char *data, gsize length, const char *release, const char *version)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("kic-profile-XXXXXX", NULL);
+  g_autofree char *lib = g_build_filename (tmp, "usr/lib/x86_64-linux-gnu", NULL);
+  g_autofree char *name = g_strconcat ("libKF6IconThemes.so.", release, NULL);
+  g_autofree char *real = g_build_filename (lib, name, NULL);
+  g_autofree char *link = g_build_filename (lib, "libKF6IconThemes.so.6", NULL);
+  g_autoptr (KicFsIndex) disk = NULL;
+  g_autoptr (GError) error = NULL;
+  KicProfile *profile;
+
+  g_assert_cmpint (g_mkdir_with_parents (lib, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (real, data, (gssize) length, NULL));
+  g_assert_cmpint (symlink (name, link), ==, 0);
+  disk = kic_fs_index_new (tmp);
+  profile = kic_profile_new (disk, "auto", version, &error);
+  g_assert_no_error (error);
+  g_free (profile->found);
+  profile->found = NULL; /* the index goes away */
+  g_assert_cmpint (unlink (link), ==, 0);
+  g_assert_cmpint (unlink (real), ==, 0);
+  for (int up = 0; up < 4; up++)
+    {
+      char *slash = strrchr (lib, '/');
+
+      g_assert_cmpint (g_rmdir (lib), ==, 0);
+      *slash = '\0';
+    }
+  return profile;
+}
+
+/* A KIconThemes that reads GTK's icon-theme.cache (a8749c1) is told by
+ * the string its KIconCache opens, in the library's .rodata: this test
+ * program holds that string there too (the assertion below), a library
+ * that is not ELF or lacks it does not; --kde-version pins it either way,
+ * and a release newer than the last checked is named in a warning. */
+static void
+test_kf6_icon_cache (void)
+{
+  g_autofree char *exe = NULL;
+  g_autofree char *other = g_strdup ("icon-theme.cache");
+  gsize length, offset, size;
+  g_autoptr (KicProfile) reads = NULL;
+  g_autoptr (KicProfile) plain = NULL;
+  g_autoptr (KicProfile) pinned = NULL;
+  g_autoptr (KicProfile) pinned_cache = NULL;
+  g_autoptr (KicProfile) newer = NULL;
+  g_autoptr (GPtrArray) said = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *description = NULL;
+  gboolean warned = FALSE;
+
+  g_assert_true (g_file_get_contents ("/proc/self/exe", &exe, &length, NULL));
+  g_assert_true (kic_elf_section (exe, length, ".rodata", &offset, &size));
+  g_assert_nonnull (memmem (exe + offset, size, "icon-theme.cache", sizeof "icon-theme.cache"));
+  g_assert_false (kic_elf_section (exe, length, ".no-such-section", &offset, &size));
+  /* cut anywhere: no read outside the bytes (ASan) */
+  for (gsize cut = 0; cut < length; cut += length / 89 + 1)
+    kic_elf_section (exe, cut, ".rodata", &offset, &size);
+
+  reads = kf6_profile_of (exe, length, "6.30.0", NULL);
+  g_assert_true (reads->gtk_icon_cache);
+  id = kic_profile_id (reads);
+  g_assert_cmpstr (id, ==, "kf6-6.30.0+iconcache");
+  description = kic_profile_describe (reads);
+  g_assert_cmpstr (description, ==, "kf6 6.30.0 (6.25 and later, reads icon-theme.cache)");
+  /* the same bytes with the string changed by one letter */
+  other[15] = 'f';
+  {
+    g_autofree char *copy = g_memdup2 (exe, length);
+    char *at = memmem (copy, length, "icon-theme.cache", sizeof "icon-theme.cache");
+
+    while (at != NULL)
+      {
+        memcpy (at, other, sizeof "icon-theme.cache");
+        at = memmem (copy, length, "icon-theme.cache", sizeof "icon-theme.cache");
+      }
+    plain = kf6_profile_of (copy, length, "6.30.0", NULL);
+    g_assert_false (plain->gtk_icon_cache);
+  }
+  pinned = kf6_profile_of (exe, length, "6.30.0", "6.30");
+  g_assert_false (pinned->gtk_icon_cache);
+  pinned_cache = kf6_profile_of ("not ELF", 7, "6.30.0", "6.30+iconcache");
+  g_assert_true (pinned_cache->gtk_icon_cache);
+  g_assert_false (kic_profile_check_options ("kde4", "4.14+iconcache", NULL));
+  g_assert_false (kic_profile_check_options ("kf6", "+iconcache", NULL));
+
+  g_ptr_array_unref (kic_diagnostics_take ());
+  newer = kf6_profile_of ("not ELF", 7, "6.31.0", NULL);
+  said = kic_diagnostics_take ();
+  for (guint i = 0; i < said->len; i++)
+    warned |= strstr (g_ptr_array_index (said, i), "6.31.0, newer than 6.30") != NULL;
+  g_assert_true (warned);
+  g_assert_cmpint (newer->table->since[1], ==, 25);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -286,5 +386,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/kf6-rows", test_kf6_rows);
   g_test_add_func ("/profile/kf6-options", test_kf6_options);
   g_test_add_func ("/profile/kf6-detect", test_kf6_detect);
+  g_test_add_func ("/profile/kf6-icon-cache", test_kf6_icon_cache);
   return g_test_run ();
 }
