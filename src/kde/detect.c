@@ -1,160 +1,17 @@
 /* detect.c - which KDE a root runs, from the libraries installed in it
  *
- * An ELF reader (DT_NEEDED only), the dynamic linker's directories, and
- * the breeze resource KF6's kiconthemes may carry (rcc.c).  All reads go
+ * The libraries' ELF headers (elfread.c), the dynamic linker's directories,
+ * and the breeze resource KF6's kiconthemes may carry (rcc.c).  All reads go
  * through the KicFsIndex.
  */
 #include "detect.h"
 
 #include "diag.h"
+#include "elfread.h"
 #include "hash.h"
-#include "number.h"
 #include "rcc.h"
 
 #include <string.h>
-
-/* Fixed-width reads of an ELF file in its own byte order. */
-typedef struct {
-  const guchar *data;
-  gsize length;
-  gboolean is64;
-  gboolean big;
-} Elf;
-
-static gboolean
-elf_uint (const Elf *elf, guint64 offset, guint size, guint64 *value)
-{
-  return kic_read_uint (elf->data, elf->length, offset, size, elf->big, value);
-}
-
-/* An address-sized field (4 or 8 bytes). */
-static gboolean
-elf_word (const Elf *elf, guint64 offset, guint64 *value)
-{
-  return elf_uint (elf, offset, elf->is64 ? 8 : 4, value);
-}
-
-/* The section headers' sh_type, sh_offset, sh_size, sh_link, sh_entsize. */
-typedef struct {
-  guint64 type, offset, size, link, entsize;
-} ElfSection;
-
-static gboolean
-elf_section (const Elf *elf, guint64 shoff, guint64 shentsize, guint64 i, ElfSection *s)
-{
-  guint64 at = shoff + i * shentsize;
-
-  if (elf->is64)
-    return elf_uint (elf, at + 4, 4, &s->type) && elf_uint (elf, at + 24, 8, &s->offset)
-           && elf_uint (elf, at + 32, 8, &s->size) && elf_uint (elf, at + 40, 4, &s->link)
-           && elf_uint (elf, at + 56, 8, &s->entsize);
-  return elf_uint (elf, at + 4, 4, &s->type) && elf_uint (elf, at + 16, 4, &s->offset)
-         && elf_uint (elf, at + 20, 4, &s->size) && elf_uint (elf, at + 24, 4, &s->link)
-         && elf_uint (elf, at + 36, 4, &s->entsize);
-}
-
-/* The SHT_DYNAMIC section's DT_NEEDED strings, from its linked string
- * table.  Stripped libraries keep their section headers. */
-char **
-kic_elf_needed (const char *data, gsize length)
-{
-  enum { SHT_DYNAMIC = 6, DT_NULL = 0, DT_NEEDED = 1, MAX_SECTIONS = 4096 };
-  Elf elf = { (const guchar *) data, length, FALSE, FALSE };
-  g_autoptr (GPtrArray) needed = g_ptr_array_new_with_free_func (g_free);
-  guint64 shoff, shentsize, shnum;
-
-  if (length < 52 || memcmp (data, "\177ELF", 4) != 0 || (data[4] != 1 && data[4] != 2)
-      || (data[5] != 1 && data[5] != 2))
-    return NULL;
-  elf.is64 = data[4] == 2;
-  elf.big = data[5] == 2;
-  if (!elf_word (&elf, elf.is64 ? 40 : 32, &shoff)
-      || !elf_uint (&elf, elf.is64 ? 58 : 46, 2, &shentsize)
-      || !elf_uint (&elf, elf.is64 ? 60 : 48, 2, &shnum)
-      || shentsize < (elf.is64 ? 64u : 40u) || shnum > MAX_SECTIONS || shoff >= length)
-    return NULL;
-  for (guint64 i = 0; i < shnum; i++)
-    {
-      ElfSection dyn, str;
-      guint64 entsize;
-
-      if (!elf_section (&elf, shoff, shentsize, i, &dyn) || dyn.type != SHT_DYNAMIC)
-        continue;
-      if (dyn.link >= shnum || !elf_section (&elf, shoff, shentsize, dyn.link, &str))
-        return NULL;
-      entsize = dyn.entsize ? dyn.entsize : (elf.is64 ? 16 : 8);
-      /* every bound is checked by subtraction: the offsets come from the
-       * file and may be anything */
-      for (guint64 at = dyn.offset; at < length && length - at >= entsize && at - dyn.offset + entsize <= dyn.size;
-           at += entsize)
-        {
-          guint64 tag, value;
-
-          if (!elf_word (&elf, at, &tag) || !elf_word (&elf, at + (elf.is64 ? 8 : 4), &value)
-              || tag == DT_NULL)
-            break;
-          if (tag == DT_NEEDED && value < str.size && str.offset < length && value < length - str.offset)
-            {
-              const char *s = data + str.offset + value;
-              gsize max = MIN (str.size - value, length - str.offset - value);
-
-              g_ptr_array_add (needed, g_strndup (s, strnlen (s, max)));
-            }
-        }
-      break;
-    }
-  g_ptr_array_add (needed, NULL);
-  return (char **) g_ptr_array_free (g_steal_pointer (&needed), FALSE);
-}
-
-/* The ELF header's fields a section lookup needs. */
-static gboolean
-elf_open (Elf *elf, const char *data, gsize length, guint64 *shoff, guint64 *shentsize, guint64 *shnum)
-{
-  enum { MAX_SECTIONS = 4096 };
-
-  if (length < 52 || memcmp (data, "\177ELF", 4) != 0 || (data[4] != 1 && data[4] != 2)
-      || (data[5] != 1 && data[5] != 2))
-    return FALSE;
-  elf->data = (const guchar *) data;
-  elf->length = length;
-  elf->is64 = data[4] == 2;
-  elf->big = data[5] == 2;
-  return elf_word (elf, elf->is64 ? 40 : 32, shoff) && elf_uint (elf, elf->is64 ? 58 : 46, 2, shentsize)
-         && elf_uint (elf, elf->is64 ? 60 : 48, 2, shnum) && *shentsize >= (elf->is64 ? 64u : 40u)
-         && *shnum <= MAX_SECTIONS && *shoff < length;
-}
-
-gboolean
-kic_elf_section (const char *data, gsize length, const char *name, gsize *offset, gsize *size)
-{
-  Elf elf;
-  guint64 shoff, shentsize, shnum, shstrndx;
-  ElfSection names;
-  gsize want = strlen (name) + 1;
-
-  if (!elf_open (&elf, data, length, &shoff, &shentsize, &shnum)
-      || !elf_uint (&elf, elf.is64 ? 62 : 50, 2, &shstrndx) || shstrndx >= shnum
-      || !elf_section (&elf, shoff, shentsize, shstrndx, &names) || names.offset >= length)
-    return FALSE;
-  for (guint64 i = 0; i < shnum; i++)
-    {
-      ElfSection sec;
-      guint64 at;
-
-      /* sh_name, the first word of a section header: an offset in NAMES */
-      if (!elf_section (&elf, shoff, shentsize, i, &sec) || !elf_uint (&elf, shoff + i * shentsize, 4, &at)
-          || at >= names.size || names.size - at < want || length - names.offset < at + want
-          || memcmp (data + names.offset + at, name, want) != 0)
-        continue;
-      if (sec.offset > length || sec.size > length - sec.offset)
-        return FALSE;
-      *offset = (gsize) sec.offset;
-      *size = (gsize) sec.size;
-      return TRUE;
-    }
-  return FALSE;
-}
 
 /* The directories a dynamic linker looks in, inside the root: /usr/lib,
  * /lib and their multiarch subdirectories. */

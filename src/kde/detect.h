@@ -40,10 +40,6 @@ gboolean kic_detect_links (KicFsIndex *index, const char *library, const char *n
  * it cannot be read or is no ELF. */
 gboolean kic_detect_has_string (KicFsIndex *index, const char *library, const char *section, const char *text);
 
-/* Where section NAME of the ELF object DATA lies in it; FALSE when it has
- * none or it does not lie inside DATA. */
-gboolean kic_elf_section (const char *data, gsize length, const char *name, gsize *offset, gsize *size);
-
 /* What the :/icons/breeze resource of libKF6BreezeIcons.so.6 holds. */
 typedef struct {
   GHashTable *dirs;  /* ":/icons/breeze/actions/16" -> set of file names */
@@ -55,9 +51,5 @@ typedef struct {
  * (naming the library) when it cannot be read. */
 gboolean kic_detect_read_breeze (KicFsIndex *index, const char *library, KicEmbeddedBreeze *breeze,
                                  GError **error);
-
-/* The DT_NEEDED entries of the ELF shared object DATA (32 or 64 bit,
- * either byte order); NULL when it is not one.  transfer full */
-char **kic_elf_needed (const char *data, gsize length);
 
 #endif /* KIC_DETECT_H */

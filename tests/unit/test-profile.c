@@ -1,9 +1,9 @@
 /* test-profile.c - the generation table, KDE 4 versions, DT_NEEDED and
  * detection from the libraries in a (virtual) root */
-#include "detect.h"
 #include "profile.h"
 
 #include "diag.h"
+#include "elfread.h"
 
 #include <string.h>
 #include <unistd.h>
