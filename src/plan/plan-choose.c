@@ -150,37 +150,17 @@ compare_priced (gconstpointer a, gconstpointer b)
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Add to CHOSEN (and to p->after) the candidate not chosen yet whose link
- * gives the lowest cost below BAR (the first of them, in the order of
- * CANDIDATES); FALSE when none does.  *COST is then that cost.
- *
- * Pricing every candidate with a full lookup per target size costs, in a
- * theme of N candidate directories, N lookups of N probes each: N^2 (an
- * index.theme listing 24 000 empty directories took 436 s, issue 19).
- * So each target size gets one lookup as things are, which prices every
- * candidate (kic_resolve_priced()): exactly, or with a lower bound where
- * the lookup meets the candidate's directory elsewhere than in its own
- * theme's scan (or with KDE 3/4).  Bounded candidates are then priced with
- * full lookups in the order of their bounds, until a bound exceeds the
- * cheapest cost found: the choice is the one a full pricing of every
- * candidate makes (past KIC_MAX_PRICED of them, the cheapest so far). */
-static gboolean
-add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
-              GPtrArray *candidates, GArray *links, KicPricedWatch *watch, GPtrArray *chosen, double bar,
-              double *cost, double *today_out)
+/* Each candidate of CANDIDATES priced in PRICED (a bound, exact or not)
+ * by one lookup per target size as things are (kic_resolve_priced());
+ * today's cost, G_MAXDOUBLE when today's lookup shows other content than
+ * CONTENT at some target size. */
+static double
+price_candidates (Planner *p, KicResolver *resolver, const char *name, const KicContent *content,
+                  const char *source, GPtrArray *candidates, GArray *links, KicPricedWatch *watch, GArray *priced)
 {
   const GArray *targets = p->options->targets;
-  g_autoptr (GArray) priced = g_array_new (FALSE, FALSE, sizeof (Priced));
-  g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (Priced));
-  const Priced *star = NULL;
-  Candidate *best = NULL;
-  double best_cost = bar;
   double today = 0;
-  guint best_index = G_MAXUINT;
-  guint evaluated = 0;
 
-  if (candidates->len == 0)
-    return FALSE;
   g_array_set_size (priced, candidates->len);
   for (guint i = 0; i < candidates->len; i++)
     {
@@ -215,25 +195,30 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
           pc->bound += target->weight * (link->asked ? link->calls : r->n_calls);
         }
     }
-  /* a BAR below 0 is today's cost (the first choice's bar) */
-  if (today_out != NULL)
-    *today_out = today;
-  if (bar < 0)
-    best_cost = today;
   /* a target size where today's lookup shows other content keeps it
    * where a candidate leaves the lookup as it is: those are priced in full */
   for (guint i = 0; today == G_MAXDOUBLE && i < candidates->len; i++)
     g_array_index (priced, Priced, i).exact = FALSE;
-  /* Taken in the order of their bounds, the candidates past the first one
-   * priced exactly (STAR) cannot change the choice: it is as cheap as they
-   * are, and earlier; nor can those dearer than the bar.  So only those
-   * before it are sorted (with KF none, or a few: not 100 000). */
+  return today;
+}
+
+/* The candidates of PRICED that can still be chosen, into ORDER by their
+ * bounds.  Taken in that order, the candidates past the first one priced
+ * exactly (STAR) cannot change the choice: it is as cheap as they are,
+ * and earlier; nor can those dearer than BEST_COST.  So only those before
+ * it are sorted (with KF none, or a few: not 100 000). */
+static void
+order_candidates (const GArray *priced, GPtrArray *candidates, const GPtrArray *chosen, double best_cost,
+                  GArray *order)
+{
+  const Priced *star = NULL;
+
   for (guint i = 0; i < priced->len; i++)
     {
       const Priced *pc = &g_array_index (priced, Priced, i);
 
       if (pc->exact && pc->bound <= best_cost && (star == NULL || compare_priced (pc, star) < 0)
-          && !g_ptr_array_find (chosen, g_ptr_array_index (candidates, i), NULL))
+          && !g_ptr_array_find ((GPtrArray *) chosen, g_ptr_array_index (candidates, i), NULL))
         star = pc;
     }
   for (guint i = 0; i < priced->len; i++)
@@ -244,6 +229,19 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
         g_array_append_val (order, *pc);
     }
   g_array_sort (order, compare_priced);
+}
+
+/* The cheapest candidate of ORDER below *BEST_COST, the first of them in
+ * the order of CANDIDATES (a bound that is not exact priced in full), or
+ * NULL; *BEST_COST is then its cost. */
+static Candidate *
+cheapest_of (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
+             GPtrArray *candidates, const GArray *order, GPtrArray *chosen, double *best_cost)
+{
+  Candidate *best = NULL;
+  guint best_index = G_MAXUINT;
+  guint evaluated = 0;
+
   for (guint k = 0; k < order->len; k++)
     {
       const Priced *pc = &g_array_index (order, Priced, k);
@@ -254,9 +252,9 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
         continue;
       /* the rest cost at least this much: none is cheaper, nor as cheap
        * and earlier in the list */
-      if (pc->bound > best_cost)
+      if (pc->bound > *best_cost)
         break;
-      if (pc->bound == best_cost && (best == NULL || pc->index > best_index))
+      if (pc->bound == *best_cost && (best == NULL || pc->index > best_index))
         continue;
       if (!pc->exact)
         {
@@ -269,13 +267,51 @@ add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicCont
           trial = weighted_cost (p, resolver, name, content, source);
           plan_overlay_restore (p, c->key, c->file);
         }
-      if (trial < best_cost || (trial == best_cost && best != NULL && pc->index < best_index))
+      if (trial < *best_cost || (trial == *best_cost && best != NULL && pc->index < best_index))
         {
           best = c;
-          best_cost = trial;
+          *best_cost = trial;
           best_index = pc->index;
         }
     }
+  return best;
+}
+
+/* Add to CHOSEN (and to p->after) the candidate not chosen yet whose link
+ * gives the lowest cost below BAR (the first of them, in the order of
+ * CANDIDATES); FALSE when none does.  *COST is then that cost.
+ *
+ * Pricing every candidate with a full lookup per target size costs, in a
+ * theme of N candidate directories, N lookups of N probes each: N^2 (an
+ * index.theme listing 24 000 empty directories took 436 s, issue 19).
+ * So each target size gets one lookup as things are, which prices every
+ * candidate (kic_resolve_priced()): exactly, or with a lower bound where
+ * the lookup meets the candidate's directory elsewhere than in its own
+ * theme's scan (or with KDE 3/4).  Bounded candidates are then priced with
+ * full lookups in the order of their bounds, until a bound exceeds the
+ * cheapest cost found: the choice is the one a full pricing of every
+ * candidate makes (past KIC_MAX_PRICED of them, the cheapest so far). */
+static gboolean
+add_cheapest (Planner *p, KicResolver *resolver, const char *name, const KicContent *content, const char *source,
+              GPtrArray *candidates, GArray *links, KicPricedWatch *watch, GPtrArray *chosen, double bar,
+              double *cost, double *today_out)
+{
+  g_autoptr (GArray) priced = g_array_new (FALSE, FALSE, sizeof (Priced));
+  g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (Priced));
+  double best_cost = bar;
+  double today;
+  Candidate *best;
+
+  if (candidates->len == 0)
+    return FALSE;
+  today = price_candidates (p, resolver, name, content, source, candidates, links, watch, priced);
+  /* a BAR below 0 is today's cost (the first choice's bar) */
+  if (today_out != NULL)
+    *today_out = today;
+  if (bar < 0)
+    best_cost = today;
+  order_candidates (priced, candidates, chosen, best_cost, order);
+  best = cheapest_of (p, resolver, name, content, source, candidates, order, chosen, &best_cost);
   if (best == NULL)
     return FALSE;
   kic_overlay_set (p->after, best->key, best->file, TRUE);
@@ -351,144 +387,121 @@ plan_set_status (KicNamePlan *np, KicNameStatus status, const char *reason)
   g_free (np->reason);
   np->reason = g_strdup (reason);
 }
-/* Decide the links of one name for the theme list of RESOLVER. */
-void
-plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
+/* What KDE loads for NP at every size (*ALL): its content at the first
+ * (*CONTENT, from *SOURCE), and whether it differs at some other size
+ * (NP->per_size).  FALSE when KDE finds nothing at some size (the
+ * status says so). */
+static gboolean
+name_contents (Planner *p, KicResolver *resolver, KicNamePlan *np, GPtrArray **all, const KicContent **content,
+               char **source)
 {
-  const KicContent *content = NULL;
-  g_autofree char *source = NULL;
-  g_autoptr (GPtrArray) candidates = NULL;
-  g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
-  g_autoptr (GPtrArray) all = NULL;
   PlanLastContent last = { 0 };
-  double before = 0, after;
-  g_autofree char *store = NULL;
-  const char *why;
-  const char *ext;
 
-  kic_resolver_set_overlay (resolver, p->base);
-  /* what KDE loads at every size: without the calls, which only the
-   * target sizes need (each size's count costs a pass over the winning
-   * theme's directories: 249 of them per name in a theme of 10 000
-   * directories is most of a rebuild) */
-  all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
-  for (guint i = 0; i < all->len; i++)
+  /* without the calls, which only the target sizes need (each size's
+   * count costs a pass over the winning theme's directories, at each of
+   * the 249 sizes) */
+  *all = kic_resolve_sizes_uncounted (resolver, np->name, KIC_MIN_SIZE, KIC_MAX_SIZE);
+  for (guint i = 0; i < (*all)->len; i++)
     {
-      const KicResult *r = g_ptr_array_index (all, i);
+      const KicResult *r = g_ptr_array_index (*all, i);
       const KicContent *c;
 
       if (r->path == NULL)
         {
-          plan_set_status (np, content ? KIC_NAME_SKIPPED : KIC_NAME_NOT_FOUND,
-                      content ? "KDE finds it at some sizes only" : "KDE finds no file for it");
-          return;
+          plan_set_status (np, *content ? KIC_NAME_SKIPPED : KIC_NAME_NOT_FOUND,
+                      *content ? "KDE finds it at some sizes only" : "KDE finds no file for it");
+          return FALSE;
         }
       c = plan_content_of_sized (p, r, &last);
-      if (content == NULL)
+      if (*content == NULL)
         {
-          content = c;
-          source = kic_fs_index_realpath (p->system->index, r->path);
+          *content = c;
+          *source = kic_fs_index_realpath (p->system->index, r->path);
         }
-      else if (!kic_content_equal (c, content))
+      else if (!kic_content_equal (c, *content))
         np->per_size = TRUE;
     }
-  /* a name KDE finds only outside the themes: see theme_forbids, case 1
-   * (the other users' lists are checked for each theme there) */
-  if (((const KicResult *) g_ptr_array_index (all, 0))->via != KIC_VIA_THEME
-      && p->system->profile->table->name_variants && !p->options->unthemed_links)
-    {
-      plan_set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
-      return;
-    }
-  /* KDE's cost today at the target sizes (p->base does not change while
-   * the plan is made: the report takes these lookups of the first
-   * resolver as its "before", plan-floor.c) */
-  {
-    GPtrArray *at_targets = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+  return TRUE;
+}
 
-    for (guint t = 0; t < p->options->targets->len; t++)
-      {
-        const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
-        KicResult *r = plan_resolve_with (resolver, p->base, np->name, target->size);
+/* KDE's cost of NP today at the target sizes (p->base does not change
+ * while the plan is made: the report takes these lookups of the first
+ * resolver as its "before", plan-floor.c). */
+static double
+name_cost_before (Planner *p, KicResolver *resolver, KicNamePlan *np)
+{
+  GPtrArray *at_targets = g_ptr_array_new_with_free_func ((GDestroyNotify) kic_result_free);
+  double before = 0;
 
-        before += target->weight * r->n_calls;
-        g_ptr_array_add (at_targets, r);
-      }
-    /* (a menu name's only: a closure member may be freed while the plan
-     * is made, and its address given to another) */
-    if (resolver == g_ptr_array_index (p->resolvers, 0) && np->closure_for == NULL)
-      g_hash_table_replace (p->before_at_targets, np, at_targets);
-    else
-      g_ptr_array_unref (at_targets);
-  }
-  if (np->per_size)
+  for (guint t = 0; t < p->options->targets->len; t++)
     {
-      /* part of a set (a run killed half way, or a crash between two
-       * links) can make KDE show a neighbouring size's file: a set is only
-       * planted when the administrator asks for it; without, the set is
-       * only tried, for the reason (a hint to PerSizeSets=true only where
-       * it would help) */
-      plan_size_set (p, resolver, np, all, before, !p->options->per_size_sets);
-      return;
+      const KicTarget *target = &g_array_index (p->options->targets, KicTarget, t);
+      KicResult *r = plan_resolve_with (resolver, p->base, np->name, target->size);
+
+      before += target->weight * r->n_calls;
+      g_ptr_array_add (at_targets, r);
     }
+  /* (a menu name's only: a closure member may be freed while the plan is
+   * made, and its address given to another) */
+  if (resolver == g_ptr_array_index (p->resolvers, 0) && np->closure_for == NULL)
+    g_hash_table_replace (p->before_at_targets, np, at_targets);
+  else
+    g_ptr_array_unref (at_targets);
+  return before;
+}
+
+/* Whether the file KDE loads for NP (CONTENT, at SOURCE) can be copied
+ * and linked: the link's extension (*EXT) and the copy's place in the
+ * store (*STORE).  FALSE when not (the status says why). */
+static gboolean
+name_copyable (Planner *p, KicNamePlan *np, const KicContent *content, const char *source, const char **ext,
+               char **store)
+{
+  const char *why;
+
   if (content->kind == KIC_CONTENT_RESOURCE)
     {
       /* nothing on disk to copy, and KDE finds it without a call */
       plan_set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
-      return;
+      return FALSE;
     }
-  ext = source ? plan_link_extension (p, source) : NULL;
-  if (ext == NULL)
+  *ext = source ? plan_link_extension (p, source) : NULL;
+  if (*ext == NULL)
     {
       plan_set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
-      return;
+      return FALSE;
     }
   if (!plan_may_copy (p, source, &why))
     {
       plan_set_status (np, KIC_NAME_SKIPPED, why);
-      return;
+      return FALSE;
     }
   /* an XPM's PNG twin is made in the store (raster.h) */
-  store = g_strconcat (p->options->store, "/files", source, g_str_has_suffix (source, ext) ? "" : ext, NULL);
-  if (!plan_may_write (p, np->name, ext, source, store))
+  *store = g_strconcat (p->options->store, "/files", source, g_str_has_suffix (source, *ext) ? "" : *ext, NULL);
+  if (!plan_may_write (p, np->name, *ext, source, *store))
     {
       plan_set_status (np, KIC_NAME_SKIPPED, UNWRITABLE_REASON);
-      return;
+      return FALSE;
     }
-  candidates = plan_plant_candidates (p, resolver, np, ext, content, FALSE);
-  if (candidates->len == 0)
+  return TRUE;
+}
+
+/* The overlay without the links CHOSEN had put in it. */
+static void
+chosen_restore (Planner *p, const GPtrArray *chosen)
+{
+  for (guint i = 0; i < chosen->len; i++)
     {
-      plan_set_status (np, KIC_NAME_SKIPPED,
-                  kic_resolver_cuts_to_generic (resolver, np->name)
-                    ? "no theme from the one KDE finds it in on both probes its file type and holds no other file "
-                      "of that name (its dash cuts reach a -x-generic icon: a link in an earlier theme would change "
-                      "longer names cut back to it)"
-                    : "no theme on the search path both probes its file type and holds no other file of that name");
-      return;
+      Candidate *c = g_ptr_array_index (chosen, i);
+
+      plan_overlay_restore (p, c->key, c->file);
     }
-  after = choose_links (p, resolver, np->name, content, source, candidates, chosen, np->closure_theme != NULL);
-  /* a name of the closure is planted for the other name's sake, even
-   * where it costs KDE no less itself */
-  if (chosen->len == 0 || after == G_MAXDOUBLE || (after >= before && np->closure_theme == NULL))
-    {
-      for (guint i = 0; i < chosen->len; i++)
-        {
-          Candidate *c = g_ptr_array_index (chosen, i);
-          plan_overlay_restore (p, c->key, c->file);
-        }
-      plan_set_status (np, KIC_NAME_UNCHANGED, "KDE already finds it as fast as any link would make it");
-      return;
-    }
-  if (!plan_claim_store (p, store, source))
-    {
-      for (guint i = 0; i < chosen->len; i++)
-        {
-          Candidate *c = g_ptr_array_index (chosen, i);
-          plan_overlay_restore (p, c->key, c->file);
-        }
-      plan_set_status (np, KIC_NAME_SKIPPED, "its copy would be at the same path in the store as another file's");
-      return;
-    }
+}
+
+/* The links CHOSEN become NP's plan: each to the copy STORE of SOURCE. */
+static void
+chosen_plant (Planner *p, KicNamePlan *np, const GPtrArray *chosen, const char *source, const char *store)
+{
   for (guint i = 0; i < chosen->len; i++)
     {
       Candidate *c = g_ptr_array_index (chosen, i);
@@ -505,4 +518,70 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       g_hash_table_add (p->dirty, g_strdup (plant->link));
     }
   plan_set_status (np, KIC_NAME_PLANTED, NULL);
+}
+
+/* Decide the links of one name for the theme list of RESOLVER. */
+void
+plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
+{
+  const KicContent *content = NULL;
+  g_autofree char *source = NULL;
+  g_autoptr (GPtrArray) candidates = NULL;
+  g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
+  g_autoptr (GPtrArray) all = NULL;
+  double before, after;
+  g_autofree char *store = NULL;
+  const char *ext = NULL;
+
+  kic_resolver_set_overlay (resolver, p->base);
+  if (!name_contents (p, resolver, np, &all, &content, &source))
+    return;
+  /* a name KDE finds only outside the themes: see theme_forbids, case 1
+   * (the other users' lists are checked for each theme there) */
+  if (((const KicResult *) g_ptr_array_index (all, 0))->via != KIC_VIA_THEME
+      && p->system->profile->table->name_variants && !p->options->unthemed_links)
+    {
+      plan_set_status (np, KIC_NAME_SKIPPED, UNTHEMED_REASON);
+      return;
+    }
+  before = name_cost_before (p, resolver, np);
+  if (np->per_size)
+    {
+      /* part of a set (a run killed half way, or a crash between two
+       * links) can make KDE show a neighbouring size's file: a set is only
+       * planted when the administrator asks for it; without, the set is
+       * only tried, for the reason (a hint to PerSizeSets=true only where
+       * it would help) */
+      plan_size_set (p, resolver, np, all, before, !p->options->per_size_sets);
+      return;
+    }
+  if (!name_copyable (p, np, content, source, &ext, &store))
+    return;
+  candidates = plan_plant_candidates (p, resolver, np, ext, content, FALSE);
+  if (candidates->len == 0)
+    {
+      plan_set_status (np, KIC_NAME_SKIPPED,
+                  kic_resolver_cuts_to_generic (resolver, np->name)
+                    ? "no theme from the one KDE finds it in on both probes its file type and holds no other file "
+                      "of that name (its dash cuts reach a -x-generic icon: a link in an earlier theme would change "
+                      "longer names cut back to it)"
+                    : "no theme on the search path both probes its file type and holds no other file of that name");
+      return;
+    }
+  after = choose_links (p, resolver, np->name, content, source, candidates, chosen, np->closure_theme != NULL);
+  /* a name of the closure is planted for the other name's sake, even
+   * where it costs KDE no less itself */
+  if (chosen->len == 0 || after == G_MAXDOUBLE || (after >= before && np->closure_theme == NULL))
+    {
+      chosen_restore (p, chosen);
+      plan_set_status (np, KIC_NAME_UNCHANGED, "KDE already finds it as fast as any link would make it");
+      return;
+    }
+  if (!plan_claim_store (p, store, source))
+    {
+      chosen_restore (p, chosen);
+      plan_set_status (np, KIC_NAME_SKIPPED, "its copy would be at the same path in the store as another file's");
+      return;
+    }
+  chosen_plant (p, np, chosen, source, store);
 }

@@ -334,59 +334,60 @@ planner_clear (Planner *p)
   g_hash_table_unref (p->before_at_targets);
 }
 
-/* The plan, keeping what MEMO (may be NULL) says of every name no change
- * reaches (plan-memo.c); NULL when the memo turned out not to be safe to
- * keep. */
-static KicPlan *
-plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *icons, gboolean use_memo)
+/* The menu's names, each once, in order. */
+static GPtrArray *
+plan_names_of (const GPtrArray *icons)
 {
-  KicPlan *plan = g_new0 (KicPlan, 1);
-  g_autoptr (GHashTable) wanted = NULL;
-  g_autoptr (KicPlanMemo) memo = NULL;
-  g_autoptr (GHashTable) replanned = NULL;
-  Planner p = { 0 };
-  guint n_themes;
+  g_autoptr (GHashTable) seen = g_hash_table_new (kic_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new_with_free_func (plan_name_plan_free);
 
-  planner_init (&p, system, options);
-  plan->key = plan_key (&p);
-  {
-    g_autoptr (GHashTable) seen = g_hash_table_new (kic_str_hash, g_str_equal);
+  for (guint i = 0; i < icons->len; i++)
+    add_name (names, seen, g_ptr_array_index (icons, i));
+  g_ptr_array_sort (names, compare_name_plans);
+  return names;
+}
 
-    plan->names = g_ptr_array_new_with_free_func (plan_name_plan_free);
-    for (guint i = 0; i < icons->len; i++)
-      add_name (plan->names, seen, g_ptr_array_index (icons, i));
-  }
-  g_ptr_array_sort (plan->names, compare_name_plans);
-  plan->n_verified = 0;
-  if (use_memo && options->memo != NULL)
-    memo = options->memo (plan->key, options->memo_data);
-  if (memo != NULL)
-    {
-      p.with_memo = TRUE;
-      replanned = plan_memo_restore (&p, plan->names, memo, &plan->n_verified);
-      for (guint i = 0; i < plan->names->len; i++)
-        if (g_hash_table_contains (replanned, ((KicNamePlan *) g_ptr_array_index (plan->names, i))->name))
-          plan->n_replanned++;
-        else
-          plan->n_kept++;
-    }
-  /* plant for each configured theme in turn (the resolvers after them,
-   * "any other theme" and the processes without the KDE platform theme,
-   * only take part in the proof) */
-  n_themes = p.n_planned;
-  for (guint r = 0; r < n_themes && !p.unsure; r++)
+/* What MEMO says of every name no change reaches, restored into PLAN;
+ * the names to plan again.  transfer full */
+static GHashTable *
+plan_restore_memo (Planner *p, KicPlan *plan, KicPlanMemo *memo)
+{
+  GHashTable *replanned;
+
+  p->with_memo = TRUE;
+  replanned = plan_memo_restore (p, plan->names, memo, &plan->n_verified);
+  for (guint i = 0; i < plan->names->len; i++)
+    if (g_hash_table_contains (replanned, ((KicNamePlan *) g_ptr_array_index (plan->names, i))->name))
+      plan->n_replanned++;
+    else
+      plan->n_kept++;
+  return replanned;
+}
+
+/* Plant for each configured theme in turn (the resolvers after them, "any
+ * other theme" and the processes without the KDE platform theme, only
+ * take part in the proof); only the names in REPLANNED when it is given. */
+static void
+plan_every_name (Planner *p, KicPlan *plan, GHashTable *replanned, guint n_themes)
+{
+  for (guint r = 0; r < n_themes && !p->unsure; r++)
     for (guint i = 0; i < plan->names->len; i++)
       {
         KicNamePlan *np = g_ptr_array_index (plan->names, i);
 
         if (np->status != KIC_NAME_ABSOLUTE && (replanned == NULL || g_hash_table_contains (replanned, np->name)))
-          plan_name (&p, g_ptr_array_index (p.resolvers, r), np);
+          plan_name (p, g_ptr_array_index (p->resolvers, r), np);
       }
-  /* prove; a name whose links change a lookup is planned again without
-   * the theme they were in, until the proof holds */
-  for (p.rounds = 1; !p.unsure && !plan_prove_once (&p, plan->names, &plan->n_verified); p.rounds++)
+}
+
+/* Prove; a name whose links change a lookup is planned again without the
+ * theme they were in, until the proof holds. */
+static void
+plan_prove (Planner *p, KicPlan *plan, guint n_themes)
+{
+  for (p->rounds = 1; !p->unsure && !plan_prove_once (p, plan->names, &plan->n_verified); p->rounds++)
     {
-      if (p.rounds == KIC_MAX_PROOF_ROUNDS)
+      if (p->rounds == KIC_MAX_PROOF_ROUNDS)
         {
           g_autofree char *reason = g_strdup_printf ("the proof did not settle in %d rounds: nothing is planted",
                                                      KIC_MAX_PROOF_ROUNDS);
@@ -395,44 +396,45 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
            * plan is proved, so none is kept (the previous run's links go
            * too: what KDE has on its own is always safe) */
           kic_warning ("%s", reason);
-          plan_drop_all_plants (&p, plan->names, reason);
+          plan_drop_all_plants (p, plan->names, reason);
           plan->gave_up = TRUE;
           break;
         }
-      plan_replan_banned (&p, plan->names, n_themes);
-      plan_replan_banned (&p, p.closure, n_themes);
+      plan_replan_banned (p, plan->names, n_themes);
+      plan_replan_banned (p, p->closure, n_themes);
     }
-  kic_debug ("the proof took %u %s", p.rounds, kic_plural (p.rounds, "round", "rounds"));
-  if ((p.unsure || plan->gave_up || p.store_clash || p.copy_refused) && memo != NULL)
-    {
-      kic_debug ("plan: the previous plan cannot be kept safely: planning every name");
-      planner_clear (&p);
-      kic_plan_free (plan);
-      return NULL;
-    }
-  if (p.unsure || plan->gave_up || p.store_clash || p.copy_refused)
-    g_clear_pointer (&plan->key, g_free); /* nothing for a next run to keep */
-  /* the reports of the names kept stand, but for the floor when it was
-   * not worked out for them, and when the run that made the memo made
-   * none.  A run that shows none makes none: KDE's calls before and after
-   * at each target size are lookups of every menu name again (a twentieth
-   * of a full rebuild on an apps3 tree), and the dpkg trigger runs
-   * --quiet; the state then says so, and the next run that shows them
-   * makes every name's. */
+  kic_debug ("the proof took %u %s", p->rounds, kic_plural (p->rounds, "round", "rounds"));
+}
+
+/* The size reports.  Those of the names kept stand, but for the floor
+ * when it was not worked out for them, and when the run that made the
+ * memo made none.  A run that shows none makes none: KDE's calls before
+ * and after at each target size are lookups of every menu name again,
+ * and the dpkg trigger runs --quiet; the state then says so, and the next
+ * run that shows them makes every name's. */
+static void
+plan_reports (Planner *p, KicPlan *plan, const KicPlanOptions *options, const KicPlanMemo *memo,
+              GHashTable *replanned)
+{
   plan->reports = !options->no_reports;
   if (plan->reports)
-    plan_report_sizes (&p, plan->names,
+    plan_report_sizes (p, plan->names,
                        memo != NULL && memo->reports && memo->floor == options->floor ? replanned : NULL);
   else
     for (guint i = 0; i < plan->names->len; i++)
       g_ptr_array_set_size (((KicNamePlan *) g_ptr_array_index (plan->names, i))->sizes, 0);
-  plan->closure = g_steal_pointer (&p.closure);
-  g_ptr_array_sort (plan->closure, compare_name_plans);
-  plan->verified = g_steal_pointer (&p.verified);
+}
+
+/* PLAN's links and files, from its names and closure, and the contents
+ * the writer copies (nothing else's bytes are kept). */
+static void
+plan_collect_links (Planner *p, KicPlan *plan)
+{
+  g_autoptr (GHashTable) wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
+
   plan->links = g_hash_table_new (kic_str_hash, g_str_equal);
   plan->files = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
-  plan->contents = kic_content_table_ref (p.contents);
-  wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
+  plan->contents = kic_content_table_ref (p->contents);
   for (guint i = 0; i < plan->names->len + plan->closure->len; i++)
     {
       KicNamePlan *np = i < plan->names->len ? g_ptr_array_index (plan->names, i)
@@ -451,8 +453,48 @@ plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *i
           kic_content_read_kind (plant->content);
         }
     }
-  /* the writer copies the plants' sources; nothing else's bytes are needed */
   kic_content_table_keep_only (plan->contents, wanted);
+}
+
+/* The plan, keeping what MEMO (may be NULL) says of every name no change
+ * reaches (plan-memo.c); NULL when the memo turned out not to be safe to
+ * keep. */
+static KicPlan *
+plan_build (KicSystem *system, const KicPlanOptions *options, const GPtrArray *icons, gboolean use_memo)
+{
+  KicPlan *plan = g_new0 (KicPlan, 1);
+  g_autoptr (KicPlanMemo) memo = NULL;
+  g_autoptr (GHashTable) replanned = NULL;
+  Planner p = { 0 };
+  gboolean unsafe;
+  guint n_themes;
+
+  planner_init (&p, system, options);
+  plan->key = plan_key (&p);
+  plan->names = plan_names_of (icons);
+  plan->n_verified = 0;
+  if (use_memo && options->memo != NULL)
+    memo = options->memo (plan->key, options->memo_data);
+  if (memo != NULL)
+    replanned = plan_restore_memo (&p, plan, memo);
+  n_themes = p.n_planned;
+  plan_every_name (&p, plan, replanned, n_themes);
+  plan_prove (&p, plan, n_themes);
+  unsafe = p.unsure || plan->gave_up || p.store_clash || p.copy_refused;
+  if (unsafe && memo != NULL)
+    {
+      kic_debug ("plan: the previous plan cannot be kept safely: planning every name");
+      planner_clear (&p);
+      kic_plan_free (plan);
+      return NULL;
+    }
+  if (unsafe)
+    g_clear_pointer (&plan->key, g_free); /* nothing for a next run to keep */
+  plan_reports (&p, plan, options, memo, replanned);
+  plan->closure = g_steal_pointer (&p.closure);
+  g_ptr_array_sort (plan->closure, compare_name_plans);
+  plan->verified = g_steal_pointer (&p.verified);
+  plan_collect_links (&p, plan);
   planner_clear (&p);
   return plan;
 }
