@@ -5,8 +5,13 @@
 # live beside the normal one.
 #
 #   make                 build ./kde-icon-cache
-#   make check           unit tests (GTest) and integration tests, through prove,
-#                        CHECK_JOBS (default: the number of CPUs) at a time
+#   make check-unit      the unit tests (GTest) alone: seconds
+#   make check-fast      the unit tests and the integration tests that need no
+#                        KDE (no KF5/KF6 helper or root, no realistic tree, no
+#                        .deb, no network): minutes, before each commit
+#   make check           everything: unit tests (GTest) and every integration
+#                        test, through prove, CHECK_JOBS (default: the number
+#                        of CPUs) at a time
 #   make check-asan      the same under AddressSanitizer + UBSan
 #   make bench           KDE's cost against ours on the realistic tree
 #   make bench-kf6       the same with KDE Frameworks 6 (tests/oracle/kf6)
@@ -81,6 +86,15 @@ SLOW_TESTS = $(addprefix tests/integration/,oracle-wide.sh oracle-wide-flatpak.s
              crash.sh oracle-fixtures.sh probe-model.sh oracle-realistic.sh platform-theme.sh platform-theme-forky.sh)
 INTEGRATION_TESTS = $(SLOW_TESTS) \
                     $(filter-out tests/integration/lib.sh $(SLOW_TESTS),$(wildcard tests/integration/*.sh))
+# check-fast's: offline, no KDE (neither helper nor root), no realistic
+# tree, no .deb; the slowest first, as above
+FAST_TESTS = $(addprefix tests/integration/,hardening-writer.sh hardening-3.sh profiles.sh crash.sh rebuild.sh \
+             valgrind.sh cli.sh hardening.sh fingerprint.sh problems.sh readme-figures.sh changelog.sh config.sh \
+             admin.sh hardening-2.sh layout.sh)
+# How prove runs the scripts: a failing script prints its "not ok" lines
+# with their comments, and the command to rerun it alone (lib.sh)
+TEST_ENV = KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures KIC_ORACLE_MEMO=$(abspath $(B))/oracle-memo
+PROVE = prove --timer -j$(CHECK_JOBS)
 # Tests run side by side: each works in its own directory, and what they
 # share (the fixture cache, the realistic tree) is built under a lock.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -129,10 +143,17 @@ $(B)/test-%: tests/unit/test-%.c $(LAYER_LIBS)
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(PROG) $(UNIT_TESTS) $(ORACLE_BIN)
 	rm -rf $(B)/oracle-memo
-	KIC_BIN=$(abspath $(PROG)) KIC_FIXTURE_CACHE=$(abspath $(B))/fixtures KIC_ORACLE_MEMO=$(abspath $(B))/oracle-memo \
-	  prove -f --timer -j$(CHECK_JOBS) $(INTEGRATION_TESTS) $(UNIT_TESTS)
+	$(TEST_ENV) $(PROVE) $(INTEGRATION_TESTS) $(UNIT_TESTS)
 	@if command -v $(CLANG) > /dev/null; then $(MAKE) -j$(CHECK_JOBS) --no-print-directory fuzz-regress; \
 	 else echo "fuzz-regress: skipped: no clang (apt-get install clang libclang-rt-14-dev)"; fi
+
+check-unit:
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(UNIT_TESTS)
+	$(PROVE) $(UNIT_TESTS)
+
+check-fast:
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(PROG) $(UNIT_TESTS)
+	$(TEST_ENV) $(PROVE) $(FAST_TESTS) $(UNIT_TESTS)
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-asan:
@@ -145,7 +166,7 @@ check-asan:
 # that keeps the last plan checked against a full plan, on the fixture
 # and on the realistic tree.
 stress: $(PROG) $(ORACLE_BIN)
-	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove -f tests/integration/crash.sh tests/integration/hostile.sh \
+	KIC_STRESS=1 KIC_BIN=$(abspath $(PROG)) prove tests/integration/crash.sh tests/integration/hostile.sh \
 	  tests/integration/xpm-png.sh tests/integration/incremental.sh
 
 # The configuration file is read at /etc/kde-icon-cache.conf whatever the
@@ -174,7 +195,7 @@ uninstall:
 clean:
 	rm -rf kde-icon-cache build build-asan build-fuzz tests/oracle/kic-oracle tests/oracle/kic-desktop
 
-.PHONY: all check check-asan stress install uninstall clean
+.PHONY: all check check-unit check-fast check-asan stress install uninstall clean
 
 # The main job on the bundled demo root, in a copy under $(B): what it
 # would do, the rebuild, and what KDE's lookups cost afterwards.

@@ -279,6 +279,8 @@ KNOWN = [
     (MAN, r"larger than 4 MiB", "a limit of the code (MAX_ICON_BYTES)"),
     ("README.md", r"past 1 MiB", "a limit of the code (the log's rotation)"),
     (MAN, r"grown past 1 MiB", "a limit of the code (the log's rotation)"),
+    ("README.md", r"at most 256 KiB of lines", "a limit of the code (KIC_LOG_RUN_MAX_BYTES; tests/integration/changelog.sh)"),
+    (MAN, r"at most 256 KiB of change lines", "a limit of the code (KIC_LOG_RUN_MAX_BYTES; tests/integration/changelog.sh)"),
     (MAN, r"more than 500 calls", "an example's threshold"),
     ("README.md", r"^\$ make demo {8}# excerpt\n(?:.*\n)*?```\n.*\n", "tests/integration/readme-figures.sh runs make demo"),
     (DOC, r"^\$ kde-icon-cache --root T --kde=kf6 --explain(?:.*\n)*?```", "tests/profiles/expected/ (tests/integration/profiles.sh)"),

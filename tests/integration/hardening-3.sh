@@ -44,8 +44,6 @@ settled () { # settled FILE
   while flock -n "$1" true && [ "$(cut -d' ' -f3 "/proc/$holder/stat" 2> /dev/null)" != Z ] &&
     [ -e "/proc/$holder" ]; do sleep 0.01; done
 }
-# wait until FILE exists, at most 2 s
-until_there () { _i=0; while [ ! -e "$1" ] && [ $_i -lt 100 ]; do sleep 0.02; _i=$((_i + 1)); done; }
 
 # -- row 4: a lock only root can take -----------------------------------
 R=$(fresh r4)
@@ -77,7 +75,7 @@ R=$(fresh r4b)
 kic --root "$R"
 chmod 644 "$R$S/lock"; old=$(stat -c %i "$R$S/lock")
 hold_as_nobody "$R$S/lock"
-i=0; while flock -n "$R$S/lock" true && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done
+settled "$R$S/lock"
 rm "$R$S/fingerprint"
 start=$(date +%s)
 kic --root "$R" --wait 2 2> "$WORK/err4b"; rc=$?
@@ -166,19 +164,19 @@ rm -f kde-icon-cache.log kde-icon-cache.log.[123]" \
   "5: ... with one rm of the store and one of root's change log, in their directories (no user can change them)"
 
 # -- row 10: the lock and the fingerprint are not opened before fstat ---
-# A FIFO's writer blocks in open() until a reader opens it: that open
-# returning is proof that the run opened the FIFO.
+# A FIFO's writer blocks in open() until a reader opens it: a writer no
+# longer waiting in its openat (257 on amd64) after the run is proof that
+# the run opened the FIFO.
 fifo_opened () { # fifo_opened FIFO COMMAND...: 0 when COMMAND opened FIFO
   _f=$1; shift
-  rm -f "$WORK/opened"
-  timeout 20 sh -c 'exec 3> "$1"; touch "$2"' sh "$_f" "$WORK/opened" & _w=$!
-  # (until the writer waits in its openat, 257 on amd64: then the run's
-  # open, whatever its flags, meets it)
-  until grep -qs '^257 ' "/proc/$(pgrep -P $_w | head -n 1)/syscall"; do sleep 0.01; done
+  timeout 20 sh -c 'exec 3> "$1"' sh "$_f" & _w=$!
+  # (until the writer waits there: then the run's open, whatever its
+  # flags, meets it)
+  until _wp=$(pgrep -P $_w | head -n 1) && grep -qs '^257 ' "/proc/$_wp/syscall"; do sleep 0.01; done
   "$@" > /dev/null 2>&1
-  until_there "$WORK/opened"
+  ! grep -qs '^257 ' "/proc/$_wp/syscall"; _opened=$?
   kill "$_w" 2> /dev/null; wait "$_w" 2> /dev/null
-  [ -e "$WORK/opened" ]
+  return $_opened
 }
 R=$(fresh r10)
 mkdir -p "$R$S"; mkfifo "$R$S/lock"

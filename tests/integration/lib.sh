@@ -3,6 +3,32 @@
 # Each test script prints TAP ("1..N", "ok N - ...", "not ok N - ...") so
 # that prove runs it beside the GTest unit tests.
 
+# A failing check shows why, however prove is run: the script runs again
+# under a filter that passes its TAP on and copies to stderr (which prove
+# shows) each "not ok" line with its comments, those since the previous
+# result and those after it (the got and expected of "is"), and, when
+# anything failed, the command that reruns the script alone, verbosely.
+if [ -z "${KIC_TAP_FILTERED:-}" ]; then
+  _tap_status=$(mktemp "${TMPDIR:-/tmp}/kic-tap.XXXXXX")
+  { KIC_TAP_FILTERED=1 sh "$0" "$@"; echo $? > "$_tap_status"; } | awk -v script="$0" '
+    { print; fflush() }
+    /^not ok/ { if (!failed) print "# " script ":" > "/dev/stderr"
+                failed = 1; for (i = 0; i < n; i++) print kept[i] > "/dev/stderr"
+                print > "/dev/stderr"; fflush("/dev/stderr"); n = 0; after = 1; next }
+    /^ok/ || /^[0-9]+\.\.[0-9]+/ { n = 0; after = 0; next }
+    /^Bail out!/ { failed = 1; print > "/dev/stderr"; next }
+    /^#/ { if (after) { print > "/dev/stderr"; fflush("/dev/stderr") }
+           else { if (n == 40) { for (i = 1; i < n; i++) kept[i - 1] = kept[i]; n-- } kept[n++] = $0 }
+           next }
+    END { exit failed }'
+  _tap_filter=$?
+  _tap_rc=$(cat "$_tap_status"); rm -f "$_tap_status"
+  if [ "$_tap_filter" != 0 ] || [ "${_tap_rc:-1}" != 0 ]; then
+    echo "# rerun alone: KIC_BIN=${KIC_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/kde-icon-cache} prove -v $0" >&2
+  fi
+  exit "${_tap_rc:-1}"
+fi
+
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIC_BIN:-$TOP/kde-icon-cache}
 ORACLE=$TOP/tests/oracle/kic-oracle
