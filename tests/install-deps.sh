@@ -17,7 +17,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   make gcc libc6-dev pkgconf libglib2.0-dev libjson-glib-dev libxdg-basedir-dev libzstd-dev libxpm-dev libpng-dev nettle-dev \
-  perl strace bpftrace python3 time ca-certificates valgrind faketime \
+  perl strace bpftrace python3 time ca-certificates valgrind faketime acl \
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt \
   gtk-update-icon-cache gnuplot-nox fuse3 libfuse3-dev linux-perf \
   debhelper dpkg-dev lintian debootstrap fakeroot clang libclang-rt-14-dev >/dev/null
