@@ -26,7 +26,7 @@ set -eu
 export DEBIAN_FRONTEND=noninteractive
 BUILD="make gcc libc6-dev pkgconf libglib2.0-dev libjson-glib-dev libxdg-basedir-dev libzstd-dev libxpm-dev
   libpng-dev nettle-dev"
-TESTS="perl strace bpftrace python3 time ca-certificates valgrind faketime
+TESTS="perl strace bpftrace python3 time ca-certificates valgrind faketime acl
   g++ libkf5iconthemes-dev libkf5iconthemes-bin shared-mime-info dpkg apt
   gtk-update-icon-cache gnuplot-nox fuse3 libfuse3-dev squashfs-tools linux-perf
   debhelper dpkg-dev lintian debootstrap fakeroot systemd-container clang libclang-rt-14-dev"

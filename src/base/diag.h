@@ -17,6 +17,7 @@ typedef enum {
   KIC_ERROR_IO,       /* a file that cannot be used as it is, a lock held by another run */
   KIC_ERROR_OUTDATED, /* --check: a rebuild would change something (exit 1) */
   KIC_ERROR_CONFIG,   /* a bad value in the configuration file */
+  KIC_ERROR_PRIVATE,  /* a file not every user may read (source.h): as KIC_ERROR_IO, and not to be read at all */
 } KicError;
 
 GQuark kic_error_quark (void);

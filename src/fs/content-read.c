@@ -55,7 +55,9 @@ content_source_dirs (KicContentTable *table)
  * searchable by all, no link, a regular file every user may read, at most
  * KIC_MAX_ICON_BYTES, no holes), and the bytes of a file that passes it
  * are read from the descriptor it checked.  A file that does not is read
- * for its content identity only (KDE may show it), through the index. */
+ * for its content identity only (KDE may show it), through the index,
+ * unless not every user may read it: then not at all (FALSE: its content
+ * is unreadable, the same as nothing but itself). */
 static gboolean
 read_file_now (Content *c, char **data, gsize *length, struct stat *st, char **why, char **copy_why)
 {
@@ -94,6 +96,14 @@ read_file_now (Content *c, char **data, gsize *length, struct stat *st, char **w
       if (!ok)
         *why = g_strdup (error->message);
       return ok;
+    }
+  /* a file not every user may read (or in a directory not every user may
+   * search) is not read at all: what KDE shows from it differs from user
+   * to user, and root's answer would tell its bytes (issue 39, row 2) */
+  if (g_error_matches (error, KIC_ERROR, KIC_ERROR_PRIVATE))
+    {
+      *why = g_strdup (error->message);
+      return FALSE;
     }
   *copy_why = g_strdup (error->message);
   g_clear_error (&error);

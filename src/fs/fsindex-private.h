@@ -54,11 +54,18 @@ struct _KicFsIndex {
   guint n_dirs_read;
   guint generation;       /* kic_fs_index_add() calls so far */
   GHashTable *mtimes;     /* virtual: real path -> gint64* (kic_fs_index_set_mtime()) */
+  GHashTable *searchable; /* real path -> GINT_TO_POINTER (1 or -1): may every
+                           * user search the directory (fsindex_dir_searchable()) */
+  gboolean walk_hidden;   /* the last walk stopped at a directory not every
+                           * user may search (resolve()) */
   GError *incomplete;     /* the first reason the picture is not the disk's:
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */
 };
 
+/* fsindex-read.c: may every user search the directory REAL (a real path
+ * inside the root, not "/")?  Asked once a run per directory. */
+gboolean fsindex_dir_searchable (KicFsIndex *index, const char *real);
 /* fsindex.c */
 void kic_fs_dir_own_entries (KicFsIndex *index, KicFsDir *dir);
 /* fsindex.c: DIR's entries (made from its seeded listing when first asked) */

@@ -1,13 +1,16 @@
 /* fsindex-read.c - the files a run reads through the index, each opened
  * only once it is known to be a regular file */
 #include "fsindex-private.h"
+#include "kic.h"
 
 #include "readfd.h"
 #include "safeopen.h"
 
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 int
@@ -75,4 +78,54 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
   ok = kic_read_fd_max (fd, host, max, st.st_size, contents, length, error);
   close (fd);
   return ok;
+}
+
+/* A lookup by a user passes a directory only when that user may search it
+ * (x): by its owner's, group's or others' bits, whichever class the user
+ * is in, unless an access ACL says otherwise (then it counts as not every
+ * user's, as does an answer that is not known).  Root decides nothing on
+ * what lies beyond such a directory (issue 39, row 1): resolve() stops
+ * there.  The root itself is the caller's choice, and a virtual index
+ * (the planner's tests) has no modes. */
+gboolean
+fsindex_dir_searchable (KicFsIndex *index, const char *real)
+{
+  const mode_t search = S_IXGRP | S_IXOTH;
+  gpointer known;
+  struct stat st = { 0 };
+  gboolean yes = FALSE, acl = FALSE;
+  char proc[64];
+  int fd;
+
+  if (index->rootfd < 0 || strcmp (real, "/") == 0)
+    return TRUE;
+  if (index->searchable == NULL)
+    index->searchable = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  if ((known = g_hash_table_lookup (index->searchable, real)) != NULL)
+    return GPOINTER_TO_INT (known) > 0;
+  fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
+  if (fd >= 0 && fstat (fd, &st) == 0 && S_ISDIR (st.st_mode) && (st.st_mode & search) == search
+      && (st.st_uid == 0 || (st.st_mode & S_IXUSR)))
+    {
+      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+      yes = getxattr (proc, "system.posix_acl_access", NULL, 0) < 0
+            && (errno == ENODATA || errno == ENOTSUP || errno == EOPNOTSUPP);
+      acl = !yes;
+    }
+  if (fd >= 0)
+    close (fd);
+  g_hash_table_insert (index->searchable, g_strdup (real), GINT_TO_POINTER (yes ? 1 : -1));
+  if (!yes && fd >= 0)
+    {
+      g_autofree char *host = kic_fs_index_host_path (index, real);
+
+      if (acl)
+        kic_warning ("'%s' has an access ACL: not every user may search it, and a link through it is taken as "
+                     "unknown",
+                     host);
+      else
+        kic_warning ("'%s' is not searchable by every user (mode %04o): a link through it is taken as unknown",
+                     host, (unsigned) (st.st_mode & 07777));
+    }
+  return yes;
 }

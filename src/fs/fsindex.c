@@ -132,6 +132,8 @@ kic_fs_index_free (KicFsIndex *index)
   g_hash_table_unref (index->dirs);
   g_hash_table_unref (index->no_entries);
   g_hash_table_unref (index->real_paths);
+  if (index->searchable != NULL)
+    g_hash_table_unref (index->searchable);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
   if (index->mtimes != NULL)
@@ -352,7 +354,10 @@ resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links
 /* Walk PATH component by component from "/", following links; returns the
  * real path (it may name a non-directory) or NULL when a component is
  * missing.  ".." after a link goes to the parent of the link's target, as
- * the kernel does, because CUR is always a real directory. */
+ * the kernel does, because CUR is always a real directory.  Past a link
+ * (a link's target is anyone's choice) the walk enters only directories
+ * every user may search: at another it stops, NULL, with walk_hidden set,
+ * whatever lies beyond (fsindex_dir_searchable()). */
 static char *
 resolve (KicFsIndex *index, const char *path, int *links)
 {
@@ -374,6 +379,11 @@ resolve (KicFsIndex *index, const char *path, int *links)
           g_free (cur);
           cur = next;
           continue;
+        }
+      if (*links > 0 && !fsindex_dir_searchable (index, cur))
+        {
+          index->walk_hidden = TRUE;
+          return NULL;
         }
       dir = fsindex_get_dir (index, cur);
       if (dir == NULL)
@@ -477,8 +487,13 @@ fsindex_entry_type (KicFsIndex *index, const char *dir_real, const char *name, K
       g_autofree char *target = NULL;
       int links = 0;
 
+      index->walk_hidden = FALSE;
       target = resolve_link (index, link, entry, &links);
-      entry->type = target ? type_of_real (index, target) : KIC_FS_NONE;
+      /* a link that leads through a directory not every user may search
+       * is there for some users and not for others, whatever its target:
+       * something that is neither file nor directory, whose content is
+       * only itself (issue 39, row 1) */
+      entry->type = target ? type_of_real (index, target) : index->walk_hidden ? KIC_FS_OTHER : KIC_FS_NONE;
       entry->resolved = TRUE;
     }
   return entry->type;

@@ -76,18 +76,26 @@ has_access_acl (int fd, AclOf of)
   return n >= 0 || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
 }
 
+/* A directory's state, and whether it is refused because not every user
+ * may list and search it (not for another reason). */
+typedef struct {
+  struct stat st;
+  gboolean private;
+} DirCheck;
+
 /* The same for the directory open as FD (a KicDirRule), whose state goes
- * to the struct stat DATA points to. */
+ * to the DirCheck DATA points to. */
 static char *
 dir_not_public (int fd, const char *host, gpointer data)
 {
-  struct stat *st = data;
+  DirCheck *check = data;
   char *why;
 
-  if (fstat (fd, st) < 0)
+  if (fstat (fd, &check->st) < 0)
     return g_strdup_printf ("cannot stat '%s': %s", host, g_strerror (errno));
-  if ((why = stat_not_public (st, host)) == NULL && has_access_acl (fd, ACL_OF_DIR))
+  if ((why = stat_not_public (&check->st, host)) == NULL && has_access_acl (fd, ACL_OF_DIR))
     why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host);
+  check->private = why != NULL && S_ISDIR (check->st.st_mode);
   return why;
 }
 
@@ -175,6 +183,7 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
   guint n = g_strv_length (parts), last = 0, first = 0;
   int fd = -1, dirfd = -1;
   gboolean acl_asked = FALSE;
+  gboolean private = FALSE; /* refused because not every user may read it */
 
   for (guint i = 0; i < n; i++)
     if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
@@ -235,12 +244,21 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
         {
           g_string_append_printf (host, "/%s", c);
           if (dirs->recheck && (why = stat_not_public (&now, host->str)) != NULL)
-            goto refused;
+            {
+              private = S_ISDIR (now.st_mode);
+              goto refused;
+            }
           dirfd = kept->fd;
           continue;
         }
       /* O_PATH: nothing is opened for reading before its type is known */
-      next = kic_walk_step (dirfd, c, host, O_PATH, dir_not_public, &now, &why);
+      {
+        DirCheck check = { .private = FALSE };
+
+        next = kic_walk_step (dirfd, c, host, O_PATH, dir_not_public, &check, &why);
+        now = check.st;
+        private = check.private;
+      }
       if (next < 0)
         goto refused;
       dirfd = next;
@@ -272,6 +290,16 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
       && S_ISREG (st->st_mode) && st->st_dev == seen->dev && st->st_ino == seen->ino
       && (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec == seen->ctime_ns)
     acl_asked = TRUE;
+  /* a regular file not every user may read is not opened for reading at
+   * all (the bits asked first: an ACL is asked of the descriptor below,
+   * before any read) */
+  else if (for_reading && fstatat (dirfd, parts[last], st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st->st_mode)
+           && (st->st_mode & READ_BITS) != READ_BITS)
+    {
+      why = g_strdup_printf ("'%s' is not readable by every user", host->str);
+      private = TRUE;
+      goto refused;
+    }
   else if (for_reading)
     fd = kic_open_regular_at (dirfd, parts[last], st);
   else if ((fd = openat (dirfd, parts[last], O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
@@ -290,9 +318,15 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
       goto refused;
     }
   if ((st->st_mode & READ_BITS) != READ_BITS)
-    why = g_strdup_printf ("'%s' is not readable by every user", host->str);
+    {
+      why = g_strdup_printf ("'%s' is not readable by every user", host->str);
+      private = TRUE;
+    }
   else if (!acl_asked && has_access_acl (fd, for_reading ? ACL_OF_READ_FD : ACL_OF_PATH_FD))
-    why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host->str);
+    {
+      why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host->str);
+      private = TRUE;
+    }
   /* another name of the file may be in a directory others cannot search,
    * put there by anyone while the kernel does not protect hard links */
   else if (st->st_nlink > 1 && !hardlinks_protected ())
@@ -331,7 +365,7 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
 refused:
   if (fd >= 0)
     close (fd);
-  g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s: not copied", why);
+  g_set_error (error, KIC_ERROR, private ? KIC_ERROR_PRIVATE : KIC_ERROR_IO, "%s: not copied", why);
   return -1;
 }
 

@@ -44,7 +44,8 @@ void kic_source_dirs_free (KicSourceDirs *dirs);
 
 /* Open PATH (a real path inside the root) for a copy: a descriptor to
  * read, ST its state; -1 and ERROR (KIC_ERROR_IO, naming the file and
- * why) otherwise.  Its directories are taken from DIRS where it checked
+ * why; KIC_ERROR_PRIVATE when the file or a directory on the way is not
+ * every user's to read or search) otherwise.  Its directories are taken from DIRS where it checked
  * them in this phase, and those checked now are kept there. */
 int kic_source_open_in (KicSourceDirs *dirs, const char *path, struct stat *st, GError **error);
 

@@ -2,6 +2,10 @@
 # hardening-4.sh - issue 39: root decides nothing on what users cannot
 # see, a kept state is never staler than a fresh run, and a user's files
 # set no cost beyond a bound.  Each row reproduced on a scratch root:
+#   1  a link in a user's theme directory into a 0700 home: where root
+#      plants says whether its target exists (an existence oracle);
+#   2  root hashes a file no user may read, and where it plants says
+#      whether a user's icon has the same bytes (a content oracle);
 #   6  the writer leaves out a link the proof counted on (a name over 241
 #      bytes): the plan must not count on it;
 #   8  postrm purge under DPKG_ROOT (dpkg --root) follows a link in the
@@ -138,5 +142,70 @@ if [ -x "$ORACLE" ]; then
 else
   skip "needs the KF5 helper"
 fi
+
+# -- rows 1 and 2: root decides nothing on what not every user can see ---
+# planted NAME: the manifest's lines for NAME (copies and links)
+planted () { grep "$2" "$1$S/manifest" | cut -f1,2; }
+svg () { printf '<svg xmlns="http://www.w3.org/2000/svg"><!-- %s --></svg>\n' "$1"; }
+# row 1: nobody owns a hicolor directory and adds kicpeek-x.svg -> P beside
+# the package's kicpeek (a menu name), P in a 0700 home: root's links for
+# kicpeek must land in the same place whether P exists or not
+row1 () { # row1 CASE TARGET: CASE "exists" makes TARGET
+  R=$(fresh "r1$1$(echo "$2" | tr -c 'a-z' _)")
+  mkdir -p "$R/usr/local/share/icons/hicolor/48x48/apps" "$R/home/u"
+  chmod 700 "$R/home/u"
+  svg peek > "$R/usr/share/icons/hicolor/48x48/apps/kicpeek.svg"
+  ln -s "/home/u/$2" "$R/usr/local/share/icons/hicolor/48x48/apps/kicpeek-x.svg"
+  [ "$1" = exists ] && { mkdir -p "$(dirname "$R/home/u/$2")"; svg private > "$R/home/u/$2"; }
+  chown -R nobody "$R/usr/local/share/icons/hicolor" "$R/home/u"
+  printf '[Desktop Entry]\nType=Application\nName=peek\nExec=true\nIcon=kicpeek\n' > "$R/usr/share/applications/kicpeek.desktop"
+  kic --root "$R" 2> /dev/null
+  planted "$R" kicpeek
+}
+for target in secret.svg deeper/secret.svg; do
+  row1 exists "$target" > "$WORK/r1.exists"
+  row1 none "$target" > "$WORK/r1.none"
+  [ -s "$WORK/r1.exists" ] && cmp -s "$WORK/r1.exists" "$WORK/r1.none"
+  ok $? "1: a link to /home/u/$target (home 0700): kicpeek's links land alike whether it exists or not ($(grep -c '^link' "$WORK/r1.none") links, $(grep '^link' "$WORK/r1.none" | head -n 1 | cut -f2 | cut -d/ -f4-5))"
+done
+
+# row 2: a root file no user may read (0600), or one with an ACL denying
+# nobody, is where KDE's lookup of kicguess-secret ends; nobody's own icon
+# kicguess (a menu name) guesses its bytes.  Where kicguess's links land
+# must not depend on the guess being right, and the file is never opened.
+row2 () { # row2 GUESS PROTECTION
+  R=$(fresh "r2$1$2")
+  U=$R/usr/local/share/icons/hicolor/48x48/apps
+  H=$R/usr/share/icons/hicolor/48x48/apps
+  mkdir -p "$U"
+  svg "secret 1234" > "$H/kicguess-secret.svg"
+  case $2 in
+  mode) chmod 600 "$H/kicguess-secret.svg" ;;
+  acl) setfacl -m u:nobody:0 "$H/kicguess-secret.svg" ;;
+  esac
+  svg "secret $1" > "$U/kicguess.svg"
+  chown -R nobody "$R/usr/local/share/icons/hicolor"
+  printf '[Desktop Entry]\nType=Application\nName=guess\nExec=true\nIcon=kicguess\n' > "$R/usr/share/applications/kicguess.desktop"
+  if command -v strace > /dev/null; then
+    strace -f -e trace=open,openat -o "$WORK/r2.trace" "$BIN" -q --root "$R" 2> /dev/null
+  else
+    kic --root "$R" 2> /dev/null; : > "$WORK/r2.trace"
+  fi
+  planted "$R" kicguess
+}
+for how in mode acl; do
+  if [ $how = acl ] && ! command -v setfacl > /dev/null; then skip "needs setfacl (acl)" 2; continue; fi
+  row2 1234 $how > "$WORK/r2.right"
+  cp "$WORK/r2.trace" "$WORK/r2.trace.right"
+  row2 9999 $how > "$WORK/r2.wrong"
+  [ -s "$WORK/r2.right" ] && cmp -s "$WORK/r2.right" "$WORK/r2.wrong"
+  ok $? "2: a file others may not read ($how): kicguess's links land alike whether nobody's guess of its bytes is right or not ($(grep '^link' "$WORK/r2.wrong" | head -n 1 | cut -f2 | cut -d/ -f4-5))"
+  if [ $how = mode ] && command -v strace > /dev/null; then
+    ! grep -q 'kicguess-secret' "$WORK/r2.trace.right" "$WORK/r2.trace"
+    ok $? "2: ... and the file is never opened (strace)"
+  elif [ $how = mode ]; then
+    skip "needs strace"
+  fi
+done
 
 tap_done

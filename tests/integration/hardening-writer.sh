@@ -111,7 +111,7 @@ is $? 0 "3: a link to a file in a private directory: the rebuild succeeds"
 ! grep -rqs "secret" "$R$S/files" && ! grep -qs victim "$R$S/manifest"
 ok $? "3: ... the file is not copied, nor its name recorded in the manifest"
 is "$(stat -c %a "$R$S/fingerprint")" 600 "3: ... and the fingerprint, which lists what was read, is 0600"
-is "$(grep -c "home/victim' is not readable and searchable by every user" "$WORK/err3")" 1 "3: ... with one warning naming the directory"
+is "$(grep -c "home/victim' is not searchable by every user (mode 0700)" "$WORK/err3")" 1 "3: ... with one warning naming the directory"
 # a file of one's own made private after the plan: refused at the copy
 R=$(fresh r3b)
 svg kicmine > "$R$H/scalable/apps/kicmine.svg"
@@ -213,8 +213,8 @@ if acl_deny "$R/srv/kicacl/kicacl.svg" 65534 2> /dev/null && acl_deny "$R/srv/ki
   is "$rc $(find "$R$S/files" -name 'kicgrp*' -o -name 'kicacl*' | tr '\n' ' ')" "0 " \
     "3: a file or directory its group may not read, or with an ACL denying one user: none is copied"
   grep -q "kicgrp.svg' is not readable by every user" "$WORK/err3g" &&
-    grep -q "srv/kicgrpdir' is not readable and searchable by every user (mode 0705)" "$WORK/err3g" &&
-    grep -q "kicacl.svg' has an access ACL" "$WORK/err3g" && grep -q "srv/kicacldir' has an access ACL" "$WORK/err3g"
+    grep -q "srv/kicgrpdir' is not searchable by every user (mode 0705)" "$WORK/err3g" &&
+    grep -q "kicacl.svg' has an access ACL" "$WORK/err3g" && grep -q "srv/kicacldir' has an access ACL: not every user may search it" "$WORK/err3g"
   ok $? "3: ... each with a warning saying why"
 else
   skip "no ACLs on this file system" 2
