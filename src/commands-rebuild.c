@@ -595,7 +595,9 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
     {
       memo.index = system->index;
       memo.owned = owned;
-      popts.memo = load_memo;
+      /* a KIconThemes that reads GTK's caches: any change in a theme may
+       * end a cache's use, which changes every name's lookup there */
+      popts.memo = system->profile->gtk_icon_cache ? NULL : load_memo;
       popts.memo_data = &memo;
       known = known_contents (old, system->index, options->store, changed, stamps);
       popts.known_contents = known;
