@@ -1,9 +1,10 @@
 /* fsindex-read.c - the files a run reads through the index, each opened
  * only once it is known to be a regular file */
 #include "fsindex-private.h"
-#include "kic.h"
-
+#include "diag.h"
+#include "hash.h"
 #include "readfd.h"
+
 #include "safeopen.h"
 
 #include <errno.h>
