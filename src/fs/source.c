@@ -166,6 +166,171 @@ kic_source_dirs_free (KicSourceDirs *dirs)
   g_free (dirs);
 }
 
+/* The directory of the file PARTS[LAST] as checked before, in the moment
+ * of the plan (DIRS kept it), with HOST and KEY set to it and *FIRST to
+ * LAST; else -1. */
+static int
+source_kept_parent (KicSourceDirs *dirs, char **parts, guint last, GString *host, GString *key, guint *first)
+{
+  g_autoptr (GString) parent = g_string_new (NULL);
+  KeptDir *kept;
+
+  for (guint i = 0; i < last; i++)
+    if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
+      g_string_append_printf (parent, "/%s", parts[i]);
+  if (parent->len == 0 || (kept = g_hash_table_lookup (dirs->kept, parent->str)) == NULL)
+    return -1;
+  g_string_append (host, parent->str);
+  g_string_assign (key, parent->str);
+  *first = last;
+  return kept->fd;
+}
+
+/* DIRFD's directory C, checked (KEY and HOST name it), kept in DIRS when
+ * it was opened here; its descriptor (borrowed from DIRS), or -1 with
+ * *WHY (*PRIVATE when not every user may search it). */
+static int
+source_step (KicSourceDirs *dirs, int dirfd, const char *c, GString *host, GString *key, char **why,
+             gboolean *private)
+{
+  /* (a key never holds "..": only a step's directories are kept) */
+  KeptDir *kept = g_hash_table_lookup (dirs->kept, key->str);
+  struct stat now;
+  int next;
+
+  /* In the writer's pass a kept directory is asked again by its name in
+   * its (so checked) parent at every use: a directory made private, or
+   * moved into a private one, after the first copy from it lets no later
+   * copy through (one fstatat a step, not a walk's open, fstat and
+   * close).  Another directory at its name now, or the same changed since
+   * (its ctime: an ACL too), is opened and checked as any; the mode is
+   * asked again in any case (a change in the clock's tick after the check
+   * keeps the ctime). */
+  if (kept != NULL && dirs->recheck
+      && (fstatat (dirfd, c, &now, AT_SYMLINK_NOFOLLOW) < 0 || now.st_dev != kept->dev || now.st_ino != kept->ino
+          || now.st_ctim.tv_sec != kept->ctime.tv_sec || now.st_ctim.tv_nsec != kept->ctime.tv_nsec))
+    kept = NULL;
+  if (kept != NULL)
+    {
+      g_string_append_printf (host, "/%s", c);
+      if (dirs->recheck && (*why = stat_not_public (&now, host->str)) != NULL)
+        {
+          *private = S_ISDIR (now.st_mode);
+          return -1;
+        }
+      return kept->fd;
+    }
+  /* O_PATH: nothing is opened for reading before its type is known */
+  DirCheck check = { .private = FALSE };
+
+  next = kic_walk_step (dirfd, c, host, O_PATH, dir_not_public, &check, why);
+  *private = check.private;
+  if (next < 0)
+    return -1;
+  KeptDir *keep = g_new (KeptDir, 1);
+
+  keep->fd = next;
+  keep->dev = check.st.st_dev; /* (dir_not_public() filled it) */
+  keep->ino = check.st.st_ino;
+  keep->ctime = check.st.st_ctim;
+  if (g_hash_table_size (dirs->kept) >= KIC_SOURCE_DIRS_MAX)
+    g_hash_table_remove_all (dirs->kept);
+  /* (replaces, and closes, a directory that was at this name) */
+  g_hash_table_insert (dirs->kept, g_strdup (key->str), keep);
+  return next;
+}
+
+/* The file NAME in DIRFD (HOST names it): a descriptor to read it
+ * (FOR_READING), or one O_PATH, or none when it is as SEEN says (*ACL_ASKED:
+ * its ACL was asked when it was seen); ST its stat.  -1 with *WHY. */
+static int
+source_open_file (int dirfd, const char *name, struct stat *st, gboolean for_reading, const KicSourceSeen *seen,
+                  const char *host, gboolean *acl_asked, char **why, gboolean *private)
+{
+  int fd = -1;
+
+  /* the file a run checked, with the identity and change time it had
+   * then: its ACL was asked then, and setting one since would have moved
+   * the change time (a stamp is taken a clock tick after its change time
+   * at the earliest: fingerprint.c, the racy rule); one fstatat, no
+   * descriptor.  Its mode, owner and links are asked again after. */
+  if (!for_reading && seen != NULL && fstatat (dirfd, name, st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st->st_mode)
+      && st->st_dev == seen->dev && st->st_ino == seen->ino
+      && (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec == seen->ctime_ns)
+    {
+      *acl_asked = TRUE;
+      return -1;
+    }
+  /* a regular file not every user may read is not opened for reading at
+   * all (the bits asked first: an ACL is asked of the descriptor after,
+   * before any read) */
+  if (for_reading && fstatat (dirfd, name, st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st->st_mode)
+      && (st->st_mode & READ_BITS) != READ_BITS)
+    {
+      *why = g_strdup_printf ("'%s' is not readable by every user", host);
+      *private = TRUE;
+      return -1;
+    }
+  if (for_reading)
+    fd = kic_open_regular_at (dirfd, name, st);
+  else if ((fd = openat (dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
+           && (fstat (fd, st) < 0 || !S_ISREG (st->st_mode)))
+    {
+      close (fd);
+      fd = -1;
+      errno = EINVAL;
+    }
+  if (fd < 0)
+    *why = errno == EINVAL ? g_strdup_printf ("'%s' is not a regular file", host)
+                           : g_strdup_printf ("cannot open '%s': %s", host, g_strerror (errno));
+  return fd;
+}
+
+/* Why the file FD (ST; HOST names it) may not be copied, or NULL:
+ * readable by every user, no other name a user could have given it, the
+ * size of an icon, no hole. */
+static char *
+source_refusal (int fd, const struct stat *st, gboolean for_reading, gboolean acl_asked, const char *host,
+                gboolean *private)
+{
+  off_t hole;
+
+  if ((st->st_mode & READ_BITS) != READ_BITS)
+    {
+      *private = TRUE;
+      return g_strdup_printf ("'%s' is not readable by every user", host);
+    }
+  if (!acl_asked && has_access_acl (fd, for_reading ? ACL_OF_READ_FD : ACL_OF_PATH_FD))
+    {
+      *private = TRUE;
+      return g_strdup_printf ("'%s' has an access ACL: not every user may read it", host);
+    }
+  /* another name of the file may be in a directory others cannot search,
+   * put there by anyone while the kernel does not protect hard links */
+  if (st->st_nlink > 1 && !hardlinks_protected ())
+    return g_strdup_printf ("'%s' has %ju names (hard links) and fs.protected_hardlinks is off", host,
+                            (uintmax_t) st->st_nlink);
+  /* ... and even protected, a user may link a file of their own (or one
+   * they may write) under many names, each a copy in the store for one
+   * file's cost: only a file no one but root can link has other names */
+  if (st->st_nlink > 1 && (st->st_uid != 0 || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0))
+    return g_strdup_printf ("'%s' has %ju names (hard links) and others than root may link it", host,
+                            (uintmax_t) st->st_nlink);
+  if (st->st_size > KIC_MAX_ICON_BYTES)
+    return g_strdup_printf ("'%s' is larger than an icon may be (%jd bytes, at most %d)", host,
+                            (intmax_t) st->st_size, KIC_MAX_ICON_BYTES);
+  if (!for_reading)
+    return NULL;
+  /* a hole before the end: a sparse file, which would cost the store its
+   * full size (SEEK_HOLE answers the size where holes are not known) */
+  hole = lseek (fd, 0, SEEK_HOLE);
+  if (hole >= 0 && hole < st->st_size)
+    return g_strdup_printf ("'%s' is a sparse file (a hole at byte %jd)", host, (intmax_t) hole);
+  if (lseek (fd, 0, SEEK_SET) < 0)
+    return g_strdup_printf ("cannot read '%s': %s", host, g_strerror (errno));
+  return NULL;
+}
+
 /* kic_source_open_in() (a descriptor to read), or with FOR_READING false
  * kic_source_stat_in() (0): the file is then opened O_PATH only, or not
  * at all when it is as SEEN says, and its holes are not asked (that needs
@@ -196,84 +361,16 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
       goto refused;
     }
   if (!dirs->recheck)
-    {
-      /* the file's directory checked before, in the moment of the plan:
-       * straight to the file */
-      g_autoptr (GString) parent = g_string_new (NULL);
-      KeptDir *kept;
-
-      for (guint i = 0; i < last; i++)
-        if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
-          g_string_append_printf (parent, "/%s", parts[i]);
-      if (parent->len > 0 && (kept = g_hash_table_lookup (dirs->kept, parent->str)) != NULL)
-        {
-          dirfd = kept->fd;
-          g_string_append (host, parent->str);
-          g_string_assign (key, parent->str);
-          first = last;
-        }
-    }
+    dirfd = source_kept_parent (dirs, parts, last, host, key, &first);
   if (dirfd < 0)
     dirfd = dirs->rootfd; /* (DIRFD is always borrowed: the root's or DIRS's) */
   for (guint i = first; i < last; i++)
     {
-      const char *c = parts[i];
-      KeptDir *kept;
-      struct stat now;
-      int next;
-
-      if (c[0] == '\0' || strcmp (c, ".") == 0)
+      if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
         continue;
-      g_string_append_printf (key, "/%s", c);
-      /* (a key never holds "..": only a step's directories are kept) */
-      kept = g_hash_table_lookup (dirs->kept, key->str);
-      /* In the writer's pass a kept directory is asked again by its name
-       * in its (so checked) parent at every use: a directory made
-       * private, or moved into a private one, after the first copy from
-       * it lets no later copy through (one fstatat a step, not a walk's
-       * open, fstat and close).  Another directory at its name now, or
-       * the same changed since (its ctime: an ACL too), is opened and
-       * checked as any; the mode is asked again in any case (a change in
-       * the clock's tick after the check keeps the ctime). */
-      if (kept != NULL && dirs->recheck
-          && (fstatat (dirfd, c, &now, AT_SYMLINK_NOFOLLOW) < 0 || now.st_dev != kept->dev
-              || now.st_ino != kept->ino || now.st_ctim.tv_sec != kept->ctime.tv_sec
-              || now.st_ctim.tv_nsec != kept->ctime.tv_nsec))
-        kept = NULL;
-      if (kept != NULL)
-        {
-          g_string_append_printf (host, "/%s", c);
-          if (dirs->recheck && (why = stat_not_public (&now, host->str)) != NULL)
-            {
-              private = S_ISDIR (now.st_mode);
-              goto refused;
-            }
-          dirfd = kept->fd;
-          continue;
-        }
-      /* O_PATH: nothing is opened for reading before its type is known */
-      {
-        DirCheck check = { .private = FALSE };
-
-        next = kic_walk_step (dirfd, c, host, O_PATH, dir_not_public, &check, &why);
-        now = check.st;
-        private = check.private;
-      }
-      if (next < 0)
+      g_string_append_printf (key, "/%s", parts[i]);
+      if ((dirfd = source_step (dirs, dirfd, parts[i], host, key, &why, &private)) < 0)
         goto refused;
-      dirfd = next;
-      {
-        KeptDir *keep = g_new (KeptDir, 1);
-
-        keep->fd = dirfd;
-        keep->dev = now.st_dev; /* (dir_not_public() filled NOW) */
-        keep->ino = now.st_ino;
-        keep->ctime = now.st_ctim;
-        if (g_hash_table_size (dirs->kept) >= KIC_SOURCE_DIRS_MAX)
-          g_hash_table_remove_all (dirs->kept);
-        /* (replaces, and closes, a directory that was at this name) */
-        g_hash_table_insert (dirs->kept, g_strdup (key->str), keep);
-      }
     }
   g_string_append_printf (host, "/%s", parts[last]);
   if (strcmp (parts[last], "..") == 0)
@@ -281,78 +378,10 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
       why = g_strdup_printf ("'%s' is reached through '..'", host->str);
       goto refused;
     }
-  /* the file a run checked, with the identity and change time it had
-   * then: its ACL was asked then, and setting one since would have moved
-   * the change time (a stamp is taken a clock tick after its change time
-   * at the earliest: fingerprint.c, the racy rule); one fstatat, no
-   * descriptor.  Its mode, owner and links are asked below again. */
-  if (!for_reading && seen != NULL && fstatat (dirfd, parts[last], st, AT_SYMLINK_NOFOLLOW) == 0
-      && S_ISREG (st->st_mode) && st->st_dev == seen->dev && st->st_ino == seen->ino
-      && (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec == seen->ctime_ns)
-    acl_asked = TRUE;
-  /* a regular file not every user may read is not opened for reading at
-   * all (the bits asked first: an ACL is asked of the descriptor below,
-   * before any read) */
-  else if (for_reading && fstatat (dirfd, parts[last], st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st->st_mode)
-           && (st->st_mode & READ_BITS) != READ_BITS)
-    {
-      why = g_strdup_printf ("'%s' is not readable by every user", host->str);
-      private = TRUE;
-      goto refused;
-    }
-  else if (for_reading)
-    fd = kic_open_regular_at (dirfd, parts[last], st);
-  else if ((fd = openat (dirfd, parts[last], O_PATH | O_NOFOLLOW | O_CLOEXEC)) >= 0
-           && (fstat (fd, st) < 0 || !S_ISREG (st->st_mode)))
-    {
-      close (fd);
-      fd = -1;
-      errno = EINVAL;
-    }
+  fd = source_open_file (dirfd, parts[last], st, for_reading, seen, host->str, &acl_asked, &why, &private);
   if (fd < 0 && !acl_asked)
-    {
-      if (errno == EINVAL)
-        why = g_strdup_printf ("'%s' is not a regular file", host->str);
-      else
-        why = g_strdup_printf ("cannot open '%s': %s", host->str, g_strerror (errno));
-      goto refused;
-    }
-  if ((st->st_mode & READ_BITS) != READ_BITS)
-    {
-      why = g_strdup_printf ("'%s' is not readable by every user", host->str);
-      private = TRUE;
-    }
-  else if (!acl_asked && has_access_acl (fd, for_reading ? ACL_OF_READ_FD : ACL_OF_PATH_FD))
-    {
-      why = g_strdup_printf ("'%s' has an access ACL: not every user may read it", host->str);
-      private = TRUE;
-    }
-  /* another name of the file may be in a directory others cannot search,
-   * put there by anyone while the kernel does not protect hard links */
-  else if (st->st_nlink > 1 && !hardlinks_protected ())
-    why = g_strdup_printf ("'%s' has %ju names (hard links) and fs.protected_hardlinks is off", host->str,
-                           (uintmax_t) st->st_nlink);
-  /* ... and even protected, a user may link a file of their own (or one
-   * they may write) under many names, each a copy in the store for one
-   * file's cost: only a file no one but root can link has other names */
-  else if (st->st_nlink > 1 && (st->st_uid != 0 || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0))
-    why = g_strdup_printf ("'%s' has %ju names (hard links) and others than root may link it", host->str,
-                           (uintmax_t) st->st_nlink);
-  else if (st->st_size > KIC_MAX_ICON_BYTES)
-    why = g_strdup_printf ("'%s' is larger than an icon may be (%jd bytes, at most %d)", host->str,
-                           (intmax_t) st->st_size, KIC_MAX_ICON_BYTES);
-  else if (for_reading)
-    {
-      /* a hole before the end: a sparse file, which would cost the store
-       * its full size (SEEK_HOLE answers the size where holes are not
-       * known) */
-      off_t hole = lseek (fd, 0, SEEK_HOLE);
-
-      if (hole >= 0 && hole < st->st_size)
-        why = g_strdup_printf ("'%s' is a sparse file (a hole at byte %jd)", host->str, (intmax_t) hole);
-      else if (lseek (fd, 0, SEEK_SET) < 0)
-        why = g_strdup_printf ("cannot read '%s': %s", host->str, g_strerror (errno));
-    }
+    goto refused;
+  why = source_refusal (fd, st, for_reading, acl_asked, host->str, &private);
   if (why == NULL && for_reading)
     return fd;
   if (why == NULL)
