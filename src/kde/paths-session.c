@@ -44,10 +44,14 @@ static const char *const generator_dirs[] = { "/etc/systemd/user-environment-gen
 static const char *const environment_d_dirs[] = { "/etc/environment.d", "/usr/local/lib/environment.d",
                                                   "/usr/lib/environment.d", NULL };
 
+/* One way XDG_DATA_DIRS is made: the systemd user manager's environment
+ * (generators), or the login shell's (profile.d). */
 typedef struct {
   KicFsIndex *index;
   GPtrArray *dirs;    /* char*, the list being built */
   KicSessionDirs *out;
+  gboolean set;       /* XDG_DATA_DIRS is set in this environment */
+  GPtrArray *origins; /* char*, what set or added what, in order */
 } Session;
 
 /* A file of the root, by its name in the first of DIRS that has it (a
@@ -160,7 +164,8 @@ set_list (Session *session, const char *value, const char *origin)
       if (!has_dir (session->dirs, clean))
         g_ptr_array_add (session->dirs, g_steal_pointer (&clean));
     }
-  g_ptr_array_add (session->out->origins, g_strdup_printf ("%s set XDG_DATA_DIRS", origin));
+  session->set = TRUE;
+  g_ptr_array_add (session->origins, g_strdup_printf ("%s set XDG_DATA_DIRS", origin));
 }
 
 /* environment.d(5): the files of every directory, by name, each name from
@@ -190,9 +195,12 @@ apply_environment_d (Session *session)
 
           if (!g_str_has_prefix (line, "XDG_DATA_DIRS="))
             continue;
-          g_ptr_array_add (session->dirs, NULL);
-          current = g_strjoinv (":", (char **) session->dirs->pdata);
-          g_ptr_array_remove_index (session->dirs, session->dirs->len - 1);
+          if (session->set)
+            {
+              g_ptr_array_add (session->dirs, NULL);
+              current = g_strjoinv (":", (char **) session->dirs->pdata);
+              g_ptr_array_remove_index (session->dirs, session->dirs->len - 1);
+            }
           value = expand (line + strlen ("XDG_DATA_DIRS="), current, &per_user);
           if (per_user)
             g_ptr_array_add (session->out->hidden, g_strdup_printf ("%s (%s)", line, path));
@@ -244,11 +252,14 @@ apply_flatpak (Session *session, const char *origin)
   g_autoptr (GPtrArray) installations = flatpak_installations (session->index);
   g_autoptr (GPtrArray) front = g_ptr_array_new_with_free_func (g_free);
 
-  if (session->dirs->len == 0)
+  /* unset or empty: the default, as both scripts say */
+  if (!session->set || session->dirs->len == 0)
     {
+      g_ptr_array_set_size (session->dirs, 0);
       g_ptr_array_add (session->dirs, g_strdup ("/usr/local/share"));
       g_ptr_array_add (session->dirs, g_strdup ("/usr/share"));
     }
+  session->set = TRUE;
   if (session->out->user_data_home != NULL)
     g_ptr_array_insert (installations, 0, g_build_filename (session->out->user_data_home, "flatpak", NULL));
   else if (!g_ptr_array_find_with_equal_func (session->out->hidden, KIC_SESSION_USER_FLATPAK, g_str_equal, NULL))
@@ -272,7 +283,7 @@ apply_flatpak (Session *session, const char *origin)
         g_ptr_array_add (session->out->foreign, share);
     }
   for (guint i = 0; i < front->len; i++)
-    g_ptr_array_add (session->out->origins,
+    g_ptr_array_add (session->origins,
                      g_strdup_printf ("%s added %s", origin, (const char *) g_ptr_array_index (front, i)));
   for (guint i = front->len; i > 0; i--)
     g_ptr_array_insert (session->dirs, 0, g_strdup (g_ptr_array_index (front, i - 1)));
@@ -339,23 +350,40 @@ apply_profile_d (Session *session)
     }
 }
 
+/* The session's list: startplasma imports the user manager's
+ * environment over the login shell's (plasma-workspace
+ * startkde/startplasma.cpp importSystemdEnvrionment()), so the
+ * generators' XDG_DATA_DIRS wins where they set one; else the shell's,
+ * BASE after /etc/profile.d.  An empty entry is dropped, as Qt's
+ * xdgDataDirs() drops it, and an empty list is the default. */
 char **
 kic_paths_session_data_dirs (KicFsIndex *index, char **base, KicSessionDirs *out)
 {
-  Session session = { index, g_ptr_array_new_with_free_func (g_free), out };
+  Session systemd = { index, g_ptr_array_new_with_free_func (g_free), out, FALSE,
+                      g_ptr_array_new_with_free_func (g_free) };
+  Session shell = { index, g_ptr_array_new_with_free_func (g_free), out, TRUE,
+                    g_ptr_array_new_with_free_func (g_free) };
+  Session *login;
+  GPtrArray *dirs;
 
   out->origins = g_ptr_array_new_with_free_func (g_free);
   out->hidden = g_ptr_array_new_with_free_func (g_free);
   out->foreign = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; base[i] != NULL; i++)
-    g_ptr_array_add (session.dirs, g_strdup (base[i]));
-  apply_generators (&session);
-  apply_profile_d (&session);
-  /* an empty XDG_DATA_DIRS is the default (XDG base directory spec) */
-  if (session.dirs->len == 0)
+    g_ptr_array_add (shell.dirs, g_strdup (base[i]));
+  apply_generators (&systemd);
+  apply_profile_d (&shell);
+  login = systemd.set ? &systemd : &shell;
+  dirs = g_steal_pointer (&login->dirs);
+  g_ptr_array_extend_and_steal (out->origins, g_steal_pointer (&login->origins));
+  g_clear_pointer (&systemd.dirs, g_ptr_array_unref);
+  g_clear_pointer (&shell.dirs, g_ptr_array_unref);
+  g_clear_pointer (&systemd.origins, g_ptr_array_unref);
+  g_clear_pointer (&shell.origins, g_ptr_array_unref);
+  if (dirs->len == 0)
     {
-      g_ptr_array_add (session.dirs, g_strdup ("/usr/local/share"));
-      g_ptr_array_add (session.dirs, g_strdup ("/usr/share"));
+      g_ptr_array_add (dirs, g_strdup ("/usr/local/share"));
+      g_ptr_array_add (dirs, g_strdup ("/usr/share"));
     }
   /* a user's own run: their data home comes before every data directory
    * (QStandardPaths::GenericDataLocation) */
@@ -363,13 +391,13 @@ kic_paths_session_data_dirs (KicFsIndex *index, char **base, KicSessionDirs *out
     {
       guint at;
 
-      if (g_ptr_array_find_with_equal_func (session.dirs, out->user_data_home, g_str_equal, &at))
-        g_ptr_array_remove_index (session.dirs, at);
-      g_ptr_array_insert (session.dirs, 0, g_strdup (out->user_data_home));
+      if (g_ptr_array_find_with_equal_func (dirs, out->user_data_home, g_str_equal, &at))
+        g_ptr_array_remove_index (dirs, at);
+      g_ptr_array_insert (dirs, 0, g_strdup (out->user_data_home));
     }
   g_ptr_array_add (out->foreign, NULL);
-  g_ptr_array_add (session.dirs, NULL);
-  return (char **) g_ptr_array_free (session.dirs, FALSE);
+  g_ptr_array_add (dirs, NULL);
+  return (char **) g_ptr_array_free (dirs, FALSE);
 }
 
 void

@@ -2,7 +2,7 @@
 # session-dirs.sh - the data directories a login on the root gets
 #
 # On the demo root (kde-icon-cache(8), DATA DIRECTORIES):
-#   1. systemd's environment.d: a line XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS}
+#   1. systemd's environment.d: a line XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS:-...}
 #      in /etc/environment.d puts /opt/share first, its icons are found;
 #   2. flatpak's generator puts /var/lib/flatpak/exports/share and an
 #      installation of /etc/flatpak/installations.d before the rest, -v
@@ -12,15 +12,17 @@
 #   4. with hicolor current and the exports holding hicolor's first
 #      directories, no link is planted below /var/lib/flatpak (flatpak's);
 #   5. flatpak installed after a rebuild (its profile.d script, binary):
-#      --check says out of date (the files are stamped inputs).
+#      --check says out of date (the files are stamped inputs);
+#   6. an environment.d line that names $XDG_DATA_DIRS with no default, on
+#      a user manager that has none: that line's directories alone.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 R=$WORK/root
 cp -R "$TOP/demo" "$R"
 gen=$R/usr/lib/systemd/user-environment-generators
 mkdir -p "$gen" "$R/etc/environment.d" "$R/opt/share/icons/hicolor/scalable/apps"
 : > "$gen/30-systemd-environment-d-generator"
-echo 'XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS}' > "$R/etc/environment.d/50-opt.conf"
+echo 'XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}' > "$R/etc/environment.d/50-opt.conf"
 svg_file "$R" opt/share/icons/hicolor/scalable/apps/kic-opt-only.svg '#102030'
 run () { env -u XDG_DATA_DIRS "$BIN" --root "$R" "$@"; }
 
@@ -51,7 +53,9 @@ n=$(grep -c '^link	' "$R/var/lib/kde-icon-cache/manifest")
 [ "$n" -gt 0 ] && ! grep -q '^link	/var/lib/flatpak/' "$R/var/lib/kde-icon-cache/manifest"
 ok $? "hicolor current, the exports holding its first directories: $n links, none below /var/lib/flatpak"
 
-rm -f "$gen/60-flatpak" "$R/usr/bin/flatpak"
+# (a login shell's script counts where the user manager sets no
+# XDG_DATA_DIRS of its own: startplasma imports that one over the shell's)
+rm -f "$gen/60-flatpak" "$R/usr/bin/flatpak" "$R/etc/environment.d/50-opt.conf"
 run -q > /dev/null 2>&1
 run --check > /dev/null 2>&1 || { echo "Bail out! --check after a rebuild"; exit 1; }
 # flatpak and a Flatpak of org.example.Viewer, its own icon
@@ -61,4 +65,10 @@ printf 'if command -v flatpak > /dev/null; then :; fi\n' > "$R/etc/profile.d/fla
 svg_file "$R" var/lib/flatpak/exports/share/icons/hicolor/scalable/apps/org.example.Viewer.svg '#304050'
 run --check > /dev/null 2>&1
 is $? 1 "flatpak and an application installed after the rebuild (profile.d/flatpak.sh): --check says out of date"
+
+rm -f "$R/etc/profile.d/flatpak.sh"
+echo 'XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS}' > "$R/etc/environment.d/50-opt.conf"
+run -v --resolve kic-opt-only 2>&1 > /dev/null | grep '^kde-icon-cache: data directories:' > "$WORK/err"
+is "$(cat "$WORK/err")" "kde-icon-cache: data directories: /opt/share (/etc/environment.d/50-opt.conf set XDG_DATA_DIRS)" \
+  "environment.d's \${XDG_DATA_DIRS} unset in the user manager: /opt/share alone, as systemd and Qt make it"
 finish
