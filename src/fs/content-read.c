@@ -85,7 +85,7 @@ read_file_now (Content *c, char **data, gsize *length, struct stat *st, char **w
       *why = g_strdup (error->message);
       return FALSE;
     }
-  /* (the clock before the stat: the stamp's racy rule, fsindex.h) */
+  /* (the clock before the stat: the stamp's racy rule, stamp.h) */
   read_ns = kic_fs_stamp_clock ();
   fd = kic_source_open_in (content_source_dirs (c->table), c->path, st, &error);
   if (fd >= 0)

@@ -15,23 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-void
-kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
-{
-  memset (stamp, 0, sizeof *stamp);
-  stamp->type = type;
-  if (st == NULL || (type == KIC_FS_DIR ? !S_ISDIR (st->st_mode) : !S_ISREG (st->st_mode)))
-    return;
-  stamp->exists = TRUE;
-  stamp->dev = st->st_dev;
-  stamp->ino = st->st_ino;
-  stamp->size = st->st_size;
-  stamp->mtime_ns = (gint64) st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-  stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
-  stamp->uid = st->st_uid;
-  stamp->mode = st->st_mode;
-}
-
 /* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
 void
 fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
@@ -45,15 +28,6 @@ fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
   read_ns = kic_fs_stamp_clock ();
   fsindex_keep_stat (index, type, real, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL, read_ns);
   errno = errsv;
-}
-
-gint64
-kic_fs_stamp_clock (void)
-{
-  struct timespec now;
-
-  clock_gettime (CLOCK_REALTIME_COARSE, &now);
-  return (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
 void

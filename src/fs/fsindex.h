@@ -18,15 +18,11 @@
 #define KIC_FSINDEX_H
 
 
+#include "stamp.h"
+
 #include <dirent.h>
 #include <glib.h>
 
-typedef enum {
-  KIC_FS_NONE = 0, /* no such object, a dangling link or a link loop */
-  KIC_FS_FILE,     /* a regular file, after following links */
-  KIC_FS_DIR,      /* a directory, after following links */
-  KIC_FS_OTHER,    /* exists, but is neither (device, fifo, socket) */
-} KicFsType;
 
 typedef struct _KicFsIndex KicFsIndex;
 
@@ -111,11 +107,6 @@ gboolean kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize 
  * caller checks what it is (fstat) and closes it. */
 int kic_fs_index_open_file (KicFsIndex *index, const char *real);
 
-/* The time a stamp is read at, taken before the stat it stamps: a change
- * after the stat gets a time no earlier than this (fingerprint.c, the
- * racy rule). */
-gint64 kic_fs_stamp_clock (void);
-
 /* The file at REAL was read now, through a descriptor opened elsewhere
  * (source.h), whose fstat(2) is ST, made after kic_fs_stamp_clock() said
  * READ_NS: its stamp is kept as kic_fs_index_open_file() keeps it. */
@@ -124,27 +115,6 @@ void kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const stru
 
 /* The descriptor of the root every file is opened from (-1 if virtual). */
 int kic_fs_index_rootfd (const KicFsIndex *index);
-
-/* What a directory or file was when it was read (fingerprint.h): its
- * identity, size and times, or that there was none of TYPE there. */
-typedef struct {
-  KicFsType type;   /* KIC_FS_DIR or KIC_FS_FILE */
-  gboolean exists;
-  guint64 dev;
-  guint64 ino;
-  gint64 size;
-  gint64 mtime_ns;
-  gint64 ctime_ns;
-  guint32 uid;      /* who may change it (fingerprint.c: a directory */
-  guint32 mode;     /* others may write is stamped by its ctime too) */
-  gint64 read_ns;   /* CLOCK_REALTIME_COARSE, the clock file times come
-                     * from, just before the fstat; 0 when not read so
-                     * (fingerprint.c: git's racy rule) */
-} KicFsStamp;
-
-struct stat;
-/* STAMP of an object of TYPE from ST (NULL: nothing there). */
-void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st);
 
 /* From now on, keep the stamp of every directory the index reads (or
  * finds missing) and every file it reads: one fstat(2) each. */

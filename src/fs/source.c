@@ -252,7 +252,7 @@ source_open_file (int dirfd, const char *name, struct stat *st, gboolean for_rea
   /* the file a run checked, with the identity and change time it had
    * then: its ACL was asked then, and setting one since would have moved
    * the change time (a stamp is taken a clock tick after its change time
-   * at the earliest: fingerprint.c, the racy rule); one fstatat, no
+   * at the earliest: stamp.c, the racy rule); one fstatat, no
    * descriptor.  Its mode, owner and links are asked again after. */
   if (!for_reading && seen != NULL && fstatat (dirfd, name, st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st->st_mode)
       && st->st_dev == seen->dev && st->st_ino == seen->ino

@@ -3,16 +3,15 @@
  * The text: a header line, the settings, then one line per input,
  *   d <tab> <state> <tab> <path>   a directory listing
  *   f <tab> <state> <tab> <path>   a file read
- * where the state is stamp_format()'s numbers, "none" when there is no
- * such directory or file, or "racy" when the stamp proves nothing
- * (stamp_is_racy()).  Paths are g_strescape()d.
+ * where the state is kic_fs_stamp_format()'s numbers (stamp.c), "none"
+ * when there is no such directory or file, or "racy" when the stamp
+ * proves nothing.  Paths are g_strescape()d.
  */
 #include "fingerprint.h"
 
 #include "diag.h"
 #include "hash.h"
 #include "manifest.h"
-#include "number.h"
 #include "path.h"
 #include "readfd.h"
 #include "safeopen.h"
@@ -31,145 +30,12 @@
  * nothing) */
 #define HEADER "kde-icon-cache fingerprint 2"
 
-/* May someone other than root (and the user running the tool, who trusts
- * their own tree as trusted.h does) change the directory stamped as
- * STAMP?  Its owner, or its group or everyone when it is writable by
- * them (an ACL that lets a user write shows in the group bits). */
-static gboolean
-others_may_write (const KicFsStamp *stamp)
-{
-  return (stamp->uid != 0 && stamp->uid != geteuid ()) || (stamp->mode & (S_IWGRP | S_IWOTH)) != 0;
-}
-
-/* The time a change of what STAMP stamps sets, and the stamp records:
- * the change time of a file and of a directory others may write, the
- * modification time of a directory only root may (stamp_format()). */
-static gint64
-change_time (const KicFsStamp *stamp)
-{
-  if (stamp->type == KIC_FS_DIR && !others_may_write (stamp))
-    return stamp->mtime_ns;
-  return stamp->ctime_ns;
-}
-
-/* The granularity of the times of STAMP's file system: a file system
- * that keeps whole seconds (ext3 with small inodes, FAT's 2 s, some NFS
- * servers) when neither time has a fraction, else the tick of the coarse
- * clock file times are taken from (4 ms with HZ=250). */
-static gint64
-granularity_ns (const KicFsStamp *stamp)
-{
-  struct timespec res;
-
-  if (stamp->mtime_ns % 1000000000 == 0 && stamp->ctime_ns % 1000000000 == 0)
-    return 2 * (gint64) 1000000000;
-  if (clock_getres (CLOCK_REALTIME_COARSE, &res) != 0)
-    return 10 * (gint64) 1000000;
-  return MAX ((gint64) res.tv_sec * 1000000000 + res.tv_nsec, 1);
-}
-
-/* git's "racy git" rule: a change made after the stamp was read, but in
- * the same tick of the clock the file system takes its times from, leaves
- * the times the stamp has (Debian 12's kernel takes them from the coarse
- * clock: a tick is 4 ms).  A stamp whose change time is not older than
- * its read by a whole tick cannot tell such a change apart: it is written
- * "racy", which matches nothing, so the next run plans in full and takes
- * a stamp that proves something.  (With multigrain times, Linux 6.13 on
- * ext4, a change after a stat gets a later time anyway.) */
-static gboolean
-stamp_is_racy (const KicFsStamp *stamp)
-{
-  return stamp->exists && stamp->read_ns != 0 && change_time (stamp) > stamp->read_ns - granularity_ns (stamp);
-}
-
-/* Up to five numbers joined by spaces, and a NUL: stamp_format()'s text */
-typedef struct {
-  char text[5 * KIC_INT64_DIGITS + 1];
-  gsize len;
-} StampText;
-
-/* a device or inode number (G_GUINT64_FORMAT) */
-static void
-stamp_text_add_id (StampText *t, guint64 v)
-{
-  if (t->len > 0)
-    t->text[t->len++] = ' ';
-  t->len += kic_format_uint64 (t->text + t->len, v);
-}
-
-/* a size or a time (G_GINT64_FORMAT) */
-static void
-stamp_text_add (StampText *t, gint64 v)
-{
-  if (t->len > 0)
-    t->text[t->len++] = ' ';
-  t->len += kic_format_int64 (t->text + t->len, v);
-}
-
-/* A stamp as the fingerprint writes it.  A directory: its identity and
- * modification time, and its change time when others may write it: its
- * owner can add an icon and set the modification time back, not the
- * change time (issue 19, row 11).  Not the change time of a directory
- * only root may write: the writer plants there and keeps its
- * modification time, but a link changes the change time. */
+/* PATH, an object of TYPE, as it is now, as *STAMP, and its text in OUT */
 static const char *
-stamp_format (const KicFsStamp *stamp, StampText *t)
+stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, KicFsStampText *out)
 {
-  t->len = 0;
-  if (!stamp->exists)
-    return "none";
-  if (stamp_is_racy (stamp))
-    return "racy";
-  /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
-   * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
-  stamp_text_add_id (t, stamp->dev);
-  stamp_text_add_id (t, stamp->ino);
-  if (stamp->type == KIC_FS_DIR)
-    {
-      stamp_text_add (t, stamp->mtime_ns);
-      if (others_may_write (stamp))
-        stamp_text_add (t, stamp->ctime_ns);
-    }
-  else
-    {
-      /* dpkg gives an unpacked file its package's modification time: the
-       * change time says when it came */
-      stamp_text_add (t, stamp->size);
-      stamp_text_add (t, stamp->mtime_ns);
-      stamp_text_add (t, stamp->ctime_ns);
-    }
-  t->text[t->len] = '\0';
-  return t->text;
-}
-
-gboolean
-kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now)
-{
-  StampText a, b;
-
-  if (!was->exists || !now->exists || was->type != now->type || stamp_is_racy (was))
-    return FALSE;
-  return strcmp (stamp_format (was, &a), stamp_format (now, &b)) == 0;
-}
-
-/* PATH, an object of TYPE, as it is now */
-static void
-stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)
-{
-  const char *relative = path[1] ? path + 1 : ".";
-  struct stat st;
-
-  /* the path is a real path: all its components are directories whose
-   * listings are inputs too, so a link put in place of one shows there */
-  kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
-}
-
-/* ... as *STAMP, and its text in OUT */
-static const char *
-stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, StampText *out)
-{
-  stamp_of_path (rootfd, type, path, stamp);
-  return stamp_format (stamp, out);
+  kic_fs_stamp_of_path (rootfd, type, path, stamp);
+  return kic_fs_stamp_format (stamp, out);
 }
 
 /* Inputs stamped in their (sorted) order, each by name in its directory,
@@ -262,7 +128,7 @@ static void
 stamp_in_order (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp)
 {
   if (path[1] == '\0')
-    stamp_of_path (c->rootfd, type, path, stamp);
+    kic_fs_stamp_of_path (c->rootfd, type, path, stamp);
   else
     cursor_stamp (c, type, path, stamp);
 }
@@ -350,11 +216,11 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
     {
       const char *path = g_ptr_array_index (paths, i);
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
-      StampText t;
+      KicFsStampText t;
       g_autofree char *escaped = NULL;
 
       digest_input (&digest, stamp->type == KIC_FS_DIR ? 'd' : 'f',
-                    kic_path_is_under (store, path) ? NULL : stamp_format (stamp, &t), escape_path (path, &escaped));
+                    kic_path_is_under (store, path) ? NULL : kic_fs_stamp_format (stamp, &t), escape_path (path, &escaped));
     }
   return kic_sha256_dup_hex (&digest);
 }
@@ -378,17 +244,17 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
       const char *path = g_ptr_array_index (paths, i);
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
       KicFsStamp now;
-      StampText t;
+      KicFsStampText t;
 
       /* above the store, the run may have created it: as they are now */
       add_input (out, stamp->type,
                  kic_path_is_under (store, path) ? stamp_now (rootfd, stamp->type, path, &now, &t)
-                                                 : stamp_format (stamp, &t),
+                                                 : kic_fs_stamp_format (stamp, &t),
                  path);
     }
   {
     KicFsStamp now;
-    StampText t;
+    KicFsStampText t;
 
     add_input (out, KIC_FS_FILE, stamp_now (rootfd, KIC_FS_FILE, manifest, &now, &t), manifest);
   }
@@ -517,7 +383,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       const char *state = head + 2;
       KicFsType type = input_type (head);
       KicFsStamp stamp;
-      StampText now_text;
+      KicFsStampText now_text;
       const char *now;
 
       if (i == range.first)
@@ -525,12 +391,12 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       if (i >= range.first)
         {
           stamp = range.stamps[i - range.first];
-          now = stamp_format (&stamp, &now_text);
+          now = kic_fs_stamp_format (&stamp, &now_text);
         }
       else
         {
           stamp_in_order (&cursor, type, path, &stamp);
-          now = stamp_format (&stamp, &now_text);
+          now = kic_fs_stamp_format (&stamp, &now_text);
         }
 
       if (strcmp (now, state) != 0)

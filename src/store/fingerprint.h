@@ -83,10 +83,6 @@ GHashTable *kic_fingerprint_what_changed (const char *root, const char *store, c
                                           GHashTable **stamps, KicFingerprintChangeFunc on_change,
                                           gpointer change_data);
 
-/* Does NOW (what is there now) show the object stamped as WAS unchanged,
- * by the fingerprint's rules (its identity and times; WAS not racy)? */
-gboolean kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now);
-
 /* kic_fingerprint_matches() on the fingerprint and the manifest recorded
  * in STORE under the host directory ROOT (NULL: "/"); FALSE when either
  * is missing. */

@@ -113,7 +113,7 @@ writer_store_slot_ok (Writer *w, GHashTable *dirs, const char *store, const char
         owned = !kic_kept_dirs_keep (dirs, dir, fd);
     }
   /* (the clock before the stat: the stamp kept of a copy in place,
-   * fingerprint.c's racy rule) */
+   * stamp.c's racy rule) */
   read_ns = kic_fs_stamp_clock ();
   if (fd < 0)
     ok = errsv == ENOENT;

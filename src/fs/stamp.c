@@ -1,0 +1,162 @@
+/* stamp.c - what a directory or file was when a run read it: the stamp
+ * made of its fstat(2), its text in the fingerprint, and whether it can
+ * tell a change apart (stamp.h)
+ */
+#include "stamp.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void
+kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
+{
+  memset (stamp, 0, sizeof *stamp);
+  stamp->type = type;
+  if (st == NULL || (type == KIC_FS_DIR ? !S_ISDIR (st->st_mode) : !S_ISREG (st->st_mode)))
+    return;
+  stamp->exists = TRUE;
+  stamp->dev = st->st_dev;
+  stamp->ino = st->st_ino;
+  stamp->size = st->st_size;
+  stamp->mtime_ns = (gint64) st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+  stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+  stamp->uid = st->st_uid;
+  stamp->mode = st->st_mode;
+}
+
+gint64
+kic_fs_stamp_clock (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_REALTIME_COARSE, &now);
+  return (gint64) now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/* May someone other than root (and the user running the tool, who trusts
+ * their own tree as trusted.h does) change the directory stamped as
+ * STAMP?  Its owner, or its group or everyone when it is writable by
+ * them (an ACL that lets a user write shows in the group bits). */
+static gboolean
+others_may_write (const KicFsStamp *stamp)
+{
+  return (stamp->uid != 0 && stamp->uid != geteuid ()) || (stamp->mode & (S_IWGRP | S_IWOTH)) != 0;
+}
+
+/* The time a change of what STAMP stamps sets, and the stamp records:
+ * the change time of a file and of a directory others may write, the
+ * modification time of a directory only root may (kic_fs_stamp_format()). */
+static gint64
+change_time (const KicFsStamp *stamp)
+{
+  if (stamp->type == KIC_FS_DIR && !others_may_write (stamp))
+    return stamp->mtime_ns;
+  return stamp->ctime_ns;
+}
+
+/* The granularity of the times of STAMP's file system: a file system
+ * that keeps whole seconds (ext3 with small inodes, FAT's 2 s, some NFS
+ * servers) when neither time has a fraction, else the tick of the coarse
+ * clock file times are taken from (4 ms with HZ=250). */
+static gint64
+granularity_ns (const KicFsStamp *stamp)
+{
+  struct timespec res;
+
+  if (stamp->mtime_ns % 1000000000 == 0 && stamp->ctime_ns % 1000000000 == 0)
+    return 2 * (gint64) 1000000000;
+  if (clock_getres (CLOCK_REALTIME_COARSE, &res) != 0)
+    return 10 * (gint64) 1000000;
+  return MAX ((gint64) res.tv_sec * 1000000000 + res.tv_nsec, 1);
+}
+
+/* git's "racy git" rule: a change made after the stamp was read, but in
+ * the same tick of the clock the file system takes its times from, leaves
+ * the times the stamp has (Debian 12's kernel takes them from the coarse
+ * clock: a tick is 4 ms).  A stamp whose change time is not older than
+ * its read by a whole tick cannot tell such a change apart: it is written
+ * "racy", which matches nothing, so the next run plans in full and takes
+ * a stamp that proves something.  (With multigrain times, Linux 6.13 on
+ * ext4, a change after a stat gets a later time anyway.) */
+static gboolean
+stamp_is_racy (const KicFsStamp *stamp)
+{
+  return stamp->exists && stamp->read_ns != 0 && change_time (stamp) > stamp->read_ns - granularity_ns (stamp);
+}
+
+/* a device or inode number (G_GUINT64_FORMAT) */
+static void
+stamp_text_add_id (KicFsStampText *t, guint64 v)
+{
+  if (t->len > 0)
+    t->text[t->len++] = ' ';
+  t->len += kic_format_uint64 (t->text + t->len, v);
+}
+
+/* a size or a time (G_GINT64_FORMAT) */
+static void
+stamp_text_add (KicFsStampText *t, gint64 v)
+{
+  if (t->len > 0)
+    t->text[t->len++] = ' ';
+  t->len += kic_format_int64 (t->text + t->len, v);
+}
+
+/* A stamp as the fingerprint writes it.  A directory: its identity and
+ * modification time, and its change time when others may write it: its
+ * owner can add an icon and set the modification time back, not the
+ * change time (issue 19, row 11).  Not the change time of a directory
+ * only root may write: the writer plants there and keeps its
+ * modification time, but a link changes the change time. */
+const char *
+kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t)
+{
+  t->len = 0;
+  if (!stamp->exists)
+    return "none";
+  if (stamp_is_racy (stamp))
+    return "racy";
+  /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
+   * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
+  stamp_text_add_id (t, stamp->dev);
+  stamp_text_add_id (t, stamp->ino);
+  if (stamp->type == KIC_FS_DIR)
+    {
+      stamp_text_add (t, stamp->mtime_ns);
+      if (others_may_write (stamp))
+        stamp_text_add (t, stamp->ctime_ns);
+    }
+  else
+    {
+      /* dpkg gives an unpacked file its package's modification time: the
+       * change time says when it came */
+      stamp_text_add (t, stamp->size);
+      stamp_text_add (t, stamp->mtime_ns);
+      stamp_text_add (t, stamp->ctime_ns);
+    }
+  t->text[t->len] = '\0';
+  return t->text;
+}
+
+gboolean
+kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now)
+{
+  KicFsStampText a, b;
+
+  if (!was->exists || !now->exists || was->type != now->type || stamp_is_racy (was))
+    return FALSE;
+  return strcmp (kic_fs_stamp_format (was, &a), kic_fs_stamp_format (now, &b)) == 0;
+}
+
+void
+kic_fs_stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)
+{
+  const char *relative = path[1] ? path + 1 : ".";
+  struct stat st;
+
+  /* the path is a real path: all its components are directories whose
+   * listings are inputs too, so a link put in place of one shows there */
+  kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+}

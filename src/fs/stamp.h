@@ -1,0 +1,70 @@
+/* stamp.h - what a directory or file was when a run read it
+ *
+ * A stamp is made of one fstat(2): its identity, size, times, owner and
+ * mode, and the time it was read at.  The fingerprint writes it as text
+ * (kic_fs_stamp_format()) and compares it with what is there now
+ * (kic_fs_stamp_unchanged()); the index keeps one for every input it reads
+ * (fsindex.h), the state one for every store copy (state.h).
+ */
+#ifndef KIC_STAMP_H
+#define KIC_STAMP_H
+
+#include "number.h"
+
+#include <glib.h>
+#include <sys/stat.h>
+
+/* What an object of the file system is, as the index and a stamp say. */
+typedef enum {
+  KIC_FS_NONE = 0, /* no such object, a dangling link or a link loop */
+  KIC_FS_FILE,     /* a regular file, after following links */
+  KIC_FS_DIR,      /* a directory, after following links */
+  KIC_FS_OTHER,    /* exists, but is neither (device, fifo, socket) */
+} KicFsType;
+
+/* What a directory or file was when it was read: its
+ * identity, size and times, or that there was none of TYPE there. */
+typedef struct {
+  KicFsType type;   /* KIC_FS_DIR or KIC_FS_FILE */
+  gboolean exists;
+  guint64 dev;
+  guint64 ino;
+  gint64 size;
+  gint64 mtime_ns;
+  gint64 ctime_ns;
+  guint32 uid;      /* who may change it (stamp.c: a directory */
+  guint32 mode;     /* others may write is stamped by its ctime too) */
+  gint64 read_ns;   /* CLOCK_REALTIME_COARSE, the clock file times come
+                     * from, just before the fstat; 0 when not read so
+                     * (stamp.c: git's racy rule) */
+} KicFsStamp;
+
+/* STAMP of an object of TYPE from ST (NULL: nothing there). */
+void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st);
+
+/* The time a stamp is read at, taken before the stat it stamps: a change
+ * after the stat gets a time no earlier than this (stamp.c, the racy
+ * rule). */
+gint64 kic_fs_stamp_clock (void);
+
+/* PATH (a real path inside the root whose descriptor is ROOTFD), an
+ * object of TYPE, as it is now.  The path's components are directories
+ * whose listings are inputs too, so a link put in place of one shows
+ * there. */
+void kic_fs_stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp);
+
+/* Up to five numbers joined by spaces, and a NUL: kic_fs_stamp_format()'s text */
+typedef struct {
+  char text[5 * KIC_INT64_DIGITS + 1];
+  gsize len;
+} KicFsStampText;
+
+/* A stamp as the fingerprint writes it: "none", "racy" (it proves
+ * nothing), or its numbers, in T.  transfer none (T's, or static) */
+const char *kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t);
+
+/* Does NOW (what is there now) show the object stamped as WAS unchanged,
+ * by the fingerprint's rules (its identity and times; WAS not racy)? */
+gboolean kic_fs_stamp_unchanged (const KicFsStamp *was, const KicFsStamp *now);
+
+#endif /* KIC_STAMP_H */
