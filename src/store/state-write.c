@@ -113,23 +113,62 @@ put_result (GString *out, const KicNamePlan *np)
     }
 }
 
-char *
-kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
-                GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor, const char *inputs,
-                const KicState *previous)
+/* The E and L lines of the listing ENTRIES of DIR, but for the links of
+ * ours (OURS); FALSE (nothing kept) at a name "X.xpm.png", which has the
+ * store path of X.xpm's PNG twin: which claims it first depends on every
+ * name (claim_store()). */
+static gboolean
+put_entries (GString *out, const char *dir, const GPtrArray *entries, GHashTable *ours, gboolean has_ours)
 {
-  g_autoptr (GHashTable) listings = NULL;
+  g_autoptr (GString) entry_path = g_string_new (dir);
+  gsize dir_len;
+
+  /* ENTRY_PATH: "DIR/", then each entry's name after it */
+  if (strcmp (dir, "/") != 0)
+    g_string_append_c (entry_path, '/');
+  dir_len = entry_path->len;
+  for (guint i = 0; entries != NULL && i < entries->len; i++)
+    {
+      const KicFsListingEntry *e = g_ptr_array_index (entries, i);
+
+      g_string_truncate (entry_path, dir_len);
+      g_string_append (entry_path, e->name);
+      if (has_ours && g_hash_table_contains (ours, entry_path->str))
+        continue; /* a link of ours: not KDE's own */
+      if (g_str_has_suffix (e->name, ".xpm.png"))
+        {
+          kic_debug ("state: none kept ('%s' could share a store copy)", entry_path->str);
+          return FALSE;
+        }
+      if (e->target != NULL)
+        {
+          g_string_append (out, "L");
+          put_str (out, e->name);
+          put_str (out, e->target);
+          put_opt (out, e->real);
+        }
+      else
+        {
+          g_string_append (out, "E\t");
+          g_string_append_c (out, e->kind);
+          put_str (out, e->name);
+        }
+      g_string_append_c (out, '\n');
+    }
+  return TRUE;
+}
+
+/* The D, E and L lines of every listing INDEX keeps outside STORE: the
+ * names of each directory, but for the links of ours (OWNED).  FALSE
+ * when no state may be kept (put_entries()). */
+static gboolean
+put_listings (GString *out, KicFsIndex *index, const char *store, const GPtrArray *owned, const KicState *previous)
+{
+  g_autoptr (GHashTable) listings = kic_fs_index_listings (index);
   g_autoptr (GHashTable) ours = g_hash_table_new (kic_str_hash, g_str_equal);
   g_autoptr (GHashTable) our_dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) member_number = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr (GPtrArray) dirs = NULL;
-  g_autoptr (GPtrArray) verified = NULL;
-  g_autoptr (GString) entry_path = g_string_new (NULL);
-  gsize dir_len;
-  GString *out;
+  g_autoptr (GPtrArray) dirs = kic_sorted_keys (listings);
 
-  if (plan->key == NULL || inputs == NULL)
-    return NULL;
   for (guint i = 0; owned != NULL && i < owned->len; i++)
     {
       const char *link = g_ptr_array_index (owned, i);
@@ -137,18 +176,10 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       g_hash_table_add (ours, (gpointer) link);
       g_hash_table_add (our_dirs, g_path_get_dirname (link));
     }
-  out = g_string_sized_new (1 << 20);
-  g_string_append (out, KIC_STATE_HEADER "\n");
-  /* (floor "-": no size reports, KicPlan.reports) */
-  g_string_append_printf (out, "inputs\t%s\nkey\t%s\nfloor\t%s\n", inputs, plan->key,
-                          !plan->reports ? "-" : floor ? "1" : "0");
-  listings = kic_fs_index_listings (index);
-  dirs = kic_sorted_keys (listings);
   for (guint d = 0; d < dirs->len; d++)
     {
       const char *dir = g_ptr_array_index (dirs, d);
       GPtrArray *entries = g_hash_table_lookup (listings, dir);
-
       gboolean has_ours = g_hash_table_contains (our_dirs, dir);
       const char *lines;
       gsize length;
@@ -157,9 +188,9 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
         continue;
       /* a listing as the last state had it (kic_fs_index_listings(): it
        * is the one seeded from that state only while unchanged), none of
-       * its names ours: its lines as they were, which is what the loop
-       * below would write of it (the last run wrote them so, and wrote
-       * no state if a name was "X.xpm.png") */
+       * its names ours: its lines as they were, which is what
+       * put_entries() would write of it (the last run wrote them so, and
+       * wrote no state if a name was "X.xpm.png") */
       if (previous != NULL && entries != NULL && !has_ours
           && (lines = state_listing_text (previous, entries, &length)) != NULL)
         {
@@ -170,78 +201,61 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       put_str (out, dir);
       put_int (out, entries != NULL);
       g_string_append_c (out, '\n');
-
-      /* ENTRY_PATH: "DIR/", then each entry's name after it */
-      g_string_assign (entry_path, dir);
-      if (strcmp (dir, "/") != 0)
-        g_string_append_c (entry_path, '/');
-      dir_len = entry_path->len;
-      for (guint i = 0; entries != NULL && i < entries->len; i++)
-        {
-          const KicFsListingEntry *e = g_ptr_array_index (entries, i);
-
-          g_string_truncate (entry_path, dir_len);
-          g_string_append (entry_path, e->name);
-          if (has_ours && g_hash_table_contains (ours, entry_path->str))
-            continue; /* a link of ours: not KDE's own */
-          /* "X.xpm.png" has the store path of X.xpm's PNG twin: which
-           * claims it first depends on every name (claim_store()) */
-          if (g_str_has_suffix (e->name, ".xpm.png"))
-            {
-              kic_debug ("state: none kept ('%s' could share a store copy)", entry_path->str);
-              g_string_free (out, TRUE);
-              return NULL;
-            }
-          if (e->target != NULL)
-            {
-              g_string_append (out, "L");
-              put_str (out, e->name);
-              put_str (out, e->target);
-              put_opt (out, e->real);
-            }
-          else
-            {
-              g_string_append (out, "E\t");
-              g_string_append_c (out, e->kind);
-              put_str (out, e->name);
-            }
-          g_string_append_c (out, '\n');
-        }
+      if (!put_entries (out, dir, entries, ours, has_ours))
+        return FALSE;
     }
-  if (store_stamps != NULL)
+  return TRUE;
+}
+
+/* The F lines: the store copies' stamps. */
+static void
+put_store_stamps (GString *out, GHashTable *store_stamps)
+{
+  g_autoptr (GPtrArray) files = kic_sorted_keys (store_stamps);
+
+  for (guint i = 0; i < files->len; i++)
     {
-      g_autoptr (GPtrArray) files = kic_sorted_keys (store_stamps);
+      const KicFsStamp *st = g_hash_table_lookup (store_stamps, g_ptr_array_index (files, i));
 
-      for (guint i = 0; i < files->len; i++)
-        {
-          const KicFsStamp *st = g_hash_table_lookup (store_stamps, g_ptr_array_index (files, i));
-
-          g_string_append (out, "F");
-          put_str (out, g_ptr_array_index (files, i));
-          g_string_append_printf (out, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT, st->dev, st->ino);
-          put_int (out, st->size);
-          put_int (out, st->mtime_ns);
-          put_int (out, st->ctime_ns);
-          put_int (out, st->read_ns);
-          g_string_append_c (out, '\n');
-        }
+      g_string_append (out, "F");
+      put_str (out, g_ptr_array_index (files, i));
+      g_string_append_printf (out, "\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT, st->dev, st->ino);
+      put_int (out, st->size);
+      put_int (out, st->mtime_ns);
+      put_int (out, st->ctime_ns);
+      put_int (out, st->read_ns);
+      g_string_append_c (out, '\n');
     }
-  if (desktop_read != NULL)
+}
+
+/* The M lines: what each menu file said when it was read. */
+static void
+put_menu_files (GString *out, GHashTable *desktop_read)
+{
+  g_autoptr (GPtrArray) files = kic_sorted_keys (desktop_read);
+
+  for (guint i = 0; i < files->len; i++)
     {
-      g_autoptr (GPtrArray) files = kic_sorted_keys (desktop_read);
+      const char *path = g_ptr_array_index (files, i);
+      const KicDesktopRead *read = g_hash_table_lookup (desktop_read, path);
 
-      for (guint i = 0; i < files->len; i++)
-        {
-          const char *path = g_ptr_array_index (files, i);
-          const KicDesktopRead *read = g_hash_table_lookup (desktop_read, path);
-
-          g_string_append (out, "M");
-          put_str (out, path);
-          put_int (out, read->hidden ? 1 : 0);
-          put_opt (out, read->icon);
-          g_string_append_c (out, '\n');
-        }
+      g_string_append (out, "M");
+      put_str (out, path);
+      put_int (out, read->hidden ? 1 : 0);
+      put_opt (out, read->icon);
+      g_string_append_c (out, '\n');
     }
+}
+
+/* The N lines of the menu's names, the C lines of the closure (a member's
+ * owner by its number among them, or a menu name), each with its result,
+ * and the V lines of the names the proof verified. */
+static void
+put_plans (GString *out, const KicPlan *plan)
+{
+  g_autoptr (GHashTable) member_number = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GPtrArray) verified = kic_sorted_keys (plan->verified);
+
   for (guint i = 0; i < plan->names->len; i++)
     {
       const KicNamePlan *np = g_ptr_array_index (plan->names, i);
@@ -269,7 +283,6 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       g_string_append_c (out, '\n');
       put_result (out, np);
     }
-  verified = kic_sorted_keys (plan->verified);
   for (guint i = 0; i < verified->len; i++)
     {
       const char *name = g_ptr_array_index (verified, i);
@@ -279,10 +292,34 @@ kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const
       put_int (out, GPOINTER_TO_UINT (g_hash_table_lookup (plan->verified, name)));
       g_string_append_c (out, '\n');
     }
-  {
-    g_autofree char *sum = kic_checksum64 (out->str, out->len);
+}
 
-    g_string_append_printf (out, "end\t%s\n", sum);
-  }
+char *
+kic_state_make (const KicPlan *plan, KicFsIndex *index, const char *store, const GPtrArray *owned,
+                GHashTable *desktop_read, GHashTable *store_stamps, gboolean floor, const char *inputs,
+                const KicState *previous)
+{
+  g_autofree char *sum = NULL;
+  GString *out;
+
+  if (plan->key == NULL || inputs == NULL)
+    return NULL;
+  out = g_string_sized_new (1 << 20);
+  g_string_append (out, KIC_STATE_HEADER "\n");
+  /* (floor "-": no size reports, KicPlan.reports) */
+  g_string_append_printf (out, "inputs\t%s\nkey\t%s\nfloor\t%s\n", inputs, plan->key,
+                          !plan->reports ? "-" : floor ? "1" : "0");
+  if (!put_listings (out, index, store, owned, previous))
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  if (store_stamps != NULL)
+    put_store_stamps (out, store_stamps);
+  if (desktop_read != NULL)
+    put_menu_files (out, desktop_read);
+  put_plans (out, plan);
+  sum = kic_checksum64 (out->str, out->len);
+  g_string_append_printf (out, "end\t%s\n", sum);
   return g_string_free (out, FALSE);
 }
