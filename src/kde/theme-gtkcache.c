@@ -49,7 +49,20 @@ load_cache (KicFsIndex *index, const char *base)
 
   /* :228-230: none, or older than the theme directory: as if none */
   if (kic_fs_index_stat (index, path) != KIC_FS_FILE || !kic_fs_index_mtime (index, path, &cache_ns))
-    return NULL;
+    {
+      g_autofree char *description = g_strconcat (base, "/index.theme", NULL);
+
+      /* a theme's own base (not an application's or pixmaps' copy of
+       * it): what the admin can do about its calls */
+      if (kic_fs_index_stat (index, description) == KIC_FS_FILE)
+        {
+          g_autofree char *host = kic_fs_index_host_path (index, base);
+
+          kic_note ("%s has no icon-theme.cache: KIconThemes checks each of its directories "
+                    "(gtk-update-icon-cache makes one)", host);
+        }
+      return NULL;
+    }
   if (kic_fs_index_mtime (index, base, &ns) && msecs (cache_ns) < msecs (ns))
     {
       note (index, path, "older than its theme directory");

@@ -8,6 +8,7 @@
  * list the name in costs no call), never taken from the program.
  */
 #include "gtkcache.h"
+#include "kic.h"
 #include "resolver.h"
 
 #include <string.h>
@@ -302,6 +303,7 @@ fixture_set (Fixture *f, gint64 cache_ns, gint64 dir16_ns)
   kic_fs_index_set_mtime (f->index, B, G_GINT64_CONSTANT (1000000000));
   kic_fs_index_set_mtime (f->index, B "/actions/16", dir16_ns);
   add (f->index, "/usr/share/pixmaps", KIC_FS_DIR);
+  add (f->index, B "/index.theme", KIC_FS_FILE);
   add (f->index, B "/actions/32/doc.svg", KIC_FS_FILE);
   add (f->index, B "/apps/48/doc.svg", KIC_FS_FILE);
   add (f->index, B "/actions/22/hidden.svg", KIC_FS_FILE);
@@ -395,7 +397,20 @@ test_lookup_stale (void)
         Fixture f = { 0 };
         g_autofree char *path = NULL;
 
+        g_autoptr (GPtrArray) said = NULL;
+        gboolean none_said = FALSE;
+
+        g_ptr_array_unref (kic_diagnostics_take ());
         fixture_set (&f, cases[c][0], cases[c][1]);
+        /* the admin is told why: a note naming the cache or its absence
+         * (once per run: asked the first time) */
+        said = kic_diagnostics_take ();
+        none_said = list == 1;
+        for (guint i = 0; i < said->len; i++)
+          none_said |= strstr (g_ptr_array_index (said, i), cases[c][0] == 0 ? "has no icon-theme.cache"
+                                                                             : "icon-theme.cache is not used")
+                       != NULL;
+        g_assert_true (none_said);
         g_assert_cmpuint (calls_of (&f, "doc", 48, list, NULL), ==, 4);
         calls_of (&f, "hidden", 22, list, &path);
         g_assert_cmpstr (path, ==, B "/actions/22/hidden.svg");
