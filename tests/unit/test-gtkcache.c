@@ -8,7 +8,7 @@
  * list the name in costs no call), never taken from the program.
  */
 #include "gtkcache.h"
-#include "kic.h"
+#include "diag.h"
 #include "resolver.h"
 
 #include <string.h>
