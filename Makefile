@@ -213,8 +213,9 @@ bench-hostile: $(PROG)
 .PHONY: bench bench-hostile bench-kf6 bench-nfs bench-plasma bench-rebuild bench-scale bench-wrap demo
 
 # The Debian package: dpkg-buildpackage, lintian, then dpkg install, triggers,
-# remove and purge in a throwaway Debian 12 root (as root; the network on the
-# first run only).  See tests/deb/check-deb.sh.
+# remove and purge in throwaway Debian 12 and 13 roots, and the real service
+# booted under systemd in each (as root; the network on the first run only).
+# See tests/deb/check-deb.sh.
 check-deb:
 	sh tests/deb/check-deb.sh
 

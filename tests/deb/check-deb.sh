@@ -21,10 +21,16 @@
 #     host (Debian 12, as in CI) installed where its libraries are the t64
 #     ones (libglib2.0-0t64 Provides libglib2.0-0) and dpkg, debhelper's
 #     deb-systemd-helper and the triggers are Debian 13's.  The checks'
-#     names start with the suite's.
+#     names start with the suite's;
+#  6. after each of 4, the daily job as Debian runs it: a fresh overlay of
+#     the same root (both carry systemd) booted with systemd-nspawn into
+#     the real kde-icon-cache.service, with one link directory read-only
+#     for it (service_checks below): links, store, change log, warnings,
+#     exit status, and systemd-analyze security's score.
 #
 # Needs root (chroot, mount), dpkg-dev, debhelper, lintian, debootstrap,
-# and the build dependencies; the network only when the cache is cold.
+# systemd-container (6 is skipped without it) and the build dependencies;
+# the network only when the cache is cold.
 # Environment: KIC_DEBOOTSTRAP_CACHE (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/kde-icon-cache-tests/debootstrap),
 # KIC_DEBIAN_MIRROR (default http://deb.debian.org/debian), TMPDIR.
@@ -44,8 +50,8 @@ MIRROR=${KIC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # name the built package's Depends lists must be in the root (checked
 # below, naming any that is not); a change of a list changes the root's
 # directory name (its digest), so the root is made again.
-INCLUDE_bookworm=libglib2.0-0,libjson-glib-1.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme
-INCLUDE_trixie=libglib2.0-0t64,libjson-glib-1.0-0,libxdg-basedir1,libxpm4,libpng16-16t64,breeze-icon-theme,hicolor-icon-theme
+INCLUDE_bookworm=libglib2.0-0,libjson-glib-1.0-0,libxdg-basedir1,libxpm4,libpng16-16,breeze-icon-theme,hicolor-icon-theme,systemd
+INCLUDE_trixie=libglib2.0-0t64,libjson-glib-1.0-0,libxdg-basedir1,libxpm4,libpng16-16t64,breeze-icon-theme,hicolor-icon-theme,systemd
 STORE=/var/lib/kde-icon-cache
 TAB=$(printf '\t')
 
@@ -318,7 +324,15 @@ dpkg_do () {
 # ---------------------------------------------------------------- install
 dpkg_do "dpkg -i kde-icon-cache" -i /tmp/kde-icon-cache.deb
 is "$(status_of kde-icon-cache)" "install ok installed" "kde-icon-cache is installed and configured"
-! grep -v -e '^Selecting' -e '^(Reading' -e '^Preparing' -e '^Unpacking' -e '^Setting up' "$WORK/out" | grep -q .
+# (deb-systemd-helper's "Created symlink" is debhelper's, not ours: it
+# says so where systemctl is installed, whose Debian 13 version also says
+# that the chroot has no /proc, in three lines)
+grep -v -e '^Selecting' -e '^(Reading' -e '^Preparing' -e '^Unpacking' -e '^Setting up' \
+  -e "^Created symlink '\{0,1\}/etc/systemd/system/timers.target.wants/kde-icon-cache.timer'\{0,1\} " \
+  -e '^/proc/ is not mounted\. ' -e '^your invocation environment to mount /proc/' -e '^Your mileage may vary\.$' \
+  "$WORK/out" > "$WORK/own"
+diag "$WORK/own"
+[ ! -s "$WORK/own" ]
 ok $? "the postinst prints nothing of its own"
 [ -f "$R$STORE/manifest" ]
 ok $? "the postinst ran a rebuild: $STORE/manifest exists"
@@ -459,8 +473,122 @@ rm -rf --one-file-system "${WORK:?}/$SUITE"
 TAP_PREFIX=
 }
 
+# ---------------------------------------------------------------- the service, booted
+# service_checks SUITE: the daily job as Debian runs it.  In a fresh
+# overlay of the same pristine root (which has systemd): dpkg installs the
+# package and the test icons (the trigger plants, outside any sandbox);
+# then what dpkg does not see, the daily job's work: two menu entries
+# with their icons under /usr/local/share.  One directory where that run
+# plants is made read-only for the service (a drop-in's ReadOnlyPaths=, as
+# a data directory the sandbox does not list is), and the root is booted
+# with systemd-nspawn into a unit that starts the real service twice
+# (the second time with nothing changed) and powers off.
+service_checks () {
+SUITE=$1
+TAP_PREFIX="$SUITE service: "
+if ! command -v systemd-nspawn > /dev/null 2>&1; then
+  skip "systemd-nspawn is not installed (package systemd-container)" 10
+  TAP_PREFIX=
+  return
+fi
+R=$WORK/$SUITE-svc/root
+mkdir -p "$R" "$WORK/$SUITE-svc/upper" "$WORK/$SUITE-svc/ovwork"
+if mount -t overlay overlay \
+     -o "lowerdir=$pristine,upperdir=$WORK/$SUITE-svc/upper,workdir=$WORK/$SUITE-svc/ovwork" "$R" 2> /dev/null; then
+  MOUNTED=$R
+else
+  cp -a "$pristine/." "$R/"
+fi
+cp "$deb" "$R/tmp/kde-icon-cache.deb"
+dpkg-deb --root-owner-group --build "$WORK/pkg/kic-test-icons" "$R/tmp/kic-test-icons.deb" > /dev/null
+in_root dpkg -i /tmp/kde-icon-cache.deb /tmp/kic-test-icons.deb > "$WORK/out" 2>&1 || diag "$WORK/out"
+L=/usr/local/share
+mkdir -p "$R$L/applications" "$R$L/icons/hicolor/48x48/apps" "$R$L/icons/hicolor/scalable/apps"
+sed 's/kictest-png/kictest-local/; s/(PNG)/(local PNG)/' "$WORK/files/png.desktop" > "$R$L/applications/org.kictest.Local.desktop"
+sed 's/kictest-svg/kictest-localsvg/; s/(SVG)/(local SVG)/' "$WORK/files/svg.desktop" > "$R$L/applications/org.kictest.LocalSvg.desktop"
+cp "$WORK/files/icon.png" "$R$L/icons/hicolor/48x48/apps/kictest-local.png"
+cp "$WORK/files/icon.svg" "$R$L/icons/hicolor/scalable/apps/kictest-localsvg.svg"
+# what the service's rebuild will plant, and the directory made read-only:
+# that of the first link for the SVG
+in_root kde-icon-cache -q --dry-run | awk -F "$TAB" '$1 == "link" { print $2 "\t" $3 }' | sort > "$WORK/planned"
+ro=$(grep 'kictest-localsvg' "$WORK/planned" | head -n 1 | cut -f 1)
+ro=${ro%/*}
+grep -v "^$ro/[^/]*$TAB" "$WORK/planned" > "$WORK/planted"
+diag "$WORK/planned"
+[ -n "$ro" ] && [ -s "$WORK/planted" ]
+ok $? "the daily job has links to plant, in ${ro:-?} (made read-only) and elsewhere ($(wc -l < "$WORK/planted"))"
+mkdir -p "$R/etc/systemd/system/kde-icon-cache.service.d"
+printf '[Service]\nReadOnlyPaths=%s\n' "$ro" > "$R/etc/systemd/system/kde-icon-cache.service.d/kic-test.conf"
+printf '%s\n' '[Unit]' 'Description=check-deb: start kde-icon-cache.service twice, then power off' \
+  '[Service]' 'Type=oneshot' 'ExecStart=/bin/sh /root/kic-test.sh' > "$R/etc/systemd/system/kic-test.service"
+# run N: start the service, and write what systemd and it said (in
+# /root: a file put in / changes a directory the run reads, and the
+# second run would find something changed)
+printf '%s\n' 'run () {' \
+  '  systemctl start kde-icon-cache.service > /root/kic-start$1.txt 2>&1' \
+  '  systemctl show -p Result -p ExecMainStatus kde-icon-cache.service > /root/kic-status$1.txt' \
+  '  journalctl -b -u kde-icon-cache.service --no-pager -o cat > /root/kic-journal$1.txt 2>&1' \
+  "  find /var/lib/kde-icon-cache -printf '%p %y %m %u %T@ %s\\n' | sort > /root/kic-store\$1.txt" \
+  '}' 'run 1' 'run 2' \
+  'systemd-analyze security --no-pager kde-icon-cache.service > /root/kic-security.txt 2>&1' \
+  'systemctl poweroff' > "$R/root/kic-test.sh"
+t0=$(date +%s)
+timeout 300 systemd-nspawn -q -D "$R" -b --register=no --keep-unit systemd.unit=kic-test.service \
+  > "$WORK/boot.log" 2>&1
+[ -s "$R/root/kic-status2.txt" ]
+st=$?
+[ $st -eq 0 ] || tail -n 30 "$WORK/boot.log" | diag
+ok $st "systemd-nspawn boots the root and starts kde-icon-cache.service twice ($(($(date +%s) - t0)) s)"
+diag "$R/root/kic-journal1.txt"
+is "$(sort "$R/root/kic-status1.txt" 2> /dev/null | paste -sd' ' -)" "ExecMainStatus=0 Result=success" \
+  "the sandboxed rebuild exits 0"
+grep '^kde-icon-cache:' "$R/root/kic-journal1.txt" > "$WORK/said"
+is "$(wc -l < "$WORK/said"):$(grep -c "warning: cannot write in '$ro': Read-only file system" "$WORK/said")" "1:1" \
+  "... with one warning, naming the read-only directory, and nothing else (--quiet)"
+( while IFS="$TAB" read -r path target; do
+    [ "$(readlink "$R$path")" = "$target" ] && [ -f "$R$path" ] || echo "not planted: $path"
+  done < "$WORK/planted"
+  grep "^$ro/" "$WORK/planned" | cut -f 1 | while read -r path; do
+    [ ! -L "$R$path" ] || echo "planted in $ro: $path"
+  done ) > "$WORK/problems"
+diag "$WORK/problems"
+[ ! -s "$WORK/problems" ]
+ok $? "... it planted every link of the plan outside $ro and none in it"
+manifest_links_resolve > "$WORK/problems"
+st=$?; diag "$WORK/problems"
+links_into_store > "$WORK/links"
+grep '^link' "$R$STORE/manifest" | cut -f 2 | sort | cmp -s - "$WORK/links" && [ $st -eq 0 ]
+ok $? "... the manifest lists every link into the store, each whole"
+grep -q "^file${TAB}$STORE/files$L/icons/hicolor/48x48/apps/kictest-local\.png${TAB}" "$R$STORE/manifest" &&
+  grep -q "^file${TAB}$STORE/files$L/icons/hicolor/scalable/apps/kictest-localsvg\.svg${TAB}" "$R$STORE/manifest" &&
+  [ "$(stat -c '%a %U' "$R$STORE" "$R$STORE/lock" | paste -sd' ' -)" = "755 root 600 root" ]
+ok $? "... the store holds both new icons; it is 0755 and its lock 0600, root's"
+( while IFS="$TAB" read -r path target; do
+    grep -q "${TAB}link${TAB}$path${TAB}" "$R$LOG" || echo "not logged: $path"
+  done < "$WORK/planted" ) > "$WORK/problems"
+diag "$WORK/problems"
+[ ! -s "$WORK/problems" ] && [ -s "$R$LOG" ]
+ok $? "... and the change log, $LOG, has every link it planted"
+is "$(sort "$R/root/kic-status2.txt" 2> /dev/null | paste -sd' ' -)" "ExecMainStatus=0 Result=success" \
+  "started again with nothing changed: exit 0"
+# (the journal of the unit holds systemd's own lines too: the tool's start
+# with its name)
+grep '^kde-icon-cache:' "$R/root/kic-journal2.txt" | cmp -s - "$WORK/said" &&
+  cmp -s "$R/root/kic-store1.txt" "$R/root/kic-store2.txt"
+ok $? "... saying nothing and writing nothing in the store"
+diag "$R/root/kic-security.txt"
+score=$(sed -n 's/.*Overall exposure level for kde-icon-cache.service: \([0-9.]*\).*/\1/p' "$R/root/kic-security.txt")
+[ -n "$score" ]
+ok $? "systemd-analyze security kde-icon-cache.service: ${score:-no score}"
+if [ -n "$MOUNTED" ]; then umount "$MOUNTED" 2> /dev/null || umount -l "$MOUNTED"; MOUNTED=; fi
+rm -rf --one-file-system "${WORK:?}/$SUITE-svc"
+TAP_PREFIX=
+}
+
 # The 12 root first (what CI's host is), then 13's: the same .deb in both.
 suite_checks bookworm "$INCLUDE_bookworm"
+service_checks bookworm
 suite_checks trixie "$INCLUDE_trixie"
+service_checks trixie
 
 finish
