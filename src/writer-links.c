@@ -286,7 +286,7 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
           writer_dir_foreign (dir); /* read a moment ago: someone removed it */
           return TRUE;
         }
-      /* it stays ours, and listed, with its copy (writer.c, keep_stuck()) */
+      /* it stays ours, and listed (writer.c, keep_stuck()) */
       if (errno == EROFS || errno == EACCES)
         {
           g_autofree char *why = g_strdup_printf ("'%s': %s", host, g_strerror (errno));
