@@ -131,7 +131,7 @@ put_line (KicChangeLog *log, const char *action, const char *path, const char *d
   if (done != (ssize_t) length)
     {
       kic_warning_loud ("cannot write '%s%s': %s: the rest of the changes are not logged", log->host_root,
-                   LOG_DIR "/" LOG_NAME, done < 0 ? g_strerror (errno) : "short write");
+                        LOG_DIR "/" LOG_NAME, done < 0 ? g_strerror (errno) : "short write");
       log->failed = TRUE;
     }
 }
