@@ -29,7 +29,9 @@ GQuark kic_error_quark (void);
 void kic_warning (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 /* A warning that --quiet does not silence: something the admin must
- * hear even from a quiet periodic job (a change that cannot be logged). */
+ * hear even from a quiet periodic job (a change that cannot be logged, a
+ * link directory that cannot be written).  kic_diagnostic_is_loud(): is
+ * MSG, as kic_diagnostics_take() gives it, one of those? */
 void kic_warning_loud (const char *format, ...) G_GNUC_PRINTF (1, 2);
 gboolean kic_diagnostic_is_loud (const char *msg);
 

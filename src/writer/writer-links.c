@@ -284,13 +284,13 @@ remove_link (Writer *w, DirHandle *dir, const char *name, const char *target, co
           writer_dir_foreign (dir); /* read a moment ago: someone removed it */
           return TRUE;
         }
-      /* it stays ours, and listed, with its copy (writer.c, keep_stuck()) */
+      /* it stays ours, and listed (writer.c, keep_stuck()) */
       if (errno == EROFS || errno == EACCES)
         {
-          g_autofree char *why = g_strdup_printf ("'%s': %s", host, g_strerror (errno));
+          int errsv = errno;
 
-          dir_unwritable (w, dir, errno);
-          g_hash_table_insert (w->stuck, g_strdup (what), g_steal_pointer (&why));
+          dir_unwritable (w, dir, errsv);
+          g_hash_table_insert (w->stuck, g_strdup (what), g_strdup_printf ("'%s': %s", host, g_strerror (errsv)));
           return TRUE;
         }
       if (writer_errno_is_global (errno))

@@ -173,7 +173,7 @@ put_line (KicChangeLog *log, gboolean change, const char *action, const char *pa
   if (done != (ssize_t) length)
     {
       kic_warning_loud ("cannot write '%s%s': %s: the rest of the changes are not logged", log->host_root,
-                   LOG_DIR "/" LOG_NAME, done < 0 ? g_strerror (errno) : "short write");
+                        LOG_DIR "/" LOG_NAME, done < 0 ? g_strerror (errno) : "short write");
       log->failed = TRUE;
     }
 }

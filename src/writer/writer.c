@@ -337,10 +337,14 @@ entries_of_kind (const KicManifest *manifest, KicEntryKind kind)
   return list;
 }
 
-/* The links of ours that could not be removed, their directory not one
- * the run may write (writer-links.c, dir_unwritable()), stay in KEEP with
- * their copies: they are on disk, the manifest lists them, and none
- * dangles.  KEEP NULL (--clean, which must leave no link): an error. */
+/* The links of ours that could not be removed or replaced, their
+ * directory not one the run may write (writer-links.c, dir_unwritable()),
+ * stay in KEEP: they are on disk, and the manifest keeps them for the run
+ * that can.  Their copies do not stay for them: one the plan no longer
+ * wants goes, and the link then dangles, which KDE skips, so that what it
+ * loads is what it would without the link, not yesterday's icon (a copy
+ * another link still wants stays, with its source's content).  KEEP NULL
+ * (--clean, which must leave no link): an error. */
 static gboolean
 keep_stuck (Writer *w, KicManifest *keep, GError **error)
 {
@@ -357,12 +361,8 @@ keep_stuck (Writer *w, KicManifest *keep, GError **error)
   for (guint i = 0; i < paths->len; i++)
     {
       const KicManifestEntry *link = g_hash_table_lookup (w->old->entries, g_ptr_array_index (paths, i));
-      g_autofree char *copy = writer_store_copy_of_link (w, link->path, link->target);
-      const KicManifestEntry *file = copy != NULL ? g_hash_table_lookup (w->old->entries, copy) : NULL;
 
       kic_manifest_add (keep, KIC_ENTRY_LINK, link->path, link->target, NULL);
-      if (file != NULL && !g_hash_table_contains (keep->entries, copy))
-        kic_manifest_add (keep, KIC_ENTRY_FILE, file->path, file->target, file->sha256);
     }
   return TRUE;
 }
