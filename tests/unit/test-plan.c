@@ -30,12 +30,12 @@
  *                    (for_floor FALSE)
  *   absolute-and-not-found  add_name() not setting KIC_NAME_ABSOLUTE;
  *                    plan_name() giving SKIPPED for a name found nowhere
- *   current-theme-unchanged  plan_size_set() giving SKIPPED to a name the
+ *   current-theme-unchanged  size_set_ruled_out() giving SKIPPED to a name the
  *                    current theme answers (as it did before)
  *   no-idle-link     choose_links() dropping a link only when that makes
  *                    the cost strictly lower ("trial < cost"; the realistic
  *                    tree then plants about a third more links)
- *   per-size-no-idle-link  the same in plan_size_set()'s pruning
+ *   per-size-no-idle-link  the same in size_set_prune() (plan-sizeset.c)
  *   proof-reach      plan_prove_once() proving for the configured themes
  *                    only (not "any other theme"); proving 8-255 px
  */
