@@ -29,7 +29,7 @@
  *                    asking plant_candidates() for the plan's candidates
  *                    (for_floor FALSE)
  *   absolute-and-not-found  add_name() not setting KIC_NAME_ABSOLUTE;
- *                    plan_name() giving SKIPPED for a name found nowhere
+ *                    name_contents() giving SKIPPED for a name found nowhere
  *   current-theme-unchanged  size_set_ruled_out() giving SKIPPED to a name the
  *                    current theme answers (as it did before)
  *   no-idle-link     choose_links() dropping a link only when that makes
