@@ -510,8 +510,9 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   g_autoptr (GHashTable) desktop_known = NULL;
   g_autoptr (GHashTable) desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
   KicDesktopMemo desktop = { NULL, desktop_read };
-  /* --json reports every name: that needs the plan */
-  gboolean unchanged = !options->json && changed != NULL && g_hash_table_size (changed) == 0;
+  /* --json reports every name: that needs the plan; --full plans every
+   * name again and looks at every link and copy (man page) */
+  gboolean unchanged = !options->json && !options->full && changed != NULL && g_hash_table_size (changed) == 0;
   MemoSource memo = { 0 };
   /* made before anything changes: a --json run that cannot report
    * changes nothing */
@@ -644,19 +645,21 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
                          strcmp (root, "/") == 0 ? "" : root, options->store, stats.added);
           else
             g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                         "the cache is out of date: %u links to add, %u to replace, %u to remove",
-                         stats.added, stats.replaced, stats.removed);
+                         "the cache is out of date: %u links to add, %u to replace, %u to remove; %u store copies "
+                         "to write",
+                         stats.added, stats.replaced, stats.removed, stats.files_written);
           return FALSE;
         }
       return TRUE;
     }
   if (!wopts.dry_run)
     {
-      g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup);
+      g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (writer);
+      g_autofree char *fingerprint = kic_fingerprint_make (system->index, options->store, fingerprint_setup,
+                                                           store_stamps);
       g_autoptr (GError) local = NULL;
       /* a link left out (its copy or itself could not be made) is not
        * what the plan said: the next run plans every name again */
-      g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (writer);
       g_autofree char *next = stats.left_out == 0 ? kic_state_make (plan, system->index, options->store, owned,
                                                                     desktop_read, store_stamps, popts.floor, inputs,
                                                                     state)

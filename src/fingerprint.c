@@ -3,6 +3,9 @@
  * The text: a header line, the settings, then one line per input,
  *   d <tab> <state> <tab> <path>   a directory listing
  *   f <tab> <state> <tab> <path>   a file read
+ *   c <tab> <state> <tab> <path>   a store copy the run left (its state
+ *                                  never racy: root's own file, whose
+ *                                  loss or damage is what it tells)
  * where the state is stamp_format()'s numbers, "none" when there is no
  * such directory or file, or "racy" when the stamp proves nothing
  * (stamp_is_racy()).  Paths are g_strescape()d.
@@ -25,7 +28,9 @@
 /* 2: directories others may write stamped by their change time too, and
  * "racy" stamps (a fingerprint of version 1 may hide either: it matches
  * nothing) */
-#define HEADER "kde-icon-cache fingerprint 2"
+/* 3: directories only root may write stamped by their mode, owner and
+ * ACL too (issue 39, row 3) */
+#define HEADER "kde-icon-cache fingerprint 3"
 
 /* May someone other than root (and the user running the tool, who trusts
  * their own tree as trusted.h does) change the directory stamped as
@@ -116,8 +121,13 @@ stamp_format (const KicFsStamp *stamp, StampText *t)
     return "none";
   if (stamp_is_racy (stamp))
     return "racy";
-  /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
-   * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
+  /* "DEV INO MTIME CTIME" for a directory others may write, "DEV INO
+   * MTIME MODE UID" for one only root may, "DEV INO SIZE MTIME CTIME" for
+   * a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before).  A
+   * chmod, chown or setfacl moves the change time alone: where the stamp
+   * holds none, the mode (with 010000000 for an access ACL) and the owner
+   * tell them (a directory made private keeps no copy made from it,
+   * issue 39, row 3). */
   stamp_text_add_id (t, stamp->dev);
   stamp_text_add_id (t, stamp->ino);
   if (stamp->type == KIC_FS_DIR)
@@ -125,6 +135,11 @@ stamp_format (const KicFsStamp *stamp, StampText *t)
       stamp_text_add (t, stamp->mtime_ns);
       if (others_may_write (stamp))
         stamp_text_add (t, stamp->ctime_ns);
+      else
+        {
+          stamp_text_add_id (t, (stamp->mode & 07777) | (stamp->acl ? 010000000 : 0));
+          stamp_text_add_id (t, stamp->uid);
+        }
     }
   else
     {
@@ -158,6 +173,7 @@ stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)
   /* the path is a real path: all its components are directories whose
    * listings are inputs too, so a link put in place of one shows there */
   kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+  kic_fs_stamp_ask_acl (stamp, rootfd, path[1] ? relative : NULL);
 }
 
 /* ... as *STAMP, and its text in OUT */
@@ -240,6 +256,7 @@ cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp
                                  &st, AT_SYMLINK_NOFOLLOW) == 0
                           ? &st
                           : NULL);
+  kic_fs_stamp_ask_acl (stamp, c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd, base);
 }
 
 static void
@@ -281,6 +298,38 @@ escape_path (const char *path, char **escaped)
     if (*p < 0x20 || *p >= 0x7f || *p == '\\' || *p == '"')
       return *escaped = g_strescape (path, NULL);
   return path;
+}
+
+/* A store copy's stamp as a 'c' line holds it: "DEV INO SIZE MTIME
+ * CTIME", or "none".  Not racy: the copies are root's, and what the line
+ * is for is a copy removed or rewritten since (by a disk error, a restore
+ * of /var/lib), which moves its identity, size or times. */
+static const char *
+copy_format (const KicFsStamp *stamp, StampText *t)
+{
+  t->len = 0;
+  if (!stamp->exists)
+    return "none";
+  stamp_text_add_id (t, stamp->dev);
+  stamp_text_add_id (t, stamp->ino);
+  stamp_text_add (t, stamp->size);
+  stamp_text_add (t, stamp->mtime_ns);
+  stamp_text_add (t, stamp->ctime_ns);
+  t->text[t->len] = '\0';
+  return t->text;
+}
+
+static void
+add_line (GString *out, char kind, const char *state, const char *path)
+{
+  g_autofree char *escaped = NULL;
+
+  g_string_append_c (out, kind);
+  g_string_append_c (out, '\t');
+  g_string_append (out, state);
+  g_string_append_c (out, '\t');
+  g_string_append (out, escape_path (path, &escaped));
+  g_string_append_c (out, '\n');
 }
 
 static void
@@ -356,7 +405,7 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
 }
 
 char *
-kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings)
+kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies)
 {
   int rootfd = kic_fs_index_rootfd (index);
   GHashTable *stamps = kic_fs_index_stamps (index);
@@ -388,6 +437,19 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
 
     add_input (out, KIC_FS_FILE, stamp_now (rootfd, KIC_FS_FILE, manifest, &now, &t), manifest);
   }
+  if (copies != NULL)
+    {
+      g_autoptr (GPtrArray) sorted = kic_sorted_keys (copies);
+
+      for (guint i = 0; i < sorted->len; i++)
+        {
+          const char *path = g_ptr_array_index (sorted, i);
+          StampText t;
+
+          if (kic_path_is_under (path, store))
+            add_line (out, 'c', copy_format (g_hash_table_lookup (copies, path), &t), path);
+        }
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -465,7 +527,8 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
 
       if (line[0] == '\0')
         continue;
-      if ((line[0] != 'd' && line[0] != 'f') || line[1] != '\t' || (path_field = strchr (line + 2, '\t')) == NULL)
+      if ((line[0] != 'd' && line[0] != 'f' && line[0] != 'c') || line[1] != '\t'
+          || (path_field = strchr (line + 2, '\t')) == NULL)
         return NULL;
       state = line + 2;
       *path_field++ = '\0';
@@ -475,11 +538,11 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       else
         path = path_field;
       g_ptr_array_add (paths, path);
-      if (!kic_path_is_clean (path))
+      if (!kic_path_is_clean (path) || (line[0] == 'c' && !kic_path_is_under (path, store)))
         return NULL;
       if (strcmp (path, manifest) == 0)
         has_manifest = TRUE;
-      else
+      else if (line[0] != 'c') /* (the copies come after the run's inputs were digested) */
         digest_input (&digest, line[0], kic_path_is_under (store, path) ? NULL : state, path_field);
       g_ptr_array_add (heads, line);
     }
@@ -519,15 +582,10 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       if (i == range.first)
         g_thread_join (g_steal_pointer (&stat_thread));
       if (i >= range.first)
-        {
-          stamp = range.stamps[i - range.first];
-          now = stamp_format (&stamp, &now_text);
-        }
+        stamp = range.stamps[i - range.first];
       else
-        {
-          stamp_in_order (&cursor, type, path, &stamp);
-          now = stamp_format (&stamp, &now_text);
-        }
+        stamp_in_order (&cursor, type, path, &stamp);
+      now = head[0] == 'c' ? copy_format (&stamp, &now_text) : stamp_format (&stamp, &now_text);
 
       if (strcmp (now, state) != 0)
         {
@@ -536,7 +594,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
             on_change (inputs, change_data);
           g_hash_table_add (changed, g_strdup (path));
         }
-      else if (stamps != NULL && strcmp (path, manifest) != 0)
+      else if (stamps != NULL && strcmp (path, manifest) != 0 && head[0] != 'c')
         g_hash_table_insert (*stamps, g_strdup (path), g_memdup2 (&stamp, sizeof stamp));
     }
   g_free (range.stamps);

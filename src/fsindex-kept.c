@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,24 @@ kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
   stamp->mode = st->st_mode;
 }
 
+void
+kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name)
+{
+  g_autofree char *proc = NULL;
+  int errsv = errno;
+
+  if (stamp->type != KIC_FS_DIR || !stamp->exists)
+    return;
+  proc = name != NULL ? g_strdup_printf ("/proc/self/fd/%d/%s", dirfd, name)
+                      : g_strdup_printf ("/proc/self/fd/%d", dirfd);
+  /* (the descriptor's own magic link followed, a link at NAME not) */
+  stamp->acl = (name != NULL ? lgetxattr (proc, "system.posix_acl_access", NULL, 0)
+                             : getxattr (proc, "system.posix_acl_access", NULL, 0))
+                 >= 0
+               || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
+  errno = errsv;
+}
+
 /* With stamps kept: what FD (-1: nothing there) at REAL is as it is read. */
 void
 fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
@@ -45,6 +64,8 @@ fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
     return;
   read_ns = kic_fs_stamp_clock ();
   fsindex_keep_stat (index, type, real, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL, read_ns);
+  if (fd >= 0)
+    kic_fs_stamp_ask_acl (g_hash_table_lookup (index->stamps, real), fd, NULL);
   errno = errsv;
 }
 

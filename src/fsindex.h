@@ -138,6 +138,8 @@ typedef struct {
   gint64 ctime_ns;
   guint32 uid;      /* who may change it (fingerprint.c: a directory */
   guint32 mode;     /* others may write is stamped by its ctime too) */
+  gboolean acl;     /* a directory: it has an access ACL (asked by
+                     * kic_fs_stamp_ask_acl(); FALSE when not asked) */
   gint64 read_ns;   /* CLOCK_REALTIME_COARSE, the clock file times come
                      * from, just before the fstat; 0 when not read so
                      * (fingerprint.c: git's racy rule) */
@@ -146,6 +148,11 @@ typedef struct {
 struct stat;
 /* STAMP of an object of TYPE from ST (NULL: nothing there). */
 void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st);
+/* For a directory's STAMP, whether NAME in DIRFD (NAME NULL: DIRFD
+ * itself) has an access ACL: a setfacl moves only the change time, which
+ * the stamp of a directory only root may write does not hold (fingerprint.c).
+ * An answer that is not known counts as one. */
+void kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name);
 
 /* From now on, keep the stamp of every directory the index reads (or
  * finds missing) and every file it reads: one fstat(2) each. */

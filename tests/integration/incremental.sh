@@ -37,12 +37,12 @@ compared () {
   _kok=$?
   # the summary's calls for the menu come from the size reports, which a
   # run without --json keeps for the names it keeps (a run that finds no
-  # input changed has no summary)
+  # input changed has no summary; --full never stops there)
   grep "KDE's calls for the menu" "$WORK/inc.err" > "$WORK/inc.calls"
   grep "KDE's calls for the menu" "$WORK/full.err" > "$WORK/full.calls"
   cmp -s "$WORK/inc.txt" "$WORK/full.txt" && cmp -s "$WORK/inc.json" "$WORK/full.json" &&
-    { [ -s "$WORK/full.calls" ] || grep -q "no input changed" "$WORK/full.err"; } &&
-    cmp -s "$WORK/inc.calls" "$WORK/full.calls" &&
+    [ -s "$WORK/full.calls" ] &&
+    { cmp -s "$WORK/inc.calls" "$WORK/full.calls" || grep -q "no input changed" "$WORK/inc.err"; } &&
     python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["names"])' "$WORK/full.json" &&
     [ "$_kok" -eq 0 ]
   _rc=$?
