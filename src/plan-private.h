@@ -143,6 +143,7 @@ void plan_size_set (Planner *p, KicResolver *resolver, KicNamePlan *np, const GP
 
 /* plan-proof.c */
 void plan_proof_index (Planner *p, GPtrArray *names);
+void plan_know_symbolic (Planner *p, const char *stem);
 
 /* plan-known.c: the known names (NAMES, the menu's, among them); the
  * table of them is made once the questions have checked this many
