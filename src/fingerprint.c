@@ -192,6 +192,12 @@ stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, Stam
  * its parent's listing, an input too).  The directories of the path
  * stamped last stay open, so each directory is opened once for the look,
  * not walked again for every input below it. */
+/* At most this many directories a cursor keeps open: a path deeper than
+ * that (a theme's Directories= entry of any depth, which its owner
+ * chooses) keeps the innermost ones, and an input outside them is
+ * reached from the root again (issue 39, row 4). */
+#define CURSOR_MAX_FDS 16
+
 typedef struct {
   int rootfd;
   GString *dir;   /* the path of the innermost directory open ("" for the root) */
@@ -248,6 +254,14 @@ cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp
       g_string_append_c (c->dir, '/');
       g_string_append (c->dir, component);
       len = c->dir->len;
+      /* the outermost let go: popped past the rest, the cursor starts
+       * again from the root ("" and ROOTFD) */
+      if (c->fds->len == CURSOR_MAX_FDS)
+        {
+          close (g_array_index (c->fds, int, 0));
+          g_array_remove_index (c->fds, 0);
+          g_array_remove_index (c->ends, 0);
+        }
       g_array_append_val (c->ends, len);
       g_array_append_val (c->fds, fd);
     }

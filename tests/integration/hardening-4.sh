@@ -9,6 +9,8 @@
 #   3  a root-owned directory made private (chmod, setfacl) after its
 #      icons were copied: every later run, --full included, said nothing
 #      to do, and the world-readable copies stayed;
+#   4  (part) the fingerprint's look kept a directory open per level of
+#      an input's path: a theme directory deep enough exhausts descriptors;
 #   5  a store copy that goes is never written again: rebuild, --check
 #      and --full all stopped at the fingerprint;
 #   6  the writer leaves out a link the proof counted on (a name over 241
@@ -267,5 +269,21 @@ for how in rebuild full; do
   [ -f "$F" ] && grep -q "^file	${F#"$R"}	" "$R$S/manifest"
   ok $? "5: ... and the $how writes it again"
 done
+
+# -- row 4 (part): the fingerprint's look keeps a bounded number of
+# directories open whatever the depth: a theme directory 61 levels deep
+# (breeze's Directories= names it), and a run allowed 40 descriptors
+R=$(fresh r4deep)
+p=deep; i=0; while [ $i -lt 60 ]; do p=$p/d; i=$((i + 1)); done
+mkdir -p "$R/usr/share/icons/breeze/$p"
+svg deep > "$R/usr/share/icons/breeze/$p/kicdeep.svg"
+sed -i "s|^Directories=|Directories=$p,|" "$R/usr/share/icons/breeze/index.theme"
+printf '\n[%s]\nSize=48\nContext=Applications\nType=Fixed\n' "$p" >> "$R/usr/share/icons/breeze/index.theme"
+printf '[Desktop Entry]\nType=Application\nName=deep\nExec=true\nIcon=kicdeep\n' > "$R/usr/share/applications/kicdeep.desktop"
+kic --root "$R"; sleep 0.05; kic --root "$R"; sleep 0.05
+(ulimit -n 40; "$BIN" --root "$R" > "$WORK/out4" 2>&1)
+grep -c '/d/d/d/d' "$R$S/fingerprint" > "$WORK/n4"
+grep -q 'nothing to do' "$WORK/out4"
+ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)"
 
 tap_done
