@@ -414,7 +414,8 @@ rebuild_look (Rebuild *r, gboolean *done, GError **error)
 {
   const KicCommandOptions *options = r->options;
   StateRead state_read = { r->root, r->state_path, NULL };
-  /* --json reports every name: that needs the plan */
+  /* --json reports every name: that needs the plan; --full plans every
+   * name again and looks at every link and copy (man page) */
   gboolean unchanged;
 
   r->changed = kic_fingerprint_what_changed (r->root, options->store, r->fingerprint_setup, &r->last_inputs,
@@ -422,7 +423,7 @@ rebuild_look (Rebuild *r, gboolean *done, GError **error)
                                              &state_read);
   r->state = rebuild_state_read_join (&state_read,
                                       rebuild_state_wanted (r->changed, options) ? r->last_inputs : NULL);
-  unchanged = !options->json && r->changed != NULL && g_hash_table_size (r->changed) == 0;
+  unchanged = !options->json && !options->full && r->changed != NULL && g_hash_table_size (r->changed) == 0;
   if (unchanged && !(options->dry_run || r->check_only))
     {
       if (!rebuild_unchanged_when_locked (options, r->root, r->fingerprint_setup, &unchanged, error))
@@ -590,8 +591,10 @@ rebuild_check_outcome (Rebuild *r, GError **error)
                  strcmp (r->root, "/") == 0 ? "" : r->root, r->options->store, stats->added,
                  kic_plural (stats->added, "link", "links"));
   else
-    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED, "the cache is out of date: %u %s to add, %u to replace, %u to remove",
-                 stats->added, kic_plural (stats->added, "link", "links"), stats->replaced, stats->removed);
+    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
+                 "the cache is out of date: %u %s to add, %u to replace, %u to remove; %u store %s to write",
+                 stats->added, kic_plural (stats->added, "link", "links"), stats->replaced, stats->removed,
+                 stats->files_written, kic_plural (stats->files_written, "copy", "copies"));
   return FALSE;
 }
 
@@ -603,11 +606,12 @@ rebuild_check_outcome (Rebuild *r, GError **error)
 static void
 rebuild_keep (Rebuild *r)
 {
-  g_autofree char *fingerprint = kic_fingerprint_make (r->system->index, r->options->store, r->fingerprint_setup);
+  g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (r->writer);
+  g_autofree char *fingerprint = kic_fingerprint_make (r->system->index, r->options->store, r->fingerprint_setup,
+                                                       store_stamps);
   g_autoptr (GError) local = NULL;
   /* a link left out (its copy or itself could not be made) is not what
    * the plan said: the next run plans every name again */
-  g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (r->writer);
   g_autofree char *next = r->stats.left_out == 0
                               ? kic_state_make (r->plan, r->system->index, r->options->store, r->owned,
                                                 r->desktop_read, store_stamps, r->popts.floor, r->inputs, r->state)

@@ -4,8 +4,10 @@
  */
 #include "stamp.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +26,24 @@ kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
   stamp->ctime_ns = (gint64) st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
   stamp->uid = st->st_uid;
   stamp->mode = st->st_mode;
+}
+
+void
+kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name)
+{
+  g_autofree char *proc = NULL;
+  int errsv = errno;
+
+  if (stamp->type != KIC_FS_DIR || !stamp->exists)
+    return;
+  proc = name != NULL ? g_strdup_printf ("/proc/self/fd/%d/%s", dirfd, name)
+                      : g_strdup_printf ("/proc/self/fd/%d", dirfd);
+  /* (the descriptor's own magic link followed, a link at NAME not) */
+  stamp->acl = (name != NULL ? lgetxattr (proc, "system.posix_acl_access", NULL, 0)
+                             : getxattr (proc, "system.posix_acl_access", NULL, 0))
+                 >= 0
+               || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
+  errno = errsv;
 }
 
 gint64
@@ -118,8 +138,13 @@ kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t)
     return "none";
   if (stamp_is_racy (stamp))
     return "racy";
-  /* "DEV INO MTIME[ CTIME]" for a directory, "DEV INO SIZE MTIME CTIME"
-   * for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before) */
+  /* "DEV INO MTIME CTIME" for a directory others may write, "DEV INO
+   * MTIME MODE UID" for one only root may, "DEV INO SIZE MTIME CTIME" for
+   * a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before).  A
+   * chmod, chown or setfacl moves the change time alone: where the stamp
+   * holds none, the mode (with 010000000 for an access ACL) and the owner
+   * tell them (a directory made private keeps no copy made from it,
+   * issue 39, row 3). */
   stamp_text_add_id (t, stamp->dev);
   stamp_text_add_id (t, stamp->ino);
   if (stamp->type == KIC_FS_DIR)
@@ -127,6 +152,11 @@ kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t)
       stamp_text_add (t, stamp->mtime_ns);
       if (others_may_write (stamp))
         stamp_text_add (t, stamp->ctime_ns);
+      else
+        {
+          stamp_text_add_id (t, (stamp->mode & 07777) | (stamp->acl ? 010000000 : 0));
+          stamp_text_add_id (t, stamp->uid);
+        }
     }
   else
     {
@@ -136,6 +166,25 @@ kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t)
       stamp_text_add (t, stamp->mtime_ns);
       stamp_text_add (t, stamp->ctime_ns);
     }
+  t->text[t->len] = '\0';
+  return t->text;
+}
+
+/* A store copy's stamp as a 'c' line holds it: "DEV INO SIZE MTIME
+ * CTIME", or "none".  Not racy: the copies are root's, and what the line
+ * is for is a copy removed or rewritten since (by a disk error, a restore
+ * of /var/lib), which moves its identity, size or times. */
+const char *
+kic_fs_stamp_format_copy (const KicFsStamp *stamp, KicFsStampText *t)
+{
+  t->len = 0;
+  if (!stamp->exists)
+    return "none";
+  stamp_text_add_id (t, stamp->dev);
+  stamp_text_add_id (t, stamp->ino);
+  stamp_text_add (t, stamp->size);
+  stamp_text_add (t, stamp->mtime_ns);
+  stamp_text_add (t, stamp->ctime_ns);
   t->text[t->len] = '\0';
   return t->text;
 }
@@ -159,4 +208,5 @@ kic_fs_stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *
   /* the path is a real path: all its components are directories whose
    * listings are inputs too, so a link put in place of one shows there */
   kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+  kic_fs_stamp_ask_acl (stamp, rootfd, path[1] ? relative : NULL);
 }

@@ -34,6 +34,8 @@ typedef struct {
   gint64 ctime_ns;
   guint32 uid;      /* who may change it (stamp.c: a directory */
   guint32 mode;     /* others may write is stamped by its ctime too) */
+  gboolean acl;     /* a directory: it has an access ACL (asked by
+                     * kic_fs_stamp_ask_acl(); FALSE when not asked) */
   gint64 read_ns;   /* CLOCK_REALTIME_COARSE, the clock file times come
                      * from, just before the fstat; 0 when not read so
                      * (stamp.c: git's racy rule) */
@@ -41,6 +43,12 @@ typedef struct {
 
 /* STAMP of an object of TYPE from ST (NULL: nothing there). */
 void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st);
+
+/* For a directory's STAMP, whether NAME in DIRFD (NAME NULL: DIRFD
+ * itself) has an access ACL: a setfacl moves only the change time, which
+ * the stamp of a directory only root may write does not hold (stamp.c).
+ * An answer that is not known counts as one. */
+void kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name);
 
 /* The time a stamp is read at, taken before the stat it stamps: a change
  * after the stat gets a time no earlier than this (stamp.c, the racy
@@ -62,6 +70,10 @@ typedef struct {
 /* A stamp as the fingerprint writes it: "none", "racy" (it proves
  * nothing), or its numbers, in T.  transfer none (T's, or static) */
 const char *kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t);
+
+/* A store copy's stamp as the fingerprint's 'c' line holds it: never
+ * "racy" (stamp.c).  transfer none (T's, or static) */
+const char *kic_fs_stamp_format_copy (const KicFsStamp *stamp, KicFsStampText *t);
 
 /* Does NOW (what is there now) show the object stamped as WAS unchanged,
  * by the fingerprint's rules (its identity and times; WAS not racy)? */

@@ -252,6 +252,17 @@ plan_memo_restore (Planner *p, GPtrArray *names, KicPlanMemo *memo, guint *n_ver
         p->unsure = TRUE;
       k++;
     }
+  /* the names the proof of the links kept asked of, as it would know them
+   * (KF6's "-symbolic" forms: plan_know_symbolic()), so that what it
+   * checked of them counts as in a full plan (issue 39, row 9) */
+  g_hash_table_iter_init (&iter, p->plants);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *base = g_path_get_basename (key);
+      g_autofree char *stem = kic_icon_name_strip_extension (base);
+
+      plan_know_symbolic (p, stem);
+    }
   /* what the proof checked of the names kept */
   g_hash_table_iter_init (&iter, memo->verified);
   while (g_hash_table_iter_next (&iter, &key, &value))

@@ -133,6 +133,7 @@ void plan_proof_index (Planner *p, GPtrArray *names);
 gboolean plan_prove_once (Planner *p, GPtrArray *names, guint *n_verified);
 void plan_drop_all_plants (Planner *p, GPtrArray *names, const char *reason);
 void plan_replan_banned (Planner *p, GPtrArray *names, guint n_themes);
+void plan_know_symbolic (Planner *p, const char *stem);
 
 /* plan-known.c: the known names (NAMES, the menu's, among them); the
  * table of them is made once the questions have checked this many

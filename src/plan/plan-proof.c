@@ -118,6 +118,22 @@ plan_proof_index (Planner *p, GPtrArray *names)
     }
 }
 
+/* KF6: "<STEM>-symbolic" stands for every "-symbolic" name cut back to a
+ * link of STEM, which tries the -symbolic forms of the stem's own cuts
+ * after it (plan-choose.c, theme_forbids, case 3): a name the proof asks
+ * of, known from the first link of that stem it meets. */
+void
+plan_know_symbolic (Planner *p, const char *stem)
+{
+  if (p->system->profile->table->symbolic_variants && !g_str_has_suffix (stem, "-symbolic"))
+    {
+      g_autofree char *symbolic = g_strconcat (stem, "-symbolic", NULL);
+
+      if (!plan_is_known (p, symbolic))
+        g_hash_table_add (p->unfiled, (gpointer) plan_add_known_name (p, symbolic));
+    }
+}
+
 /* The names the lookups of resolver R may change with by the links in
  * CHANGED: those that may try the stem of a link in a directory R searches
  * (a name with a '/' may reach other directories: for any link), sorted. */
@@ -138,16 +154,7 @@ names_to_prove (Planner *p, guint r, GHashTable *changed)
       gboolean reached = g_hash_table_contains (reach, dir);
       GPtrArray *tried_by;
 
-      /* KF6: "<stem>-symbolic" stands for every "-symbolic" name cut
-       * back to the link, which tries the -symbolic forms of the stem's
-       * own cuts after it (plan-choose.c, theme_forbids, case 3) */
-      if (p->system->profile->table->symbolic_variants && !g_str_has_suffix (stem, "-symbolic"))
-        {
-          g_autofree char *symbolic = g_strconcat (stem, "-symbolic", NULL);
-
-          if (!plan_is_known (p, symbolic))
-            g_hash_table_add (p->unfiled, (gpointer) plan_add_known_name (p, symbolic));
-        }
+      plan_know_symbolic (p, stem);
       tried_by = plan_names_trying (p, stem);
 
       for (guint i = 0; tried_by != NULL && i < tried_by->len; i++)

@@ -3,6 +3,9 @@
  * The text: a header line, the settings, then one line per input,
  *   d <tab> <state> <tab> <path>   a directory listing
  *   f <tab> <state> <tab> <path>   a file read
+ *   c <tab> <state> <tab> <path>   a store copy the run left (its state
+ *                                  never racy: root's own file, whose
+ *                                  loss or damage is what it tells)
  * where the state is kic_fs_stamp_format()'s numbers (stamp.c), "none"
  * when there is no such directory or file, or "racy" when the stamp
  * proves nothing.  Paths are g_strescape()d.
@@ -28,7 +31,9 @@
 /* 2: directories others may write stamped by their change time too, and
  * "racy" stamps (a fingerprint of version 1 may hide either: it matches
  * nothing) */
-#define HEADER "kde-icon-cache fingerprint 2"
+/* 3: directories only root may write stamped by their mode, owner and
+ * ACL too (issue 39, row 3) */
+#define HEADER "kde-icon-cache fingerprint 3"
 
 /* PATH, an object of TYPE, as it is now, as *STAMP, and its text in OUT */
 static const char *
@@ -46,6 +51,12 @@ stamp_now (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp, KicF
  * its parent's listing, an input too).  The directories of the path
  * stamped last stay open, so each directory is opened once for the look,
  * not walked again for every input below it. */
+/* At most this many directories a cursor keeps open: a path deeper than
+ * that (a theme's Directories= entry of any depth, which its owner
+ * chooses) keeps the innermost ones, and an input outside them is
+ * reached from the root again (issue 39, row 4). */
+#define CURSOR_MAX_FDS 16
+
 typedef struct {
   int rootfd;
   GString *dir;   /* the path of the innermost directory open ("" for the root) */
@@ -102,6 +113,14 @@ cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp
       g_string_append_c (c->dir, '/');
       g_string_append (c->dir, component);
       len = c->dir->len;
+      /* the outermost let go: popped past the rest, the cursor starts
+       * again from the root ("" and ROOTFD) */
+      if (c->fds->len == CURSOR_MAX_FDS)
+        {
+          close (g_array_index (c->fds, int, 0));
+          g_array_remove_index (c->fds, 0);
+          g_array_remove_index (c->ends, 0);
+        }
       g_array_append_val (c->ends, len);
       g_array_append_val (c->fds, fd);
     }
@@ -110,6 +129,7 @@ cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp
                                  &st, AT_SYMLINK_NOFOLLOW) == 0
                           ? &st
                           : NULL);
+  kic_fs_stamp_ask_acl (stamp, c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd, base);
 }
 
 static void
@@ -151,6 +171,19 @@ escape_path (const char *path, char **escaped)
     if (*p < 0x20 || *p >= 0x7f || *p == '\\' || *p == '"')
       return *escaped = g_strescape (path, NULL);
   return path;
+}
+
+static void
+add_line (GString *out, char kind, const char *state, const char *path)
+{
+  g_autofree char *escaped = NULL;
+
+  g_string_append_c (out, kind);
+  g_string_append_c (out, '\t');
+  g_string_append (out, state);
+  g_string_append_c (out, '\t');
+  g_string_append (out, escape_path (path, &escaped));
+  g_string_append_c (out, '\n');
 }
 
 static void
@@ -226,7 +259,7 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
 }
 
 char *
-kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings)
+kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies)
 {
   int rootfd = kic_fs_index_rootfd (index);
   GHashTable *stamps = kic_fs_index_stamps (index);
@@ -258,6 +291,19 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
 
     add_input (out, KIC_FS_FILE, stamp_now (rootfd, KIC_FS_FILE, manifest, &now, &t), manifest);
   }
+  if (copies != NULL)
+    {
+      g_autoptr (GPtrArray) sorted = kic_sorted_keys (copies);
+
+      for (guint i = 0; i < sorted->len; i++)
+        {
+          const char *path = g_ptr_array_index (sorted, i);
+          KicFsStampText t;
+
+          if (kic_path_is_under (path, store))
+            add_line (out, 'c', kic_fs_stamp_format_copy (g_hash_table_lookup (copies, path), &t), path);
+        }
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -335,7 +381,8 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
 
       if (line[0] == '\0')
         continue;
-      if ((line[0] != 'd' && line[0] != 'f') || line[1] != '\t' || (path_field = strchr (line + 2, '\t')) == NULL)
+      if ((line[0] != 'd' && line[0] != 'f' && line[0] != 'c') || line[1] != '\t'
+          || (path_field = strchr (line + 2, '\t')) == NULL)
         return NULL;
       state = line + 2;
       *path_field++ = '\0';
@@ -345,11 +392,11 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       else
         path = path_field;
       g_ptr_array_add (paths, path);
-      if (!kic_path_is_clean (path))
+      if (!kic_path_is_clean (path) || (line[0] == 'c' && !kic_path_is_under (path, store)))
         return NULL;
       if (strcmp (path, manifest) == 0)
         has_manifest = TRUE;
-      else
+      else if (line[0] != 'c') /* (the copies come after the run's inputs were digested) */
         digest_input (&digest, line[0], kic_path_is_under (store, path) ? NULL : state, path_field);
       g_ptr_array_add (heads, line);
     }
@@ -389,15 +436,10 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       if (i == range.first)
         g_thread_join (g_steal_pointer (&stat_thread));
       if (i >= range.first)
-        {
-          stamp = range.stamps[i - range.first];
-          now = kic_fs_stamp_format (&stamp, &now_text);
-        }
+        stamp = range.stamps[i - range.first];
       else
-        {
-          stamp_in_order (&cursor, type, path, &stamp);
-          now = kic_fs_stamp_format (&stamp, &now_text);
-        }
+        stamp_in_order (&cursor, type, path, &stamp);
+      now = head[0] == 'c' ? kic_fs_stamp_format_copy (&stamp, &now_text) : kic_fs_stamp_format (&stamp, &now_text);
 
       if (strcmp (now, state) != 0)
         {
@@ -406,7 +448,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
             on_change (inputs, change_data);
           g_hash_table_add (changed, g_strdup (path));
         }
-      else if (stamps != NULL && strcmp (path, manifest) != 0)
+      else if (stamps != NULL && strcmp (path, manifest) != 0 && head[0] != 'c')
         g_hash_table_insert (*stamps, g_strdup (path), g_memdup2 (&stamp, sizeof stamp));
     }
   g_free (range.stamps);

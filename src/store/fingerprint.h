@@ -47,8 +47,11 @@ char *kic_fingerprint_inputs (KicFsIndex *index, const char *store);
 
 /* The fingerprint of a run with SETTINGS: every input INDEX (which kept
  * stamps) read, paths under STORE left out (the run wrote there), those
- * above it and STORE's manifest as they are now.  transfer full */
-char *kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings);
+ * above it and STORE's manifest as they are now, then the store's copies,
+ * COPIES (path -> KicFsStamp*, may be NULL: kic_writer_store_stamps()),
+ * so that a copy lost or damaged since is a change (issue 39, row 5).
+ * transfer full */
+char *kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies);
 
 /* TRUE when the fingerprint TEXT was made with SETTINGS, lists STORE's
  * manifest and inputs whose digest is INPUTS (the manifest's "# inputs:";

@@ -134,8 +134,12 @@ forged () { # forged DESCRIPTION: the run after the forgery plans, with the hone
   cmp -s "$WORK/forged.tree" "$WORK/honest.tree"
   ok $? "$1 -> the same links and files as an honest run"
 }
-# the state of directory $1 as the fingerprint writes it
-dir_state () { printf '%s %s %s' "$(stat -c %d "$R$1")" "$(stat -c %i "$R$1")" "$(date -r "$R$1" +%s%N)"; }
+# the state of directory $1 (only root's to write, no ACL) as the
+# fingerprint writes it: device, inode, modification time, mode, owner
+dir_state () {
+  printf '%s %s %s %d %s' "$(stat -c %d "$R$1")" "$(stat -c %i "$R$1")" "$(date -r "$R$1" +%s%N)" \
+    "0$(stat -c %a "$R$1")" "$(stat -c %u "$R$1")"
+}
 grep -q "^d	$(dir_state $D)	$D\$" "$F"
 ok $? "the test writes a directory's state as the fingerprint does"
 cp "$R$D/kate.svg" "$R$D/kicforged1.svg"

@@ -6,6 +6,13 @@
 #      plants says whether its target exists (an existence oracle);
 #   2  root hashes a file no user may read, and where it plants says
 #      whether a user's icon has the same bytes (a content oracle);
+#   3  a root-owned directory made private (chmod, setfacl) after its
+#      icons were copied: every later run, --full included, said nothing
+#      to do, and the world-readable copies stayed;
+#   4  (part) the fingerprint's look kept a directory open per level of
+#      an input's path: a theme directory deep enough exhausts descriptors;
+#   5  a store copy that goes is never written again: rebuild, --check
+#      and --full all stopped at the fingerprint;
 #   6  the writer leaves out a link the proof counted on (a name over 241
 #      bytes): the plan must not count on it;
 #   8  postrm purge under DPKG_ROOT (dpkg --root) follows a link in the
@@ -207,5 +214,76 @@ for how in mode acl; do
     skip "needs strace"
   fi
 done
+
+# -- rows 3 and 5: no kept state outlives what it stands on --------------
+# row 3: a root-owned directory whose icons were copied is made private
+# (chmod 0750, or an ACL denying nobody, which leaves the mode): its copies
+# must go, and --check must say so
+D=/usr/share/icons/hicolor/48x48/apps
+copies () { find "$1$S/files$D" -type f 2> /dev/null | wc -l; }
+for how in chmod acl full; do
+  if [ $how = acl ] && ! command -v setfacl > /dev/null; then skip "needs setfacl (acl)" 3; continue; fi
+  R=$(fresh "r3$how")
+  kic --root "$R"
+  # (a second run: stamps no longer racy, nothing to do)
+  sleep 0.05
+  kic --root "$R"
+  before=$(copies "$R")
+  sleep 0.05
+  case $how in
+  acl) setfacl -m u:nobody:0 "$R$D" ;;
+  *) chmod 750 "$R$D" ;;
+  esac
+  if [ $how = full ]; then
+    "$BIN" --root "$R" --full > "$WORK/out3" 2>&1
+    ! grep -q 'nothing to do' "$WORK/out3" && [ "$before" -gt 0 ] && [ "$(copies "$R")" -eq 0 ]
+    ok $? "3: $D made 0750: --full plans again (not 'nothing to do') and removes its $before copies"
+    continue
+  fi
+  "$BIN" -q --root "$R" --check 2> /dev/null
+  is $? 1 "3: $D made private ($how): --check says the cache is out of date (1)"
+  kic --root "$R" 2> /dev/null
+  [ "$before" -gt 0 ] && [ "$(copies "$R")" -eq 0 ]
+  ok $? "3: ... and the rebuild removes the $before world-readable copies made from it"
+  sleep 0.05
+  "$BIN" --root "$R" > "$WORK/out3" 2>&1
+  grep -q 'nothing to do' "$WORK/out3"
+  ok $? "3: ... after which a run has nothing to do"
+done
+
+# row 5: a store copy that goes (a disk error, a partial restore of
+# /var/lib) is a change: --check reports it, a rebuild (and --full) writes
+# it again
+for how in rebuild full; do
+  R=$(fresh "r5$how")
+  kic --root "$R"
+  sleep 0.05
+  kic --root "$R"
+  sleep 0.05
+  F=$(find "$R$S/files" -type f | sort | head -n 1)
+  rm "$F"
+  "$BIN" --root "$R" --check > /dev/null 2> "$WORK/err5"
+  rc=$?
+  is "$rc $(grep -c '1 store copy to write' "$WORK/err5")" "1 1" "5: a store copy removed ($how): --check exits 1, saying a copy is to be written"
+  if [ $how = full ]; then kic --root "$R" --full 2> /dev/null; else kic --root "$R" 2> /dev/null; fi
+  [ -f "$F" ] && grep -q "^file	${F#"$R"}	" "$R$S/manifest"
+  ok $? "5: ... and the $how writes it again"
+done
+
+# -- row 4 (part): the fingerprint's look keeps a bounded number of
+# directories open whatever the depth: a theme directory 61 levels deep
+# (breeze's Directories= names it), and a run allowed 40 descriptors
+R=$(fresh r4deep)
+p=deep; i=0; while [ $i -lt 60 ]; do p=$p/d; i=$((i + 1)); done
+mkdir -p "$R/usr/share/icons/breeze/$p"
+svg deep > "$R/usr/share/icons/breeze/$p/kicdeep.svg"
+sed -i "s|^Directories=|Directories=$p,|" "$R/usr/share/icons/breeze/index.theme"
+printf '\n[%s]\nSize=48\nContext=Applications\nType=Fixed\n' "$p" >> "$R/usr/share/icons/breeze/index.theme"
+printf '[Desktop Entry]\nType=Application\nName=deep\nExec=true\nIcon=kicdeep\n' > "$R/usr/share/applications/kicdeep.desktop"
+kic --root "$R"; sleep 0.05; kic --root "$R"; sleep 0.05
+(ulimit -n 40; "$BIN" --root "$R" > "$WORK/out4" 2>&1)
+grep -c '/d/d/d/d' "$R$S/fingerprint" > "$WORK/n4"
+grep -q 'nothing to do' "$WORK/out4"
+ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)"
 
 tap_done
