@@ -86,6 +86,7 @@ kic_command_shadowed (const KicCommandOptions *options, GError **error)
   g_autoptr (KicOverlay) hidden = NULL;
   g_autoptr (GPtrArray) names = NULL;
   g_autoptr (GHashTable) shadowed = g_hash_table_new (kic_str_hash, g_str_equal);
+  guint n_sizes;
 
   if (home == NULL)
     {
@@ -98,11 +99,13 @@ kic_command_shadowed (const KicCommandOptions *options, GError **error)
     return FALSE;
   hidden = commands_our_links_hidden (&mine, system);
   names = own_names (system->index, home);
+  /* the sizes asked (--size), else the default ones */
+  n_sizes = options->sizes->len > 0 ? options->sizes->len : G_N_ELEMENTS (default_sizes) - 1;
   for (guint i = 0; hidden != NULL && i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
 
-      for (guint s = 0; s < MAX (options->sizes->len, G_N_ELEMENTS (default_sizes) - 1); s++)
+      for (guint s = 0; s < n_sizes; s++)
         {
           int size = options->sizes->len > 0 ? g_array_index (options->sizes, KicTarget, s).size : default_sizes[s];
           g_autoptr (KicResult) with = kic_resolve (system->resolver, name, size, FALSE);

@@ -21,7 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 need_oracle setpriv
 [ "$(id -u)" -eq 0 ] || skip_all "needs root (a view of the tree, a run as nobody)"
-plan 8
+plan 9
 T=$(realistic_tree) || { echo "Bail out! cannot build the realistic tree"; exit 1; }
 . "$TOP/tests/oracle/oracle-env.sh"
 writable_view "$T" "$WORK/v"
@@ -77,6 +77,12 @@ is "$(cut -f3 "$WORK/fp-before" | sed "s|^$fx/icons/hicolor/[0-9x]*/apps/$fpname
 grep -q "^$fpname	48	$fpnow	$fx/icons/hicolor/48x48/apps/$fpname.png\$" "$WORK/shadowed"
 ok $? "... and --shadowed names it with their Flatpak's file"
 sed 's/^/#   /' "$WORK/shadowed" "$WORK/shadowed.err" | head -n 8
+# --size asks those sizes only: one of them here, no other size looked up
+# (under ASan a read past the sizes given is an error)
+setpriv --reuid 65534 --regid 65534 --clear-groups env -u XDG_DATA_DIRS HOME=/home/user \
+  XDG_DATA_HOME=$u "$BIN" --root "$V" --shadowed --size 48 > "$WORK/shadowed48" 2> "$WORK/shadowed48.err"
+is "$?:$(cut -f2 "$WORK/shadowed48" | sort -u | paste -sd' '):$(grep -c "^$name	48	" "$WORK/shadowed48")" "0:48:1" \
+  "--shadowed --size 48 lists the name at 48 px and at no other size"
 
 printf '[kde-icon-cache]\nExcludeNames=%s\n' "$name" > "$V/etc/kde-icon-cache.conf"
 "$BIN" -q --root "$V" > "$WORK/rebuild.out" 2>&1
