@@ -83,6 +83,10 @@ has_dir (GPtrArray *dirs, const char *dir)
   return g_ptr_array_find_with_equal_func (dirs, dir, g_str_equal, NULL);
 }
 
+/* What expand() puts where a variable of each user's stood: no path has
+ * it, so the entry is known for one root cannot see. */
+#define PER_USER_MARK '\001'
+
 /* VALUE with $XDG_DATA_DIRS, ${XDG_DATA_DIRS}, ${XDG_DATA_DIRS:-WORD} and
  * ${XDG_DATA_DIRS:+WORD} expanded (environment.d(5)); any other variable
  * is empty, as for systemd when no earlier line set it.  *PER_USER is set
@@ -141,7 +145,12 @@ expand (const char *value, const char *current, gboolean *per_user)
             g_string_append (s, current);
         }
       else if (strcmp (var, "HOME") == 0 || strcmp (var, "XDG_DATA_HOME") == 0)
-        *per_user = TRUE;
+        {
+          /* each user's own: the entry it is in is none of root's
+           * (set_list() leaves it out) */
+          *per_user = TRUE;
+          g_string_append_c (s, PER_USER_MARK);
+        }
     }
   return g_string_free (s, FALSE);
 }
@@ -158,7 +167,7 @@ set_list (Session *session, const char *value, const char *origin)
     {
       g_autofree char *clean = NULL;
 
-      if (!g_path_is_absolute (parts[i]))
+      if (!g_path_is_absolute (parts[i]) || strchr (parts[i], PER_USER_MARK) != NULL)
         continue;
       clean = kic_path_clean (parts[i]);
       if (!has_dir (session->dirs, clean))
@@ -311,6 +320,10 @@ apply_generators (Session *session)
       const char *name = g_ptr_array_index (names, i);
       const char *path = g_hash_table_lookup (files, name);
 
+      /* a generator masked (a link to /dev/null, systemd.environment-
+       * generator(7)) or no program: it does not run at a login */
+      if (kic_fs_index_stat (session->index, path) != KIC_FS_FILE)
+        continue;
       if (strcmp (name, ENVIRONMENT_D_GENERATOR) == 0)
         apply_environment_d (session);
       else if (strcmp (name, FLATPAK_GENERATOR) == 0)

@@ -14,9 +14,11 @@
 #   5. flatpak installed after a rebuild (its profile.d script, binary):
 #      --check says out of date (the files are stamped inputs);
 #   6. an environment.d line that names $XDG_DATA_DIRS with no default, on
-#      a user manager that has none: that line's directories alone.
+#      a user manager that has none: that line's directories alone;
+#   7. an entry of $HOME is a user's, never the root's /.local/share;
+#   8. flatpak's generator masked (a link to /dev/null): it adds nothing.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 9
 R=$WORK/root
 cp -R "$TOP/demo" "$R"
 gen=$R/usr/lib/systemd/user-environment-generators
@@ -71,4 +73,20 @@ echo 'XDG_DATA_DIRS=/opt/share:${XDG_DATA_DIRS}' > "$R/etc/environment.d/50-opt.
 run -v --resolve kic-opt-only 2>&1 > /dev/null | grep '^kde-icon-cache: data directories:' > "$WORK/err"
 is "$(cat "$WORK/err")" "kde-icon-cache: data directories: /opt/share (/etc/environment.d/50-opt.conf set XDG_DATA_DIRS)" \
   "environment.d's \${XDG_DATA_DIRS} unset in the user manager: /opt/share alone, as systemd and Qt make it"
+
+echo 'XDG_DATA_DIRS=$HOME/.local/share:/opt/share:${XDG_DATA_DIRS}' > "$R/etc/environment.d/50-opt.conf"
+run -v --resolve kic-opt-only 2>&1 > /dev/null | grep '^kde-icon-cache: data directories:' > "$WORK/err"
+case $(cat "$WORK/err") in
+"kde-icon-cache: data directories: /opt/share (/etc/environment.d/50-opt.conf set XDG_DATA_DIRS); a login also searches, unseen by root: "*) ok 0 "an entry of \$HOME is the user's, not the root's /.local/share" ;;
+*) ok 1 "an entry of \$HOME is the user's, not the root's /.local/share"; sed 's/^/#   /' "$WORK/err" ;;
+esac
+
+rm "$R/etc/environment.d/50-opt.conf"
+: > "$gen/60-flatpak"
+mkdir -p "$R/etc/systemd/user-environment-generators"
+ln -s /dev/null "$R/etc/systemd/user-environment-generators/60-flatpak"
+run -v --resolve kic-opt-only 2>&1 > /dev/null | grep '^kde-icon-cache: data directories:' > "$WORK/err"
+! grep -q 'flatpak' "$WORK/err"
+ok $? "flatpak's generator masked by a link to /dev/null in /etc: it adds no directory"
+sed 's/^/#   /' "$WORK/err"
 finish
