@@ -96,20 +96,32 @@ kic_gtk_cache_free (KicGtkCache *cache)
 static gboolean
 read_dirs (Reader *r, KicGtkCache *cache, guint32 *list)
 {
+  g_autoptr (GHashTable) by_offset = g_hash_table_new (g_direct_hash, g_direct_equal);
   guint32 n;
 
   *list = read32 (r, 8);
   n = read32 (r, *list);
-  for (guint64 i = 0; i < n && r->problem == NULL; i++)
-    {
-      const char *name = read_string (r, read32 (r, (guint64) *list + 4 + 4 * i));
-
-      if (name != NULL)
-        g_ptr_array_add (cache->dirs, g_strdup (name));
-    }
-  /* a 16-bit index cannot name more */
+  /* a 16-bit index cannot name more: asked before anything is read */
   if (r->problem == NULL && n > G_MAXUINT16 + 1u)
     r->problem = "more directories than an image can name";
+  for (guint64 i = 0; i < n && r->problem == NULL; i++)
+    {
+      guint32 offset = read32 (r, (guint64) *list + 4 + 4 * i);
+      char *name = g_hash_table_lookup (by_offset, GUINT_TO_POINTER (offset));
+      const char *text;
+
+      /* a name the list gives again is the same string, shared: what the
+       * directories take is bounded by the file, however often a long
+       * name is given */
+      if (name != NULL)
+        g_ptr_array_add (cache->dirs, g_ref_string_acquire (name));
+      else if ((text = read_string (r, offset)) != NULL)
+        {
+          name = g_ref_string_new (text);
+          g_hash_table_insert (by_offset, GUINT_TO_POINTER (offset), name);
+          g_ptr_array_add (cache->dirs, name);
+        }
+    }
   return r->problem == NULL;
 }
 
@@ -179,7 +191,7 @@ kic_gtk_cache_parse (const guchar *data, gsize length, GError **error)
   guint32 list, hash, n_buckets;
   guint64 budget = length / 12;
 
-  cache->dirs = g_ptr_array_new_with_free_func (g_free);
+  cache->dirs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ref_string_release);
   cache->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   /* :238: major version 1 */
   if (length > G_MAXUINT32 || read16 (&r, 0) != 1)

@@ -434,11 +434,45 @@ test_lookup_same_ms (void)
   fixture_free (&f);
 }
 
+/* A directory list that gives one long name 65 536 times (a cache of
+ * under 1 MB whose names, copied each time, would take gigabytes): one
+ * string, shared; a list longer than a 16-bit index can name is refused
+ * before a name is read. */
+static void
+test_shared_names (void)
+{
+  const guint32 n = G_MAXUINT16 + 1u, name_len = 1u << 16;
+  guint32 dirs_at = 20, name_at = dirs_at + 4 + 4 * n;
+  gsize length = name_at + name_len + 1;
+  g_autofree guint8 *p = g_malloc0 (length);
+  g_autoptr (GError) error = NULL;
+  KicGtkCache *cache;
+
+  p[1] = 1;
+  put32 (p, 4, 12);
+  put32 (p, 8, dirs_at);
+  put32 (p, 12, 1);
+  put32 (p, 16, 0xffffffff);
+  put32 (p, dirs_at, n);
+  for (guint32 i = 0; i < n; i++)
+    put32 (p, dirs_at + 4 + 4 * i, name_at);
+  memset (p + name_at, 'x', name_len);
+  cache = kic_gtk_cache_parse (p, length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (kic_gtk_cache_n_dirs (cache), ==, n);
+  g_assert_true (kic_gtk_cache_dir (cache, 0) == kic_gtk_cache_dir (cache, n - 1));
+  kic_gtk_cache_free (cache);
+  put32 (p, dirs_at, n + 1);
+  g_assert_null (kic_gtk_cache_parse (p, length, &error));
+  g_assert_nonnull (error);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gtkcache/hash", test_hash);
+  g_test_add_func ("/gtkcache/shared-names", test_shared_names);
   g_test_add_func ("/gtkcache/stem", test_stem);
   g_test_add_func ("/gtkcache/parse", test_parse);
   g_test_add_func ("/gtkcache/gtk-written", test_gtk_written);
