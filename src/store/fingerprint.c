@@ -332,33 +332,13 @@ stat_range (gpointer data)
   return NULL;
 }
 
-GHashTable *
-kic_fingerprint_changes (int rootfd, const char *text, const char *settings, const char *store,
-                         const char *inputs, GHashTable **stamps, KicFingerprintChangeFunc on_change,
-                         gpointer change_data)
+/* TEXT's lines, cut in place in COPY (as g_strsplit() would cut them),
+ * NULL-terminated.  transfer container */
+static GPtrArray *
+fingerprint_lines (char *copy)
 {
-  g_autofree char *copy = g_strdup (text);
-  g_autoptr (GPtrArray) lines = g_ptr_array_new ();
-  g_autofree char *escaped = g_strescape (settings, NULL);
-  g_autofree char *settings_line = g_strconcat ("settings\t", escaped, NULL);
-  g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
-  KicSha256 digest;
-  char hex[KIC_SHA256_HEX_LEN + 1];
-  /* per input: its line, cut after the state ("d\t<state>"), and its
-   * path (in the line, or unescaped in UNESCAPED) */
-  g_autoptr (GPtrArray) heads = g_ptr_array_new ();
-  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
-  g_autoptr (GPtrArray) unescaped = g_ptr_array_new_with_free_func (g_free);
-  GHashTable *changed;
-  gboolean has_manifest = FALSE;
-  StatRange range;
-  GThread *stat_thread;
-  StatCursor cursor;
+  GPtrArray *lines = g_ptr_array_new ();
 
-  kic_sha256_init (&digest);
-  if (stamps != NULL)
-    *stamps = NULL;
-  /* the lines, cut in place (as g_strsplit() would cut them) */
   for (char *line = copy, *end;; line = end + 1)
     {
       g_ptr_array_add (lines, line);
@@ -367,13 +347,25 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       *end = '\0';
     }
   g_ptr_array_add (lines, NULL);
-  if (strcmp (lines->pdata[0], HEADER) != 0 || lines->pdata[1] == NULL
-      || strcmp (lines->pdata[1], settings_line) != 0)
-    return NULL;
-  /* 1. the text alone: well formed, clean paths inside the root, and the
-   * inputs the manifest's run read (a fingerprint edited by hand, a line
-   * dropped or a state rewritten, stops no run, or it could hide a change
-   * for good); nothing is looked at on disk before that holds */
+  return lines;
+}
+
+/* 1. The text alone: well formed, clean paths inside the root, and the
+ * inputs the manifest's run read, whose digest is INPUTS (a fingerprint
+ * edited by hand, a line dropped or a state rewritten, stops no run, or
+ * it could hide a change for good); nothing is looked at on disk before
+ * that holds.  Per input: its line, cut after the state, in HEADS ("d\t
+ * <state>"), and its path in PATHS (in the line, or unescaped in
+ * UNESCAPED). */
+static gboolean
+fingerprint_parse (GPtrArray *lines, const char *store, const char *manifest, const char *inputs, GPtrArray *heads,
+                   GPtrArray *paths, GPtrArray *unescaped)
+{
+  gboolean has_manifest = FALSE;
+  char hex[KIC_SHA256_HEX_LEN + 1];
+  KicSha256 digest;
+
+  kic_sha256_init (&digest);
   for (guint i = 2; lines->pdata[i] != NULL; i++)
     {
       char *line = lines->pdata[i];
@@ -383,7 +375,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
         continue;
       if ((line[0] != 'd' && line[0] != 'f' && line[0] != 'c') || line[1] != '\t'
           || (path_field = strchr (line + 2, '\t')) == NULL)
-        return NULL;
+        return FALSE;
       state = line + 2;
       *path_field++ = '\0';
       /* (g_strescape() escapes with a backslash: without one the field is the path) */
@@ -393,7 +385,7 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
         path = path_field;
       g_ptr_array_add (paths, path);
       if (!kic_path_is_clean (path) || (line[0] == 'c' && !kic_path_is_under (path, store)))
-        return NULL;
+        return FALSE;
       if (strcmp (path, manifest) == 0)
         has_manifest = TRUE;
       else if (line[0] != 'c') /* (the copies come after the run's inputs were digested) */
@@ -404,21 +396,26 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
   if (!has_manifest || inputs == NULL || strcmp (hex, inputs) != 0)
     {
       kic_debug ("fingerprint: not the one made with the manifest's inputs");
-      return NULL;
+      return FALSE;
     }
-  /* 2. every input as it is now: the second half stated on another
-   * thread meanwhile (the stats are most of this look, and of a run with
-   * no change: a getattr of the file system each, 1 869 after a rebuild
-   * of an apps3 tree), every input then compared in order */
-  changed = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  return TRUE;
+}
+
+/* 2. Every input of HEADS and PATHS as it is now: the second half stated
+ * on another thread meanwhile (the stats are most of this look, and of a
+ * run with no change: a getattr of the file system each), every input
+ * then compared in order.  The paths that changed; STAMPS (may be NULL)
+ * gets the stamps of the others.  transfer full */
+static GHashTable *
+fingerprint_compare (int rootfd, const GPtrArray *heads, const GPtrArray *paths, const char *manifest,
+                     const char *inputs, GHashTable *stamps, KicFingerprintChangeFunc on_change, gpointer change_data)
+{
+  GHashTable *changed = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  StatRange range = { rootfd, paths, heads, paths->len / 2, paths->len, NULL };
+  GThread *stat_thread;
+  StatCursor cursor;
+
   cursor_init (&cursor, rootfd);
-  if (stamps != NULL)
-    *stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
-  range.rootfd = rootfd;
-  range.paths = paths;
-  range.heads = heads;
-  range.first = paths->len / 2;
-  range.end = paths->len;
   range.stamps = g_new (KicFsStamp, range.end - range.first);
   stat_thread = paths->len >= 64 ? g_thread_try_new ("kic-stat", stat_range, &range, NULL) : NULL;
   if (stat_thread == NULL)
@@ -428,7 +425,6 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       const char *path = g_ptr_array_index (paths, i);
       const char *head = g_ptr_array_index (heads, i);
       const char *state = head + 2;
-      KicFsType type = input_type (head);
       KicFsStamp stamp;
       KicFsStampText now_text;
       const char *now;
@@ -438,9 +434,8 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
       if (i >= range.first)
         stamp = range.stamps[i - range.first];
       else
-        stamp_in_order (&cursor, type, path, &stamp);
+        stamp_in_order (&cursor, input_type (head), path, &stamp);
       now = head[0] == 'c' ? kic_fs_stamp_format_copy (&stamp, &now_text) : kic_fs_stamp_format (&stamp, &now_text);
-
       if (strcmp (now, state) != 0)
         {
           kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, state);
@@ -449,10 +444,38 @@ kic_fingerprint_changes (int rootfd, const char *text, const char *settings, con
           g_hash_table_add (changed, g_strdup (path));
         }
       else if (stamps != NULL && strcmp (path, manifest) != 0 && head[0] != 'c')
-        g_hash_table_insert (*stamps, g_strdup (path), g_memdup2 (&stamp, sizeof stamp));
+        g_hash_table_insert (stamps, g_strdup (path), g_memdup2 (&stamp, sizeof stamp));
     }
   g_free (range.stamps);
   cursor_clear (&cursor);
+  return changed;
+}
+
+GHashTable *
+kic_fingerprint_changes (int rootfd, const char *text, const char *settings, const char *store,
+                         const char *inputs, GHashTable **stamps, KicFingerprintChangeFunc on_change,
+                         gpointer change_data)
+{
+  g_autofree char *copy = g_strdup (text);
+  g_autoptr (GPtrArray) lines = fingerprint_lines (copy);
+  g_autofree char *escaped = g_strescape (settings, NULL);
+  g_autofree char *settings_line = g_strconcat ("settings\t", escaped, NULL);
+  g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
+  g_autoptr (GPtrArray) heads = g_ptr_array_new ();
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr (GPtrArray) unescaped = g_ptr_array_new_with_free_func (g_free);
+  GHashTable *changed;
+
+  if (stamps != NULL)
+    *stamps = NULL;
+  if (strcmp (lines->pdata[0], HEADER) != 0 || lines->pdata[1] == NULL
+      || strcmp (lines->pdata[1], settings_line) != 0
+      || !fingerprint_parse (lines, store, manifest, inputs, heads, paths, unescaped))
+    return NULL;
+  if (stamps != NULL)
+    *stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
+  changed = fingerprint_compare (rootfd, heads, paths, manifest, inputs, stamps != NULL ? *stamps : NULL, on_change,
+                                 change_data);
   kic_debug ("fingerprint: %u inputs, %u changed", paths->len, g_hash_table_size (changed));
   return changed;
 }
