@@ -26,5 +26,7 @@ char ** commands_link_dirs (const KicSystem *system);
 void commands_finish_log (KicChangeLog *log, const KicWriteStats *stats, const GError *error);
 /* commands.c */
 KicSystem * commands_load_system (const KicCommandOptions *options, GError **error);
+/* commands.c: -v's word on how the icon directories are mounted */
+void commands_mount_hint (const KicCommandOptions *options);
 
 #endif

@@ -534,6 +534,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
     }
   if (unchanged)
     {
+      commands_mount_hint (options);
       if (!kic_quiet)
         g_printerr ("kde-icon-cache: no input changed since the last rebuild: nothing to do\n");
       return TRUE;
