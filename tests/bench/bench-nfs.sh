@@ -113,10 +113,17 @@ kernel () {
   esac
   mkdir -p "$W/fuse"
   rm -f "$W/fuse-stats"
-  "$SLOWFS" -o "delay_us=0,stats=$W/fuse-stats,$o" "$V" "$W/fuse"
+  # in the foreground, so that its end (when it writes the count) can be
+  # waited for
+  "$SLOWFS" -f -o "delay_us=0,stats=$W/fuse-stats,$o" "$V" "$W/fuse" &
+  fpid=$!
+  i=0
+  until mountpoint -q "$W/fuse"; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "slowfs did not mount $W/fuse"; sleep 0.1
+  done
   oracle_run "$W/fuse" breeze "$ORACLE" --sizes "$SIZE" < "$W/names" > "$W/$1-fuse-$2.out"
   umount "$W/fuse"
-  for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$W/fuse-stats" ] && break; sleep 0.2; done
+  wait "$fpid" || fail "slowfs on $W/fuse failed"
   cat "$W/fuse-stats"
   # the mount's answers are the view's
   sed "s|$W/fuse/|/|" "$W/$1-fuse-$2.out" > "$W/fuse.found"
