@@ -378,12 +378,65 @@ def table():
     return "\n".join(lines)
 
 
+# ---- "Who gains": the seconds per setup (make bench-nfs) --------------------
+# A section of its own, between its own two marker lines.
+WHO_BEGIN = "<!-- who gains: made by tests/readme-figures.py from tests/bench/results/bench-nfs.txt; do not edit by hand -->"
+WHO_END = "<!-- end of who gains -->"
+WHO_ROWS = [
+    ("`/usr` on NFS, no negative-lookup cache (the worst case)", "/usr on NFS, no negative cache (worst case)"),
+    ("`/usr` on NFS, the client's negative-lookup cache (`lookupcache=all`, the default)",
+     "/usr on NFS, negative cache (lookupcache=all)"),
+    ("a squashfs image served as a block device (LTSP with NBD)", "squashfs image as a block device (NBD)"),
+    ("a squashfs image served as a file (LTSP's image over NFS)", "squashfs image as a file (NFS, page cache)"),
+    ("the home on NFS, no `~/.local/share/icons`", "home on NFS, no ~/.local/share/icons"),
+    ("the home on NFS with `~/.local/share/icons/hicolor/48x48/apps`",
+     "home on NFS, ~/.local/share/icons/hicolor/48x48/apps"),
+    ("a local disk", "local disk (CPU time of the lookups, median of 5)"),
+    ("not shortened yet: the themes built at start-up, `/usr` on NFS with the cache",
+     "themes built: /usr on NFS, negative cache"),
+]
+
+
+def who_gains_table():
+    n = find("bench-nfs", r"^bench-nfs: who gains, per setup: KF5 \(one process\) resolving the realistic tree's (\d+) menu "
+                          r"names at (\d+) px", "the menu's names")
+    lines = [f"| setup | the menu ({n[1]} names at {n[2]} px, KF5), before \u2192 after a rebuild | seconds waited at 2 / 5 / 20 ms "
+             "per round trip | printed by |", "|---|---|---|---|"]
+    for what, label in WHO_ROWS:
+        m = find("bench-nfs", rf"^{re.escape(label)}\s+(round trips|read requests|READs|CPU ms)\s+(\d+)\s+(\d+)\s+([\d.]+x)"
+                              r"(?:\s+([\d.]+) -> ([\d.]+)\s+([\d.]+) -> ([\d.]+)\s+([\d.]+) -> ([\d.]+))?", what)
+        figure = f"{num(m[2])} \u2192 {num(m[3])} {m[1]} ({ratio(m[4])})"
+        if m[1] == "READs":
+            b = find("bench-nfs", r"^  distinct 4 KiB blocks: metadata\s+blocks\s+(\d+)\s+(\d+)", "the image's blocks")
+            figure += f"; {b[1]} \u2192 {b[2]} distinct 4 KiB metadata blocks"
+        if m[1] == "CPU ms":
+            figure += ": CPU time only"
+        secs = " / ".join(f"{m[i]} \u2192 {m[i + 1]} s" for i in (5, 7, 9)) if m[5] is not None else "\u2014"
+        lines.append(f"| {what} | {figure} | {secs} | `make bench-nfs` |")
+    k = re.findall(r"^  (before|after)\s+(nocache|cache)\s+kernel\s+(\d+)\s+model\s+(\d+)\s+\(([+-][\d.]+%)\)$",
+                   results("bench-nfs"), re.M)
+    if len(k) != 4:
+        raise Missing("tests/bench/results/bench-nfs.txt: not the four checks of the NFS model against the kernel")
+    lines.append("")
+    lines.append("The NFS rows are a model (no NFS client here), checked against the kernel's own caching through FUSE "
+                 "with the same rules: " + ", ".join(f"{st} {c} {e}" for st, c, kk, mm, e in k) + ".")
+    return "\n".join(lines)
+
+
+def replace_section(text, begin, end, body):
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise Missing(f"README.md: expected one pair of lines {begin!r} ... {end!r}")
+    head, rest = text.split(begin, 1)
+    return head + begin + "\n" + body + "\n" + end + rest.split(end, 1)[1]
+
+
 def main():
     if len(sys.argv) != 2 or sys.argv[1] not in ("--check", "--update"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     try:
         want = table()
+        who = who_gains_table()
     except Missing as e:
         print(f"readme-figures: {e}", file=sys.stderr)
         return 1
@@ -400,6 +453,11 @@ def main():
     have, tail = rest.split(END, 1)
     new = dict(texts)
     new["README.md"] = head + BEGIN + "\n" + want + "\n" + END + tail
+    try:
+        new["README.md"] = replace_section(new["README.md"], WHO_BEGIN, WHO_END, who)
+    except Missing as e:
+        print(f"readme-figures: {e}", file=sys.stderr)
+        return 1
     errors = figures(new)
     if sys.argv[1] == "--update":
         for rel, path in files.items():

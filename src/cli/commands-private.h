@@ -36,5 +36,7 @@ char *commands_theme_spelled_otherwise (KicSystem *system, const char *name);
 /* commands.c: Themes= of CONFIG, each a theme of the root (else a warning),
  * FALSE (KIC_ERROR_CONFIG) for one installed only under another case */
 gboolean commands_config_themes_ok (KicSystem *system, const KicConfig *config, GError **error);
+/* commands.c: -v's word on how the icon directories are mounted */
+void commands_mount_hint (const KicCommandOptions *options);
 
 #endif

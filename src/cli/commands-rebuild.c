@@ -439,6 +439,7 @@ rebuild_look (Rebuild *r, gboolean *done, GError **error)
     }
   if (unchanged)
     {
+      commands_mount_hint (options);
       if (!kic_quiet)
         g_printerr ("kde-icon-cache: no input changed since the last rebuild: nothing to do\n");
       *done = TRUE;

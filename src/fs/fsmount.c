@@ -93,44 +93,63 @@ split_lowers (const char *raw, gsize n, GPtrArray *out)
   g_string_free (layer, TRUE);
 }
 
-char **
-kic_mount_overlay_lowers (const char *mountinfo, guint64 mnt_id)
+/* the fields after " - " of mount MNT_ID's line: FSTYPE SOURCE SUPER_OPTIONS */
+static char **
+mount_tail (const char *mountinfo, guint64 mnt_id)
 {
   g_auto (GStrv) lines = g_strsplit (mountinfo, "\n", -1);
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *dash = strstr (lines[i], " - ");
-      g_auto (GStrv) tail = NULL;
-      GPtrArray *out;
+      char **tail;
       char *end;
 
       if (dash == NULL || g_ascii_strtoull (lines[i], &end, 10) != mnt_id || end == lines[i] || *end != ' ')
         continue;
-      /* " - FSTYPE SOURCE SUPER_OPTIONS" */
       tail = g_strsplit (dash + 3, " ", 3);
-      if (g_strv_length (tail) < 3 || strcmp (tail[0], "overlay") != 0)
-        return NULL;
-      out = g_ptr_array_new ();
-      for (const char *o = tail[2]; *o != '\0';)
-        {
-          gsize n = strcspn (o, ",");
-
-          if (g_str_has_prefix (o, "lowerdir=") && n > 9)
-            split_lowers (o + 9, n - 9, out);
-          else if (g_str_has_prefix (o, "lowerdir+=") && n > 10)
-            g_ptr_array_add (out, unescape_octal (o + 10, n - 10));
-          o += n + (o[n] == ',');
-        }
-      if (out->len == 0)
-        {
-          g_ptr_array_free (out, TRUE);
-          return NULL;
-        }
-      g_ptr_array_add (out, NULL);
-      return (char **) g_ptr_array_free (out, FALSE);
+      if (g_strv_length (tail) == 3)
+        return tail;
+      g_strfreev (tail);
+      return NULL;
     }
   return NULL;
+}
+
+char *
+kic_mount_source (const char *mountinfo, guint64 mnt_id)
+{
+  g_auto (GStrv) tail = mount_tail (mountinfo, mnt_id);
+
+  return tail != NULL ? unescape_octal (tail[1], strlen (tail[1])) : NULL;
+}
+
+char **
+kic_mount_overlay_lowers (const char *mountinfo, guint64 mnt_id)
+{
+  g_auto (GStrv) tail = mount_tail (mountinfo, mnt_id);
+  GPtrArray *out;
+
+  if (tail == NULL || strcmp (tail[0], "overlay") != 0)
+    return NULL;
+  out = g_ptr_array_new ();
+  for (const char *o = tail[2]; *o != '\0';)
+    {
+      gsize n = strcspn (o, ",");
+
+      if (g_str_has_prefix (o, "lowerdir=") && n > 9)
+        split_lowers (o + 9, n - 9, out);
+      else if (g_str_has_prefix (o, "lowerdir+=") && n > 10)
+        g_ptr_array_add (out, unescape_octal (o + 10, n - 10));
+      o += n + (o[n] == ',');
+    }
+  if (out->len == 0)
+    {
+      g_ptr_array_free (out, TRUE);
+      return NULL;
+    }
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
 }
 
 static KicMountKind
@@ -144,18 +163,40 @@ kind_of_fd (int fd, const char **fs)
   return kic_mount_kind_of_magic ((unsigned long) st.f_type, fs);
 }
 
+/* mount FD's id (statx), and the text of mountinfo; FALSE when unknown */
+static gboolean
+mount_id (int fd, guint64 *id, char **info)
+{
+  struct statx sx;
+
+  if (statx (fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) < 0 || !(sx.stx_mask & STATX_MNT_ID))
+    return FALSE;
+  *id = sx.stx_mnt_id;
+  return g_file_get_contents (kic_mount_mountinfo_path, info, NULL, NULL);
+}
+
+/* whether the image FD is in is read from a network block device */
+static gboolean
+on_nbd (int fd)
+{
+  g_autofree char *info = NULL;
+  g_autofree char *source = NULL;
+  guint64 id;
+
+  return mount_id (fd, &id, &info) && (source = kic_mount_source (info, id)) != NULL
+         && g_str_has_prefix (source, "/dev/nbd");
+}
+
 /* An overlay's layers, lowest last: the first from the bottom that is not
  * local names it (an LTSP client's root: a tmpfs over a squashfs image) */
 static void
 overlay_lower (int fd, KicMount *m)
 {
-  struct statx sx;
   g_autofree char *info = NULL;
   g_auto (GStrv) lowers = NULL;
+  guint64 id;
 
-  if (statx (fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) < 0 || !(sx.stx_mask & STATX_MNT_ID)
-      || !g_file_get_contents (kic_mount_mountinfo_path, &info, NULL, NULL)
-      || (lowers = kic_mount_overlay_lowers (info, sx.stx_mnt_id)) == NULL)
+  if (!mount_id (fd, &id, &info) || (lowers = kic_mount_overlay_lowers (info, id)) == NULL)
     return;
   for (guint i = g_strv_length (lowers); i-- > 0;)
     {
@@ -166,22 +207,25 @@ overlay_lower (int fd, KicMount *m)
       if (lfd < 0)
         continue;
       kind = kind_of_fd (lfd, &fs);
-      close (lfd);
       if (m->lower_kind == KIC_MOUNT_UNKNOWN || (m->lower_kind == KIC_MOUNT_LOCAL && kind != KIC_MOUNT_LOCAL))
         {
           m->lower_kind = kind;
           m->lower_fs = fs;
+          m->nbd = kind == KIC_MOUNT_IMAGE && on_nbd (lfd);
         }
+      close (lfd);
     }
 }
 
 KicMount
 kic_mount_of_fd (int fd)
 {
-  KicMount m = { KIC_MOUNT_UNKNOWN, "unknown", KIC_MOUNT_UNKNOWN, NULL };
+  KicMount m = { KIC_MOUNT_UNKNOWN, "unknown", KIC_MOUNT_UNKNOWN, NULL, FALSE };
 
   m.kind = kind_of_fd (fd, &m.fs);
   if (m.kind == KIC_MOUNT_OVERLAY)
     overlay_lower (fd, &m);
+  else if (m.kind == KIC_MOUNT_IMAGE)
+    m.nbd = on_nbd (fd);
   return m;
 }

@@ -30,6 +30,11 @@ typedef struct {
    * local (else of its lowest layer), KIC_MOUNT_UNKNOWN when unknown */
   KicMountKind lower_kind;
   const char *lower_fs;
+  /* the image (itself or the overlay's layer) is read from a network
+   * block device (/dev/nbd*): squashfs reads its metadata past any page
+   * cache, so each read is a request; from a loop device's file it is
+   * not (that file's page cache answers again) */
+  gboolean nbd;
 } KicMount;
 
 /* The kind and name of a file system type (statfs f_type). */
@@ -39,6 +44,9 @@ KicMountKind kic_mount_kind_of_magic (unsigned long magic, const char **fs);
  * text of /proc/self/mountinfo), top first, unescaped; NULL when that
  * mount is not there or is no overlay.  transfer full */
 char **kic_mount_overlay_lowers (const char *mountinfo, guint64 mnt_id);
+/* The source (the device) of mount MNT_ID in MOUNTINFO, NULL when it is
+ * not there.  transfer full */
+char *kic_mount_source (const char *mountinfo, guint64 mnt_id);
 
 /* How the directory open as FD (any descriptor, O_PATH too) is mounted. */
 KicMount kic_mount_of_fd (int fd);

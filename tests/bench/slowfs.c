@@ -15,7 +15,8 @@
  * negative-lookup cache does (make bench-nfs checks its model of that
  * client against the kernel's own caching this way); -o readlog=FILE
  * appends "OFFSET SIZE" for every read served (the blocks of a squashfs
- * image looped from this mount).
+ * image looped from this mount); -o direct_io passes every read through
+ * as it was asked, no page cache and no readahead of its own between.
  *
  * A benchmark tool (make bench-nfs): not part of kde-icon-cache.
  */
@@ -44,7 +45,8 @@ static struct {
   unsigned negative_timeout;
   unsigned attr_timeout;
   char *readlog;
-} options = { NULL, 2000, NULL, 60, 0, 0, NULL };
+  int direct_io;
+} options = { NULL, 2000, NULL, 60, 0, 0, NULL, 0 };
 
 static FILE *readlog;
 
@@ -57,6 +59,7 @@ static const struct fuse_opt option_spec[] = {
   { "negative_timeout=%u", offsetof (typeof (options), negative_timeout), 0 },
   { "attr_timeout=%u", offsetof (typeof (options), attr_timeout), 0 },
   { "readlog=%s", offsetof (typeof (options), readlog), 0 },
+  { "direct_io", offsetof (typeof (options), direct_io), 1 },
   FUSE_OPT_END,
 };
 
@@ -87,6 +90,7 @@ slow_init (struct fuse_conn_info *conn, struct fuse_config *cfg)
   cfg->negative_timeout = options.negative_timeout;
   cfg->attr_timeout = options.attr_timeout;
   cfg->use_ino = 1;
+  cfg->direct_io = options.direct_io;
   return NULL;
 }
 

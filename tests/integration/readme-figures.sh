@@ -10,7 +10,7 @@
 
 command -v python3 > /dev/null || skip_all "needs python3"
 git -C "$TOP" rev-parse --verify -q HEAD > /dev/null || skip_all "needs a git checkout (the saved output names a commit)"
-plan 19
+plan 21
 FIG=$TOP/tests/readme-figures.py
 
 python3 "$FIG" --check > "$WORK/out" 2>&1
@@ -79,6 +79,18 @@ KIC_MAN=$WORK/man.8 python3 "$FIG" --check > /dev/null 2> "$WORK/err"
 is $? 1 "a figure of the man page that no bench prints fails the check"
 grep -q "man/kde-icon-cache.8:[0-9]*: 'about 2' is a figure no bench or test checks" "$WORK/err"
 ok $? "... naming the line"
+
+# the same for the "Who gains" section (make bench-nfs)
+awk -v b="$(sed -n 's/^WHO_BEGIN = "\(.*\)"$/\1/p' "$FIG")" '
+  $0 == b { inside = 1 } inside && !done && /\| `make bench-nfs` / { sub(/[0-9]/, "0"); done = 1 } { print }' \
+  "$TOP/README.md" > "$WORK/README.md"
+KIC_README=$WORK/README.md python3 "$FIG" --check > /dev/null 2>&1
+is $? 1 "a Who gains figure changed by hand fails the check"
+cp "$TOP"/tests/bench/results/bench.txt "$WORK/results/"
+grep -v "^squashfs image as a file" "$TOP/tests/bench/results/bench-nfs.txt" > "$WORK/results/bench-nfs.txt"
+KIC_BENCH_RESULTS=$WORK/results python3 "$FIG" --check > /dev/null 2> "$WORK/err"
+is "$?/$(grep -c 'bench-nfs.txt: no line for a squashfs image' "$WORK/err")" 1/1 \
+  "a bench-nfs output that lost the squashfs row fails the check, naming it"
 
 # the demo excerpt: each of its lines is one make demo prints (the same
 # commands on a fresh copy of demo/)

@@ -121,6 +121,46 @@ test_overlay_over_image (void)
   g_rmdir (dir);
 }
 
+/* a squashfs image read from /dev/nbd0 (LTSP can serve its image so):
+ * told apart from one looped from a file, by mountinfo's source */
+static void
+test_image_on_nbd (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("kic-fsmount-XXXXXX", &error);
+  g_autofree char *info = g_build_filename (dir, "mountinfo", NULL);
+  const char *sources[] = { "/dev/nbd0", "/dev/loop3" };
+  int fd = open (dir, O_PATH | O_DIRECTORY);
+  struct statx sx;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (statx (fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx), ==, 0);
+  kic_mount_mountinfo_path = info;
+  kic_mount_fstatfs = fake_fstatfs;
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%llu 1 43:0 / %s ro - squashfs %s ro\n",
+                                               (unsigned long long) sx.stx_mnt_id, dir, sources[i]);
+      g_autofree char *source = NULL;
+      KicMount m;
+
+      g_assert_true (g_file_set_contents (info, text, -1, NULL));
+      source = kic_mount_source (text, sx.stx_mnt_id);
+      g_assert_cmpstr (source, ==, sources[i]);
+      first = later = 0x73717368;
+      calls = 0;
+      m = kic_mount_of_fd (fd);
+      g_assert_cmpint (m.kind, ==, KIC_MOUNT_IMAGE);
+      g_assert_cmpint (m.nbd, ==, i == 0);
+    }
+  g_assert_null (kic_mount_source (mountinfo, 7));
+  kic_mount_fstatfs = fstatfs;
+  kic_mount_mountinfo_path = "/proc/self/mountinfo";
+  close (fd);
+  g_unlink (info);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -129,5 +169,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsmount/overlay-lowers", test_overlay_lowers);
   g_test_add_func ("/fsmount/nfs", test_nfs);
   g_test_add_func ("/fsmount/overlay-over-image", test_overlay_over_image);
+  g_test_add_func ("/fsmount/image-on-nbd", test_image_on_nbd);
   return g_test_run ();
 }
