@@ -636,17 +636,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
       if (stats.added + stats.replaced + stats.removed + stats.files_written + stats.files_removed > 0
           || g_strcmp0 (old->settings, settings) != 0 || old->damaged)
         {
-          /* no manifest (and no store copies, which would make it a
-           * damaged one): nothing was ever built here */
-          if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
-            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                         "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u %s",
-                         strcmp (root, "/") == 0 ? "" : root, options->store, stats.added,
-                         kic_plural (stats.added, "link", "links"));
-          else
-            g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                         "the cache is out of date: %u %s to add, %u to replace, %u to remove",
-                         stats.added, kic_plural (stats.added, "link", "links"), stats.replaced, stats.removed);
+          commands_set_outdated (error, old, settings, &stats, root, options->store);
           return FALSE;
         }
       return TRUE;
