@@ -65,7 +65,10 @@ def provenance(target, first):
     if r.returncode == 1:
         return f"it was printed by code {code}, which is not in the history of {ref}: run {make(target)} again"
     if r.returncode != 0:
-        return f"cannot tell whether code {code} is in the history of {ref}: {r.stderr.strip()}"
+        shallow = subprocess.run(["git", "-C", TOP, "rev-parse", "--is-shallow-repository"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        return (f"cannot tell whether code {code} is in the history of {ref}: {r.stderr.strip()}"
+                + (" (a shallow clone: git fetch --unshallow)" if shallow == "true" else ""))
     return None
 
 

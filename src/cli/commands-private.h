@@ -33,6 +33,10 @@ KicSystem * commands_load_system (const KicCommandOptions *options, GError **err
 /* The installed theme whose name is NAME but for case ("Breeze": "breeze"),
  * or NULL.  transfer full */
 char *commands_theme_spelled_otherwise (KicSystem *system, const char *name);
+/* commands.c: --check's KIC_ERROR_OUTDATED, from the manifest OLD, the
+ * run's SETTINGS and what the writer would do */
+void commands_set_outdated (GError **error, const KicManifest *old, const char *settings, const KicWriteStats *stats,
+                            const char *root, const char *store);
 /* commands.c: Themes= of CONFIG, each a theme of the root (else a warning),
  * FALSE (KIC_ERROR_CONFIG) for one installed only under another case */
 gboolean commands_config_themes_ok (KicSystem *system, const KicConfig *config, GError **error);

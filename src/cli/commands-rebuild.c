@@ -584,18 +584,7 @@ rebuild_check_outcome (Rebuild *r, GError **error)
   if (stats->added + stats->replaced + stats->removed + stats->files_written + stats->files_removed == 0
       && g_strcmp0 (old->settings, r->settings) == 0 && !old->damaged)
     return TRUE;
-  /* no manifest (and no store copies, which would make it a damaged one):
-   * nothing was ever built here */
-  if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
-    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                 "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u %s",
-                 strcmp (r->root, "/") == 0 ? "" : r->root, r->options->store, stats->added,
-                 kic_plural (stats->added, "link", "links"));
-  else
-    g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED,
-                 "the cache is out of date: %u %s to add, %u to replace, %u to remove; %u store %s to write",
-                 stats->added, kic_plural (stats->added, "link", "links"), stats->replaced, stats->removed,
-                 stats->files_written, kic_plural (stats->files_written, "copy", "copies"));
+  commands_set_outdated (error, old, r->settings, stats, r->root, r->options->store);
   return FALSE;
 }
 

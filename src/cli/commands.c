@@ -195,6 +195,34 @@ commands_mount_hint (const KicCommandOptions *options)
   close (rootfd);
 }
 
+/* --check's answer when a rebuild would change something: what it would
+ * change, and why when no link would (the settings, the store copies, a
+ * damaged manifest), so that "out of date" never stands unexplained */
+void
+commands_set_outdated (GError **error, const KicManifest *old, const char *settings, const KicWriteStats *stats,
+                       const char *root, const char *store)
+{
+  g_autoptr (GString) why = g_string_new (NULL);
+
+  /* no manifest (and no store copies, which would make it a damaged
+   * one): nothing was ever built here */
+  if (g_hash_table_size (old->entries) == 0 && old->settings == NULL && !old->damaged)
+    {
+      g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED, "there is no cache yet (no '%s%s/manifest'): a rebuild would plant %u %s",
+                   strcmp (root, "/") == 0 ? "" : root, store, stats->added, kic_plural (stats->added, "link", "links"));
+      return;
+    }
+  if (stats->files_written + stats->files_removed > 0)
+    g_string_append_printf (why, "; store copies: %u to write, %u to remove", stats->files_written, stats->files_removed);
+  if (g_strcmp0 (old->settings, settings) != 0)
+    g_string_append_printf (why, "; the settings changed (the last rebuild's: %s; now: %s)",
+                            old->settings ? old->settings : "none", settings);
+  if (old->damaged)
+    g_string_append (why, "; the manifest is damaged");
+  g_set_error (error, KIC_ERROR, KIC_ERROR_OUTDATED, "the cache is out of date: %u %s to add, %u to replace, %u to remove%s",
+               stats->added, kic_plural (stats->added, "link", "links"), stats->replaced, stats->removed, why->str);
+}
+
 /* The system a command works on, and which KDE it models: -v tells, and
  * a guess is noted (kde-lookup.md §2: each generation searches
  * differently). */

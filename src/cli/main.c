@@ -192,8 +192,9 @@ report (const GError *error)
       if (!kic_quiet)
         g_printerr ("kde-icon-cache: %s\n", error->message);
     }
-  else if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_ACCES) || g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_PERM))
-    /* the usual cause: a user's run of what only root may do */
+  else if ((g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_ACCES) || g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_PERM))
+           && !opt_resolve && !opt_list && !opt_explain && !opt_check && !opt_dry_run)
+    /* the usual cause: a user's rebuild or --clean, which only root may do */
     g_printerr ("kde-icon-cache: error: %s%s\n", error->message,
                 geteuid () == 0 ? ""
                                 : " (run as root to change the cache; --dry-run, --check, --list, --explain and "

@@ -2,7 +2,7 @@
 # cli.sh - options, exit statuses, output formats
 . "$(dirname "$0")/lib.sh"
 
-plan 49
+plan 51
 
 fixtures "$WORK/fx" basic empty
 R=$WORK/fx/basic
@@ -173,6 +173,11 @@ done
 is "$missing" "" "--help explains each place --explain's last line names (theme, generic, user, absolute)"
 grep -q 'A rebuild and --clean$' "$WORK/help" && grep -q '^run as root; --dry-run and the other modes work as any user' "$WORK/help"
 ok $? "--help says what needs root"
+missing=
+for via in theme generic user absolute; do grep -qx ".B $via" "$TOP/man/kde-icon-cache.8" || missing="$missing $via"; done
+is "$missing" "" "... and the man page explains them too"
+grep -q 'A rebuild and `--clean` run as root' "$TOP/README.md" && grep -q '^change files only root may change' "$TOP/man/kde-icon-cache.8"
+ok $? "... and README and the man page say what needs root"
 # KDE 4 and 3 on a root without their default theme: nothing, at 0
 # calls, and a warning that says why
 rm -r "$D/usr/share/icons/crystalsvg"

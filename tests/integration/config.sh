@@ -2,7 +2,7 @@
 # config.sh - /etc/kde-icon-cache.conf and --size N:WEIGHT
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 9
 S=/var/lib/kde-icon-cache
 fixtures "$WORK/fx" basic
 R=$WORK/fx/basic
@@ -17,6 +17,9 @@ ok $? "the manifest records the settings"
 
 # --size overrides the file, and a change of settings is a change
 "$BIN" -q --root "$R" --check --size 48; is $? 1 "--check with other sizes than the last run's says out of date"
+"$BIN" --root "$R" --check --size 22:5 2> "$WORK/err"
+grep -q "^kde-icon-cache: the cache is out of date: 0 links to add, 0 to replace, 0 to remove; the settings changed (the last rebuild's: profile=kf5 themes=breeze,hicolor sizes=22:3; now: profile=kf5 themes=breeze,hicolor sizes=22:5)$" "$WORK/err"
+ok $? "... and when no link would change, says what did"
 "$BIN" -q --root "$R" --size 16 --size 48:5
 grep -q ' sizes=16:1,48:5$' "$R$S/manifest"
 ok $? "--size N:WEIGHT overrides Sizes="

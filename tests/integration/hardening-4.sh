@@ -264,7 +264,7 @@ for how in rebuild full; do
   rm "$F"
   "$BIN" --root "$R" --check > /dev/null 2> "$WORK/err5"
   rc=$?
-  is "$rc $(grep -c '1 store copy to write' "$WORK/err5")" "1 1" "5: a store copy removed ($how): --check exits 1, saying a copy is to be written"
+  is "$rc $(grep -c 'store copies: 1 to write' "$WORK/err5")" "1 1" "5: a store copy removed ($how): --check exits 1, saying a copy is to be written"
   if [ $how = full ]; then kic --root "$R" --full 2> /dev/null; else kic --root "$R" 2> /dev/null; fi
   [ -f "$F" ] && grep -q "^file	${F#"$R"}	" "$R$S/manifest"
   ok $? "5: ... and the $how writes it again"
