@@ -55,7 +55,11 @@ many=$(grep -E "$fs_calls" "$WORK/many.trace" | grep -vc O_PATH)
 links=$(grep -Ec '^[0-9]* *readlink(at)?\(' "$WORK/many.trace")
 n=$(wc -l < "$WORK/names")
 diag "file system calls (link reads aside): 5 names $few, $n names $many; $links links read"
-[ "$many" -le $((few + few / 50)) ]
+# (more names walk through more of the tree's directories, each asked
+# once whether every user may search it, SECURITY.md rows 1 and 2: a
+# few dozen calls on this tree, bounded by its directories; a call per
+# name or per candidate would be hundreds or thousands)
+[ "$many" -le $((few + few / 20)) ]
 ok $? "the total does not grow with the number of names"
 dup=$(grep "$opens" "$WORK/many.trace" | sed 's/.*openat2\?([^,]*, "\([^"]*\)".*/\1/' | sort | uniq -d | wc -l)
 is "$dup" 0 "--resolve of every name opens no directory twice"
