@@ -1,12 +1,13 @@
 #!/bin/sh
 # layout.sh - src/ is a directory per layer (the Makefile's LAYERS, lowest
 # first): a file includes headers of its own layer and the layers below
-# only, a *-private.h only from its own directory, and
-# docs/how-it-works.md's source table names every file of src/, and no
-# file that is gone
+# only, a *-private.h only from its own directory and under the file
+# that defines each of its functions; no function over 100 lines, no file
+# over 720; docs/how-it-works.md's source table names every file of
+# src/, and no file that is gone
 . "$(dirname "$0")/lib.sh"
 
-plan 6
+plan 8
 doc=$TOP/docs/how-it-works.md
 layers=$(sed -n 's/^LAYERS = //p' "$TOP/Makefile")
 ok $([ -n "$layers" ]; echo $?) "the Makefile names the layers ($layers)"
@@ -63,4 +64,15 @@ for h in sorted(glob.glob(sys.argv[1] + "/*/*-private.h")):
                                                          where.get(m.group(1), "no file")), end=" ")
 PY
 is "$(cat "$WORK/misplaced")" "" "each declaration of a *-private.h is under the file that defines it"
+
+# functions short enough to read at once: none over 100 lines (GNU style:
+# the name at the start of a line, the body from "{" to "}" at the start
+# of a line); and a file holds one job, which no file over 720 lines does
+for f in "$TOP"/src/*/*.c; do
+  awk -v f="${f#$TOP/src/}" '/^[A-Za-z_][A-Za-z_0-9]* \(/ { name = $1 } /^\{/ { start = NR }
+    /^\}/ && start { if (NR - start - 1 > 100) printf "%s: %s() %d lines; ", f, name, NR - start - 1; start = 0 }' "$f"
+done > "$WORK/long"
+is "$(cat "$WORK/long")" "" "no function over 100 lines"
+big=$(cd "$TOP/src" && wc -l */*.c */*.h | awk '$2 != "total" && $1 > 720 { printf "%s (%d) ", $2, $1 }')
+is "$big" "" "no source file over 720 lines"
 finish
