@@ -173,6 +173,7 @@ escape_path (const char *path, char **escaped)
   return path;
 }
 
+/* One line of the fingerprint: KIND ('d', 'f' or 'c'), STATE and PATH. */
 static void
 add_line (GString *out, char kind, const char *state, const char *path)
 {
@@ -189,14 +190,7 @@ add_line (GString *out, char kind, const char *state, const char *path)
 static void
 add_input (GString *out, KicFsType type, const char *state, const char *path)
 {
-  g_autofree char *escaped = NULL;
-
-  g_string_append_c (out, type == KIC_FS_DIR ? 'd' : 'f');
-  g_string_append_c (out, '\t');
-  g_string_append (out, state);
-  g_string_append_c (out, '\t');
-  g_string_append (out, escape_path (path, &escaped));
-  g_string_append_c (out, '\n');
+  add_line (out, type == KIC_FS_DIR ? 'd' : 'f', state, path);
 }
 
 /* One input line into the digest that binds a fingerprint to its
