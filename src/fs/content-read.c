@@ -37,8 +37,8 @@ content_matches_name (const char *name, const char *data, gsize length)
  * run: while the plan is made, then, from kic_content_table_keep_only()
  * on, a fresh one for the writer's, which checks every directory again
  * before its first copy from it, asks each again by name at every later
- * copy, and checks every file at its copy.  A walk from the root for each
- * copy was a twentieth of a full rebuild. */
+ * copy, and checks every file at its copy: not a walk from the root for
+ * each copy, whose cost shows in a full rebuild. */
 KicSourceDirs *
 content_source_dirs (KicContentTable *table)
 {

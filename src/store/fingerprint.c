@@ -161,7 +161,7 @@ input_type (const char *head)
 }
 
 /* PATH as g_strescape() writes it: PATH itself when no byte of it needs
- * an escape, as in almost every path (a copy of each was a tenth of the
+ * an escape, as in almost every path (no copy of each, which showed in the
  * digest of the inputs), else a new string, in *ESCAPED too. */
 static const char *
 escape_path (const char *path, char **escaped)
