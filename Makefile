@@ -82,7 +82,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,$(B)/%,$(wildcard tests/unit/test-*.c))
 # The slowest first (longest first: prove --timer, loaded machine), so
 # that prove -j runs the others beside them and no long one starts last.
 SLOW_TESTS = $(addprefix tests/integration/,oracle-wide.sh oracle-wide-flatpak.sh oracle-rebuild.sh xpm-png.sh incremental.sh \
-             oracle-kf6.sh hostile.sh hardening.sh hardening-writer.sh hardening-3.sh oracle-kf6-wrong.sh oracle-kf6-iconcache.sh \
+             oracle-kf6.sh hostile.sh hardening.sh hardening-writer.sh hardening-3.sh hardening-4.sh oracle-kf6-wrong.sh oracle-kf6-iconcache.sh \
              crash.sh oracle-fixtures.sh probe-model.sh oracle-realistic.sh platform-theme.sh platform-theme-forky.sh)
 INTEGRATION_TESTS = $(SLOW_TESTS) \
                     $(filter-out tests/integration/lib.sh $(SLOW_TESTS),$(wildcard tests/integration/*.sh))
