@@ -3,10 +3,12 @@
 # first): a file includes headers of its own layer and the layers below
 # only, a *-private.h only from its own directory, and
 # docs/how-it-works.md's source table names every file of src/, and no
-# file that is gone
+# file that is gone; and no test script writes a setting of the whole
+# machine (/proc/sys): the tests run side by side, and a run of another
+# test would plan under it (one sees it in a mount namespace of its own)
 . "$(dirname "$0")/lib.sh"
 
-plan 6
+plan 7
 doc=$TOP/docs/how-it-works.md
 layers=$(sed -n 's/^LAYERS = //p' "$TOP/Makefile")
 ok $([ -n "$layers" ]; echo $?) "the Makefile names the layers ($layers)"
@@ -63,4 +65,9 @@ for h in sorted(glob.glob(sys.argv[1] + "/*/*-private.h")):
                                                          where.get(m.group(1), "no file")), end=" ")
 PY
 is "$(cat "$WORK/misplaced")" "" "each declaration of a *-private.h is under the file that defines it"
+
+(cd "$TOP" && ls tests/*.sh tests/*/*.sh) > "$WORK/scripts"
+[ -s "$WORK/scripts" ] || echo "no test script found" > "$WORK/writes"
+(cd "$TOP" && grep -nE '>[[:space:]]*"?/proc/sys/|sysctl[[:space:]]+(-w|--write)' $(cat "$WORK/scripts")) >> "$WORK/writes"
+is "$(tr '\n' ' ' < "$WORK/writes")" "" "no test script writes a setting of the whole machine (/proc/sys)"
 finish
