@@ -148,8 +148,11 @@ kic_plan_free (KicPlan *plan)
 {
   if (plan == NULL)
     return;
-  g_hash_table_unref (plan->links);
-  g_hash_table_unref (plan->files);
+  /* (a plan given up before its links were collected has none: plan_build) */
+  if (plan->links != NULL)
+    g_hash_table_unref (plan->links);
+  if (plan->files != NULL)
+    g_hash_table_unref (plan->files);
   g_ptr_array_unref (plan->names);
   if (plan->verified != NULL)
     g_hash_table_unref (plan->verified);

@@ -333,6 +333,23 @@ unread () { # unread ROOT
   ok $? "... and the file is left as it is, not ours"
 }
 
+# ---- a kept plan given up ------------------------------------------------------
+# A copied file's directory made private (its change time moved, which the
+# stamp of a directory only root may write leaves out: fingerprint.c) is
+# seen when the plan checks the copy: the plan kept cannot be kept safely,
+# and every name is planned again, as --full plans them, without a word
+# from GLib about the plan given up.
+given_up () { # given_up ROOT THEMEDIR ICON
+  R=$1 D=$2 I=$3
+  "$BIN" -q --root "$R" || return 1
+  src=$(awk -F '\t' '$1 == "file" { print $3; exit }' "$R$S/manifest")
+  chmod 700 "$R${src%/*}"
+  cp "$R$D/$I" "$R$D/kicunrelated.svg"
+  compared "$R" "a copied file's directory made private" all &&
+    grep -q "cannot be kept safely" "$WORK/inc.err" && ! grep -q "CRITICAL" "$WORK/inc.err" "$WORK/full.err"
+  ok $? "a copied file's directory made private (${src%/*}): the kept plan is given up, and every name planned"
+}
+
 # ---- the kernel's hard-link protection changed -------------------------------
 # Without fs.protected_hardlinks any user may give a file of root's a name
 # of their own, so a file of two names is not copied (source.h): the
@@ -452,7 +469,7 @@ T=$(realistic_tree 2>/dev/null) || T=
 n_realistic=0 n_walk=0
 [ -n "$T" ] && n_realistic=1
 [ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
-plan $((50 + 5 + 3 + 8 + 7 + 1 + 6 + 1 + 50 * n_realistic + n_walk))
+plan $((50 + 5 + 3 + 8 + 7 + 1 + 6 + 1 + 1 + 50 * n_realistic + n_walk))
 
 fixtures "$WORK/fx" basic
 kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
@@ -464,6 +481,8 @@ twins "$WORK/tw/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/un" basic
 unread "$WORK/un/basic"
 listings_kept "$WORK/un/basic"
+fixtures "$WORK/gu" basic
+given_up "$WORK/gu/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/hl" basic
 hardlinks "$WORK/hl/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/rw" basic
