@@ -17,6 +17,7 @@
 #include "report.h"
 #include "resolver.h"
 #include "safeopen.h"
+#include "source.h"
 #include "state.h"
 #include "trusted.h"
 #include "version.h"
@@ -101,7 +102,10 @@ print_summary (const KicPlan *plan, const GArray *targets, guint n_desktop_files
 }
 
 /* Everything but the files a rebuild's result depends on: the program,
- * its options and the directories of the environment (fingerprint.h). */
+ * its options, the directories of the environment and the kernel's
+ * hard-link protection, which decides what may be copied (a run that
+ * kept a plan made under the other setting would not plan as --full;
+ * fingerprint.h). */
 static char *
 fingerprint_settings (const KicCommandOptions *options)
 {
@@ -113,11 +117,12 @@ fingerprint_settings (const KicCommandOptions *options)
   GString *s = g_string_new (NULL);
 
   g_string_append_printf (s, "version=%s theme=%s kde=%s kde-version=%s app=%s store=%s data-dirs=%s "
-                             "config-dirs=%s sizes=",
+                             "config-dirs=%s hardlinks=%s sizes=",
                           kic_version, options->system.theme ? options->system.theme : "",
                           options->system.kde ? options->system.kde : "",
                           options->system.kde_version ? options->system.kde_version : "",
-                          options->system.app_name ? options->system.app_name : "", options->store, data, config);
+                          options->system.app_name ? options->system.app_name : "", options->store, data, config,
+                          kic_source_hardlinks_protected () ? "protected" : "unprotected");
   for (guint i = 0; i < options->sizes->len; i++)
     {
       const KicTarget *t = &g_array_index (options->sizes, KicTarget, i);

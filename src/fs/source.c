@@ -99,12 +99,10 @@ dir_not_public (int fd, const char *host, gpointer data)
   return why;
 }
 
-/* Whether the kernel lets a user make a hard link only to a file they own
- * or may read and write (fs.protected_hardlinks = 1, Debian's default):
- * then a file's other names expose nothing its linker could not read
- * already.  Asked once a run; unknown is not protected. */
-static gboolean
-hardlinks_protected (void)
+/* (source.h) Debian's default: then a file's other names expose nothing
+ * its linker could not read already.  Unknown is not protected. */
+gboolean
+kic_source_hardlinks_protected (void)
 {
   static int answer = -1;
 
@@ -307,7 +305,7 @@ source_refusal (int fd, const struct stat *st, gboolean for_reading, gboolean ac
     }
   /* another name of the file may be in a directory others cannot search,
    * put there by anyone while the kernel does not protect hard links */
-  if (st->st_nlink > 1 && !hardlinks_protected ())
+  if (st->st_nlink > 1 && !kic_source_hardlinks_protected ())
     return g_strdup_printf ("'%s' has %ju names (hard links) and fs.protected_hardlinks is off", host,
                             (uintmax_t) st->st_nlink);
   /* ... and even protected, a user may link a file of their own (or one

@@ -67,4 +67,10 @@ typedef struct {
 gboolean kic_source_stat_in (KicSourceDirs *dirs, const char *path, const KicSourceSeen *seen, struct stat *st,
                              GError **error);
 
+/* Whether the kernel lets a user make a hard link only to a file they
+ * own or may read and write (fs.protected_hardlinks = 1): without, a file
+ * of more than one name is not copied.  A setting of the plan, as the
+ * options are (the fingerprint's settings say it).  Asked once a run. */
+gboolean kic_source_hardlinks_protected (void);
+
 #endif /* KIC_SOURCE_H */

@@ -333,6 +333,62 @@ unread () { # unread ROOT
   ok $? "... and the file is left as it is, not ours"
 }
 
+# ---- a kept plan given up ------------------------------------------------------
+# A copied file's directory made private (its change time moved, which the
+# stamp of a directory only root may write leaves out: fingerprint.c) is
+# seen when the plan checks the copy: the plan kept cannot be kept safely,
+# and every name is planned again, as --full plans them, without a word
+# from GLib about the plan given up.
+given_up () { # given_up ROOT THEMEDIR ICON
+  R=$1 D=$2 I=$3
+  "$BIN" -q --root "$R" || return 1
+  src=$(awk -F '\t' '$1 == "file" { print $3; exit }' "$R$S/manifest")
+  chmod 700 "$R${src%/*}"
+  cp "$R$D/$I" "$R$D/kicunrelated.svg"
+  compared "$R" "a copied file's directory made private" all &&
+    grep -q "cannot be kept safely" "$WORK/inc.err" && ! grep -q "CRITICAL" "$WORK/inc.err" "$WORK/full.err"
+  ok $? "a copied file's directory made private (${src%/*}): the kept plan is given up, and every name planned"
+}
+
+# ---- the kernel's hard-link protection changed -------------------------------
+# Without fs.protected_hardlinks any user may give a file of root's a name
+# of their own, so a file of two names is not copied (source.h): the
+# setting decides the plan as an option does, and a run after it changed
+# plans every name, as --full does.  The setting is the whole machine's:
+# each run here sees one of its own, a file bound over it in a mount
+# namespace of the run's, so no run beside this test sees it change.
+hardlinks () { # hardlinks ROOT THEMEDIR ICON
+  R=$1 D=$2 I=$3 H=/usr/share/icons/hicolor/scalable/apps
+  _bin=$BIN
+  for v in 0 1; do
+    echo "$v" > "$WORK/hardlinks-$v"
+    printf '#!/bin/sh\nexec unshare -m sh -c %s %s %s "$@"\n' \
+      "'mount --bind \"\$0\" /proc/sys/fs/protected_hardlinks && exec \"\$@\"'" \
+      "'$WORK/hardlinks-$v'" "'$BIN'" > "$WORK/bin-$v"
+    chmod +x "$WORK/bin-$v"
+  done
+  if ! "$WORK/bin-0" --version > /dev/null 2>&1; then
+    skip "needs unshare and a mount namespace" 6
+    return
+  fi
+  cp "$R$D/$I" "$R$H/kichard.svg"
+  ln "$R$H/kichard.svg" "$R/usr/share/kichard-other-name.svg"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kichard\n' \
+    > "$R/usr/share/applications/kichard.desktop"
+  BIN=$WORK/bin-0
+  "$BIN" -q --root "$R" 2> /dev/null
+  ! grep -q '/kichard\.svg	' "$R$S/manifest"
+  ok $? "hard links not protected: a file of two names is not planted"
+  # (no file changed: the setting alone is the change)
+  BIN=$WORK/bin-1
+  step "$R" "the kernel's hard-link protection turned on" all
+  grep -q '/kichard\.svg	' "$R$S/manifest"
+  ok $? "... then it is planted"
+  BIN=$WORK/bin-0
+  step "$R" "the kernel's hard-link protection turned off again" all
+  BIN=$_bin
+}
+
 # ---- a random walk of changes ------------------------------------------------
 # a tiny generator, the same on every machine: next_random sets RND
 RND_STATE=${KIC_RANDOM_SEED:-20261201}
@@ -452,7 +508,7 @@ T=$(realistic_tree 2>/dev/null) || T=
 n_realistic=0 n_walk=0
 [ -n "$T" ] && n_realistic=1
 [ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
-plan $((50 + 5 + 3 + 8 + 7 + 1 + 1 + 3 * 18 + 50 * n_realistic + n_walk))
+plan $((50 + 5 + 3 + 8 + 7 + 1 + 6 + 1 + 1 + 3 * 18 + 50 * n_realistic + n_walk))
 
 fixtures "$WORK/fx" basic
 kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
@@ -468,6 +524,10 @@ for gen in kf5 kf6 kde4; do
   fixtures "$WORK/so$gen" basic
   stands_on "$WORK/so$gen/basic" /usr/share/icons/hicolor/48x48/apps $gen
 done
+fixtures "$WORK/gu" basic
+given_up "$WORK/gu/basic" /usr/share/icons/breeze/apps/22 kate.svg
+fixtures "$WORK/hl" basic
+hardlinks "$WORK/hl/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/rw" basic
 random_walk "$WORK/rw/basic" "$STEPS"
 ok $? "a random walk of $STEPS changes on the fixture: each run plans as --full"

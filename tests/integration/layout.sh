@@ -4,10 +4,13 @@
 # only, a *-private.h only from its own directory and under the file
 # that defines each of its functions; no function over 100 lines, no file
 # over 720; docs/how-it-works.md's source table names every file of
-# src/, and no file that is gone
+# src/, and no file that is gone; and no test script writes a setting of
+# the whole machine (/proc/sys): the tests run side by side, and a run of
+# another test would plan under it (one sees it in a mount namespace of
+# its own)
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 9
 doc=$TOP/docs/how-it-works.md
 layers=$(sed -n 's/^LAYERS = //p' "$TOP/Makefile")
 ok $([ -n "$layers" ]; echo $?) "the Makefile names the layers ($layers)"
@@ -75,4 +78,9 @@ done > "$WORK/long"
 is "$(cat "$WORK/long")" "" "no function over 100 lines"
 big=$(cd "$TOP/src" && wc -l */*.c */*.h | awk '$2 != "total" && $1 > 720 { printf "%s (%d) ", $2, $1 }')
 is "$big" "" "no source file over 720 lines"
+
+(cd "$TOP" && ls tests/*.sh tests/*/*.sh) > "$WORK/scripts"
+[ -s "$WORK/scripts" ] || echo "no test script found" > "$WORK/writes"
+(cd "$TOP" && grep -nE '>[[:space:]]*"?/proc/sys/|sysctl[[:space:]]+(-w|--write)' $(cat "$WORK/scripts")) >> "$WORK/writes"
+is "$(tr '\n' ' ' < "$WORK/writes")" "" "no test script writes a setting of the whole machine (/proc/sys)"
 finish
