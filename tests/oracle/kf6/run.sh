@@ -27,7 +27,9 @@
 #              the tree prefix in it is replaced by $TREE and the XDG data
 #              home by $XDG_DATA_HOME
 # Environment: KIC_KF6_ROOT (default ~/.cache/kde-icon-cache-tests/kf6-trixie),
-# ORACLE_EXTRA_ENV="VAR=value ..." passed on to the helper.
+# ORACLE_EXTRA_ENV="VAR=value ..." passed on to the helper, ORACLE_SESSION_DIRS
+# (space-separated directories of TREE, e.g. /var/lib/flatpak/exports/share)
+# put first in XDG_DATA_DIRS, as a login's session has them (oracle-env.sh).
 # Needs root (chroot, mount).  Exit 2 when the root is missing.
 set -eu
 LC_ALL=C.UTF-8
@@ -73,6 +75,8 @@ else
   : > "$run/config/kdeglobals"
 fi
 cat > "$run/names"
+session=
+for d in ${ORACLE_SESSION_DIRS:-}; do session=$session$r/tree$d:; done
 strace=
 [ -n "$trace" ] && strace="strace -f -qq -s 65535 -e trace=access,faccessat,faccessat2,stat,lstat,newfstatat,statx,openat -o $r/trace"
 [ -n "$trace" ] && opts="$opts --markers"
@@ -88,7 +92,7 @@ unshare --mount --propagation private sh -c '
   env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen \
     HOME="$r/home" XDG_CONFIG_HOME="$r/config" XDG_CONFIG_DIRS="$r/config" \
     XDG_CACHE_HOME="$r/cache" XDG_DATA_HOME="$r/data" XDG_RUNTIME_DIR="$r/rt" \
-    XDG_DATA_DIRS="$r/tree/usr/local/share:$r/tree/usr/share" \
+    XDG_DATA_DIRS="$session$r/tree/usr/local/share:$r/tree/usr/share" \
     ${ORACLE_EXTRA_ENV:-} \
     $strace $helper --app "$app" --sizes "$sizes" $opts < "$run/names" > "$run/out"
 
