@@ -208,6 +208,15 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
           fsindex_dir_entries (dir);
           g_clear_pointer (&dir->seeded, g_ptr_array_unref);
         }
+      /* not every user may search it (as its stamp says now): no name of
+       * it counts, whatever the state kept (fsindex_dir_hides()) */
+      if ((dir->hidden = fsindex_dir_hides (index, real, -1, stamp)))
+        {
+          g_clear_pointer (&dir->seeded, g_ptr_array_unref);
+          if (dir->entries != NULL)
+            g_hash_table_unref (dir->entries);
+          dir->entries = g_hash_table_ref (index->no_entries);
+        }
     }
   g_hash_table_insert (index->dirs, g_strdup (real), dir);
   if (index->stamps != NULL && stamp != NULL)

@@ -134,6 +134,8 @@ kic_fs_index_free (KicFsIndex *index)
   g_hash_table_unref (index->real_paths);
   if (index->searchable != NULL)
     g_hash_table_unref (index->searchable);
+  if (index->hidden_paths != NULL)
+    g_hash_table_unref (index->hidden_paths);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
   if (index->mtimes != NULL)
@@ -256,6 +258,14 @@ read_dir (KicFsIndex *index, const char *real)
   dir = g_new0 (KicFsDir, 1);
   dir->real = g_strdup (real[1] ? real : "/");
   dir->from_disk = TRUE;
+  /* a directory not every user may search is not listed: what it holds
+   * is there for some users and not for others (fsindex_dir_hides()) */
+  if ((dir->hidden = fsindex_dir_hides (index, dir->real, fd, NULL)))
+    {
+      dir->entries = g_hash_table_ref (index->no_entries);
+      closedir (d);
+      return dir;
+    }
   /* readdir() returns NULL at the end and on an error, which only errno
    * tells apart: a listing cut short is not the directory */
   while ((errno = 0, de = readdir (d)) != NULL)
@@ -354,10 +364,11 @@ resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links
 /* Walk PATH component by component from "/", following links; returns the
  * real path (it may name a non-directory) or NULL when a component is
  * missing.  ".." after a link goes to the parent of the link's target, as
- * the kernel does, because CUR is always a real directory.  Past a link
- * (a link's target is anyone's choice) the walk enters only directories
- * every user may search: at another it stops, NULL, with walk_hidden set,
- * whatever lies beyond (fsindex_dir_searchable()). */
+ * the kernel does, because CUR is always a real directory.  The walk
+ * enters only directories every user may search: at another it stops,
+ * NULL, with walk_hidden set, whatever lies beyond; past a link (a link's
+ * target is anyone's choice) that is asked before the directory is read
+ * (fsindex_dir_searchable()), elsewhere as it is (fsindex_dir_hides()). */
 static char *
 resolve (KicFsIndex *index, const char *path, int *links)
 {
@@ -388,6 +399,11 @@ resolve (KicFsIndex *index, const char *path, int *links)
       dir = fsindex_get_dir (index, cur);
       if (dir == NULL)
         return NULL;
+      if (dir->hidden)
+        {
+          index->walk_hidden = TRUE;
+          return NULL;
+        }
       entry = g_hash_table_lookup (fsindex_dir_entries (dir), c);
       if (entry == NULL)
         return NULL;
@@ -427,6 +443,11 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
     return NULL;
   *done = TRUE;
   dir = fsindex_get_dir (index, parent);
+  if (dir != NULL && dir->hidden)
+    {
+      index->walk_hidden = TRUE;
+      return NULL;
+    }
   entry = dir != NULL ? g_hash_table_lookup (fsindex_dir_entries (dir), slash + 1) : NULL;
   if (entry == NULL)
     return NULL;
@@ -439,23 +460,44 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
 }
 
 /* The real path of PATH, cached: every theme directory is resolved once,
- * and a clean path one step below its parent's (resolve_below_parent()). */
-const char *
-fsindex_real_path_cached (KicFsIndex *index, const char *path)
+ * and a clean path one step below its parent's (resolve_below_parent()).
+ * NULL, with *HIDDEN (may be NULL) set, when the walk stopped at a
+ * directory not every user may search: what PATH is has no one answer. */
+static const char *
+real_path_or_hidden (KicFsIndex *index, const char *path, gboolean *hidden)
 {
   gpointer value;
   gboolean done = FALSE;
   int links = 0;
 
   if (g_hash_table_lookup_extended (index->real_paths, path, NULL, &value))
-    return value;
+    {
+      if (hidden != NULL)
+        *hidden = value == NULL && index->hidden_paths != NULL && g_hash_table_contains (index->hidden_paths, path);
+      return value;
+    }
   value = NULL;
+  index->walk_hidden = FALSE;
   if (strcmp (path, "/") != 0 && kic_path_is_clean (path))
     value = resolve_below_parent (index, path, &done);
   if (!done)
     value = resolve (index, path, &links);
   g_hash_table_insert (index->real_paths, g_strdup (path), value);
+  if (value == NULL && index->walk_hidden)
+    {
+      if (index->hidden_paths == NULL)
+        index->hidden_paths = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_add (index->hidden_paths, g_strdup (path));
+    }
+  if (hidden != NULL)
+    *hidden = value == NULL && index->walk_hidden;
   return value;
+}
+
+const char *
+fsindex_real_path_cached (KicFsIndex *index, const char *path)
+{
+  return real_path_or_hidden (index, path, NULL);
 }
 
 /* The type of the object at REAL, a real path. */
@@ -502,15 +544,18 @@ fsindex_entry_type (KicFsIndex *index, const char *dir_real, const char *name, K
 KicFsType
 kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
 {
-  const char *real = fsindex_real_path_cached (index, dir);
+  gboolean hidden;
+  const char *real = real_path_or_hidden (index, dir, &hidden);
   KicFsDir *listing;
   KicFsEntry *entry;
 
   if (real == NULL)
-    return KIC_FS_NONE;
+    return hidden ? KIC_FS_OTHER : KIC_FS_NONE;
   listing = fsindex_get_dir (index, real);
   if (listing == NULL)
     return KIC_FS_NONE;
+  if (listing->hidden)
+    return KIC_FS_OTHER;
   entry = g_hash_table_lookup (fsindex_dir_entries (listing), name);
   if (entry == NULL)
     return KIC_FS_NONE;
@@ -531,6 +576,8 @@ kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
   /* (the listing belongs to the index; only its table is made here) */
   KicFsEntry *entry = g_hash_table_lookup (fsindex_dir_entries ((KicFsDir *) dir), name);
 
+  if (dir->hidden)
+    return KIC_FS_OTHER;
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, dir->real, name, entry);
@@ -566,6 +613,12 @@ kic_fs_dir_sorted_names (const KicFsDir *dir)
   if (dir->entries != NULL)
     g_ptr_array_sort (names, kic_compare_strings);
   return names;
+}
+
+gboolean
+kic_fs_dir_hidden (const KicFsDir *dir)
+{
+  return dir->hidden;
 }
 
 gboolean
@@ -612,6 +665,8 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
   guint lo = 0;
   guint hi;
 
+  if (dir->hidden)
+    return KIC_FS_OTHER;
   /* (an empty directory needs no slots) */
   if (kic_fs_dir_size (dir) == 0)
     return KIC_FS_NONE;
@@ -652,10 +707,11 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
 KicFsType
 kic_fs_index_stat (KicFsIndex *index, const char *path)
 {
-  const char *real = fsindex_real_path_cached (index, path);
+  gboolean hidden;
+  const char *real = real_path_or_hidden (index, path, &hidden);
 
   if (real == NULL)
-    return KIC_FS_NONE;
+    return hidden ? KIC_FS_OTHER : KIC_FS_NONE;
   return type_of_real (index, real);
 }
 

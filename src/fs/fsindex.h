@@ -202,6 +202,10 @@ guint kic_fs_index_generation (const KicFsIndex *index);
 GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
 /* The same, sorted (a seeded listing's order, else sorted now). */
 GPtrArray *kic_fs_dir_sorted_names (const KicFsDir *dir);
+/* Does DIR hide what it holds: not every user may search it (a run by
+ * root), so it lists no name and every name asked of it is unknown,
+ * KIC_FS_OTHER (there for some users, not for others)? */
+gboolean kic_fs_dir_hidden (const KicFsDir *dir);
 /* Does DIR list NAME?  How many names does it list? */
 gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
 guint kic_fs_dir_size (const KicFsDir *dir);

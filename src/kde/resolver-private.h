@@ -79,6 +79,9 @@ typedef struct {
   guint8 *kinds;      /* per directory: 0 not of scale 1, 1 on disk (a probe
                        * costs a call), 2 a Qt resource (it costs none) */
   KicTheme *theme;    /* the theme (a reference: it is the table's key) */
+  GArray *hidden;     /* the indexes, rising, of the directories on disk
+                       * whose listing hides its names (kic_fs_dir_hidden()):
+                       * each may hold any name, as far as root knows */
 } ThemeNames;
 
 /* Where the links kic_resolve_priced() watches are in one theme's

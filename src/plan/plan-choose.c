@@ -465,7 +465,15 @@ name_copyable (Planner *p, KicNamePlan *np, const KicContent *content, const cha
       plan_set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
       return FALSE;
     }
-  *ext = source ? plan_link_extension (p, source) : NULL;
+  /* a hit with no real path: the walk to it passes a directory not every
+   * user may search (fsindex.h), where some users find it and others not */
+  if (source == NULL)
+    {
+      plan_set_status (np, KIC_NAME_SKIPPED,
+                       "KDE finds it through a directory not every user may search: it differs from user to user");
+      return FALSE;
+    }
+  *ext = plan_link_extension (p, source);
   if (*ext == NULL)
     {
       plan_set_status (np, KIC_NAME_SKIPPED, "the file is not a .png, .svg, .svgz or .xpm");
