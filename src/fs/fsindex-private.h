@@ -62,6 +62,8 @@ struct _KicFsIndex {
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
   GHashTable *hidden_paths; /* paths asked whose walk stopped so (a set) */
+  GHashTable *placeholders; /* such a path -> the KicFsDir kic_fs_index_dir()
+                             * gives for it (hidden, listing nothing) */
   GError *incomplete;     /* the first reason the picture is not the disk's:
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */

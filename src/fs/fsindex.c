@@ -136,6 +136,8 @@ kic_fs_index_free (KicFsIndex *index)
     g_hash_table_unref (index->searchable);
   if (index->hidden_paths != NULL)
     g_hash_table_unref (index->hidden_paths);
+  if (index->placeholders != NULL)
+    g_hash_table_unref (index->placeholders);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
   if (index->mtimes != NULL)
@@ -562,12 +564,43 @@ kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
   return fsindex_entry_type (index, real, name, entry);
 }
 
+/* The listing of PATH, whose walk stopped at a directory not every user
+ * may search: one that lists nothing and answers every name unknown,
+ * made once for the path as asked (kept apart from the listings read,
+ * which the state keeps: it is no directory read). */
+static KicFsDir *
+hidden_placeholder (KicFsIndex *index, const char *path)
+{
+  KicFsDir *dir;
+
+  if (index->placeholders == NULL)
+    index->placeholders = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, fs_dir_free);
+  if ((dir = g_hash_table_lookup (index->placeholders, path)) == NULL)
+    {
+      dir = fsindex_fs_dir_new (path);
+      dir->hidden = TRUE;
+      g_hash_table_insert (index->placeholders, g_strdup (path), dir);
+    }
+  return dir;
+}
+
 const KicFsDir *
 kic_fs_index_dir (KicFsIndex *index, const char *path)
 {
-  const char *real = fsindex_real_path_cached (index, path);
+  gboolean hidden;
+  const char *real = real_path_or_hidden (index, path, &hidden);
 
-  return real ? fsindex_get_dir (index, real) : NULL;
+  if (real == NULL)
+    return hidden ? hidden_placeholder (index, path) : NULL;
+  return fsindex_get_dir (index, real);
+}
+
+gboolean
+kic_fs_index_hidden (KicFsIndex *index, const char *path)
+{
+  gboolean hidden;
+
+  return real_path_or_hidden (index, path, &hidden) == NULL && hidden;
 }
 
 KicFsType
