@@ -85,6 +85,18 @@ listing_of (KicFsIndex *index, KicFsDir *dir, GHashTable *follow, gboolean borro
   GHashTableIter iter;
   gpointer key, value;
 
+  /* a directory not every user may search: its one mark, so that it
+   * becoming one or ceasing to be is a change of its listing */
+  if (dir->hidden)
+    {
+      KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
+
+      e->kind = 'o';
+      e->name = borrow ? (char *) KIC_FS_HIDDEN_MARK : g_strdup (KIC_FS_HIDDEN_MARK);
+      g_ptr_array_add (list, e);
+      return list;
+    }
+
   g_hash_table_iter_init (&iter, fsindex_dir_entries (dir));
   while (g_hash_table_iter_next (&iter, &key, &value))
     {

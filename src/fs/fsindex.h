@@ -156,6 +156,12 @@ typedef struct {
 
 void kic_fs_listing_entry_free (gpointer entry);
 
+/* The one name (kind 'o') of the listing of a directory not every user
+ * may search (kic_fs_dir_hidden()), whose names are not read: no entry
+ * of a directory has it.  A listing that gains or loses it changes every
+ * lookup that passes the directory. */
+#define KIC_FS_HIDDEN_MARK "."
+
 /* Every directory the index read from disk: real path -> its names
  * (GPtrArray of KicFsListingEntry*, sorted by name), or NULL when there
  * was no directory there.  transfer container: the paths and the
