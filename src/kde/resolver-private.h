@@ -84,6 +84,11 @@ typedef struct {
                        * each may hold any name, as far as root knows */
 } ThemeNames;
 
+/* TN's table of names, made when first asked (resolver-scan.c's
+ * theme_names_listed()): sized from the directories' counts, then
+ * filled (resolver-names.c). */
+ThemeNameTable *resolver_theme_names_table (ThemeNames *tn);
+
 /* Where the links kic_resolve_priced() watches are in one theme's
  * directories (as its ThemeNames of GENERATION places them). */
 typedef struct {
