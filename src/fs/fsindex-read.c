@@ -173,7 +173,11 @@ fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp
   guint32 mode = 0, uid = 0;
   gboolean acl = FALSE, known, yes;
 
-  if (index->rootfd < 0 || strcmp (real, "/") == 0 || geteuid () != 0)
+  static int euid = -1;
+
+  if (euid < 0)
+    euid = (int) geteuid ();
+  if (index->rootfd < 0 || strcmp (real, "/") == 0 || euid != 0)
     return FALSE;
   yes = searchable_known (index, real, &known);
   if (known)
