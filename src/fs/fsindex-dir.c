@@ -11,11 +11,12 @@
 KicFsType
 kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
 {
-  /* (the listing belongs to the index; only its table is made here) */
-  KicFsEntry *entry = g_hash_table_lookup (fsindex_dir_entries ((KicFsDir *) dir), name);
+  KicFsEntry *entry;
 
   if (dir->hidden)
     return KIC_FS_OTHER;
+  /* (the listing belongs to the index; only its table is made here) */
+  entry = g_hash_table_lookup (fsindex_dir_entries ((KicFsDir *) dir), name);
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, dir->real, name, entry);

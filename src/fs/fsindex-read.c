@@ -169,11 +169,10 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
 gboolean
 fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp *stamp)
 {
+  static int euid = -1;
   struct stat st;
   guint32 mode = 0, uid = 0;
   gboolean acl = FALSE, known, yes;
-
-  static int euid = -1;
 
   if (euid < 0)
     euid = (int) geteuid ();
