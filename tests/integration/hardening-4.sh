@@ -246,13 +246,13 @@ hidden () { # hidden CASE HOW: CASE none (nothing there), a or b (the icon, two 
   # the whole plan (but the fingerprint's digest, which differs run to run)
   grep -v '^# inputs:' "$R$S/manifest"
 }
-# KIND's bytes KDE (KF5) loads for kichid at 16-48 px in ROOT, run as
-# nobody, with the supplementary group 4242 for KIND "member"
-kde_as () { # kde_as ROOT KIND
+# The bytes KDE (KF5) loads for each name on stdin at 16-48 px in ROOT,
+# run as nobody, with the supplementary group 4242 for KIND "member"
+kde_as () { # kde_as ROOT KIND < names
   . "$TOP/tests/oracle/oracle-env.sh"
   g=--clear-groups; [ "$2" = member ] && g=--groups=4242
-  echo kichid | oracle_run "$1" breeze sh -c 'chown -R 65534:65534 "$(dirname "$XDG_CONFIG_HOME")"; g=$1; shift
-    exec setpriv --reuid=65534 --regid=65534 $g "$@"' sh $g "$ORACLE" --sizes 16,22,32,48 | with_content ""
+  oracle_run "$1" breeze sh -c 'chown -R 65534:65534 "$(dirname "$XDG_CONFIG_HOME")"; g=$1; shift
+    exec setpriv --reuid=65534 --regid=65534 $g "$@"' sh $g "$ORACLE" --sizes 16,22,32,48 | with_content "" "$1"
 }
 for how in 0700 0750 acl base; do
   if [ $how = acl ] && ! command -v setfacl > /dev/null; then skip "needs setfacl (acl)" 4; continue; fi
@@ -298,17 +298,24 @@ if [ -x "$ORACLE" ] && command -v setpriv > /dev/null; then
   svg private > "$R$U/kichid.svg"
   chgrp 4242 "$R$U"; chmod 750 "$R$U"
   printf '[Desktop Entry]\nType=Application\nName=hid\nExec=true\nIcon=kichid\n' > "$R/usr/share/applications/kichid.desktop"
-  for who in nobody member; do kde_as "$R" $who > "$WORK/kde1.$who.before"; done
+  fixture_names "$R" > "$WORK/names1"
+  for who in nobody member; do
+    echo kichid | kde_as "$R" $who > "$WORK/kde1.$who.before"
+    kde_as "$R" $who < "$WORK/names1" > "$WORK/kde1all.$who.before"
+  done
   kic --root "$R" 2> /dev/null
   for who in nobody member; do
-    kde_as "$R" $who > "$WORK/kde1.$who.after"
+    echo kichid | kde_as "$R" $who > "$WORK/kde1.$who.after"
     [ "$(wc -l < "$WORK/kde1.$who.before")" -eq 4 ] && cmp -s "$WORK/kde1.$who.before" "$WORK/kde1.$who.after"
     ok $? "1: KDE (KF5) as $who loads the same bytes for kichid at 16-48 px after the rebuild ($(cut -f3 "$WORK/kde1.$who.after" | sort -u | cut -c1-12 | tr '\n' ' '))"
+    kde_as "$R" $who < "$WORK/names1" > "$WORK/kde1all.$who.after"
+    [ -s "$WORK/kde1all.$who.before" ] && cmp -s "$WORK/kde1all.$who.before" "$WORK/kde1all.$who.after"
+    ok $? "1: ... and the same for every name of the tree ($(wc -l < "$WORK/kde1all.$who.after") lookups, $(grep -c '^link' "$R$S/manifest") links planted)"
   done
   ! cmp -s "$WORK/kde1.nobody.after" "$WORK/kde1.member.after"
-  ok $? "1: ... which differ between them (the directory is hidden from nobody)"
+  ok $? "1: ... which differ between them for kichid (the directory is hidden from nobody)"
 else
-  skip "needs the KF5 helper" 3
+  skip "needs the KF5 helper" 5
 fi
 
 # -- rows 3 and 5: no kept state outlives what it stands on --------------
