@@ -110,8 +110,11 @@ kic_content_of_path (KicContentTable *table, const char *path)
   if (c != NULL)
     return &c->pub;
   real = kic_fs_index_realpath (table->index, path);
+  /* (behind a directory not every user may search: there for some users,
+   * and read by none, fsindex.h) */
   if (real == NULL)
-    return kic_content_special (table, KIC_CONTENT_MISSING, path);
+    return kic_content_special (
+      table, kic_fs_index_hidden (table->index, path) ? KIC_CONTENT_UNREADABLE : KIC_CONTENT_MISSING, path);
   c = g_hash_table_lookup (table->by_real, real);
   if (c == NULL)
     {

@@ -85,6 +85,18 @@ listing_of (KicFsIndex *index, KicFsDir *dir, GHashTable *follow, gboolean borro
   GHashTableIter iter;
   gpointer key, value;
 
+  /* a directory not every user may search: its one mark, so that it
+   * becoming one or ceasing to be is a change of its listing */
+  if (dir->hidden)
+    {
+      KicFsListingEntry *e = g_new0 (KicFsListingEntry, 1);
+
+      e->kind = 'o';
+      e->name = borrow ? (char *) KIC_FS_HIDDEN_MARK : g_strdup (KIC_FS_HIDDEN_MARK);
+      g_ptr_array_add (list, e);
+      return list;
+    }
+
   g_hash_table_iter_init (&iter, fsindex_dir_entries (dir));
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -207,6 +219,15 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
         {
           fsindex_dir_entries (dir);
           g_clear_pointer (&dir->seeded, g_ptr_array_unref);
+        }
+      /* not every user may search it (as its stamp says now): no name of
+       * it counts, whatever the state kept (fsindex_dir_hides()) */
+      if ((dir->hidden = fsindex_dir_hides (index, real, -1, stamp)))
+        {
+          g_clear_pointer (&dir->seeded, g_ptr_array_unref);
+          if (dir->entries != NULL)
+            g_hash_table_unref (dir->entries);
+          dir->entries = g_hash_table_ref (index->no_entries);
         }
     }
   g_hash_table_insert (index->dirs, g_strdup (real), dir);

@@ -35,6 +35,9 @@ struct _KicFsDir {
                         * NULL again whenever entries change */
   GPtrArray *seeded;   /* the sorted listing it was seeded from
                         * (kic_fs_index_seed(), a reference), or NULL */
+  gboolean hidden;     /* not every user may search it: its names are not
+                        * read, and every name asked of it is unknown
+                        * (KIC_FS_OTHER; fsindex_dir_hides()) */
 };
 
 struct _KicFsIndex {
@@ -58,6 +61,9 @@ struct _KicFsIndex {
                            * user search the directory (fsindex_dir_searchable()) */
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
+  GHashTable *hidden_paths; /* paths asked whose walk stopped so (a set) */
+  GHashTable *placeholders; /* such a path -> the KicFsDir kic_fs_index_dir()
+                             * gives for it (hidden, listing nothing) */
   GError *incomplete;     /* the first reason the picture is not the disk's:
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */
@@ -66,6 +72,10 @@ struct _KicFsIndex {
 /* fsindex-read.c: may every user search the directory REAL (a real path
  * inside the root, not "/")?  Asked once a run per directory. */
 gboolean fsindex_dir_searchable (KicFsIndex *index, const char *real);
+/* fsindex-read.c: does the directory REAL, just opened as FD (a listing's
+ * descriptor) or stamped as STAMP (seeded: FD -1), hide what is in it
+ * from some users?  Remembered for fsindex_dir_searchable(). */
+gboolean fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp *stamp);
 /* fsindex.c */
 void kic_fs_dir_own_entries (KicFsIndex *index, KicFsDir *dir);
 /* fsindex.c: DIR's entries (made from its seeded listing when first asked) */

@@ -84,29 +84,67 @@ kic_fs_index_read_file_max (KicFsIndex *index, const char *path, gsize max,
 /* A lookup by a user passes a directory only when that user may search it
  * (x): by its owner's, group's or others' bits, whichever class the user
  * is in, unless an access ACL says otherwise (then it counts as not every
- * user's, as does an answer that is not known).  Root decides nothing on
- * what lies beyond such a directory (issue 39, row 1): resolve() stops
- * there.  The root itself is the caller's choice, and a virtual index
- * (the planner's tests) has no modes. */
+ * user's, as does an answer that is not known).  Search is what KDE needs:
+ * it probes each candidate path with access(2), which asks x of every
+ * directory on the way and nothing of their r; so a directory every user
+ * may search but not list (0711) answers a probe alike for all, and its
+ * listing, read as root, answers only what a probe would.  The mode of a
+ * directory in state MODE, owned by UID, with an access ACL or not. */
+static gboolean
+mode_searchable (guint32 mode, guint32 uid, gboolean acl)
+{
+  const mode_t search = S_IXGRP | S_IXOTH;
+
+  return S_ISDIR (mode) && (mode & search) == search && (uid == 0 || (mode & S_IXUSR)) && !acl;
+}
+
+/* The warning for the directory REAL in state MODE (ACL: it has an access
+ * ACL), not every user's to search. */
+static void
+warn_hidden (KicFsIndex *index, const char *real, guint32 mode, gboolean acl)
+{
+  g_autofree char *host = kic_fs_index_host_path (index, real);
+
+  if (acl)
+    kic_warning ("'%s' has an access ACL: not every user may search it, and what is in it is taken as unknown",
+                 host);
+  else
+    kic_warning ("'%s' is not searchable by every user (mode %04o): what is in it is taken as unknown", host,
+                 (unsigned) (mode & 07777));
+}
+
+/* Does DIR's entry in the table of answers say (KNOWN: whether it does)? */
+static gboolean
+searchable_known (KicFsIndex *index, const char *real, gboolean *known)
+{
+  gpointer value;
+
+  if (index->searchable == NULL)
+    index->searchable = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  value = g_hash_table_lookup (index->searchable, real);
+  *known = value != NULL;
+  return GPOINTER_TO_INT (value) > 0;
+}
+
+/* Root decides nothing on what lies beyond a directory not every user may
+ * search (issue 39, row 1): resolve() stops there.  The root itself is the
+ * caller's choice, and a virtual index (the planner's tests) has no
+ * modes. */
 gboolean
 fsindex_dir_searchable (KicFsIndex *index, const char *real)
 {
-  const mode_t search = S_IXGRP | S_IXOTH;
-  gpointer known;
   struct stat st = { 0 };
-  gboolean yes = FALSE, acl = FALSE;
+  gboolean yes = FALSE, acl = FALSE, known;
   char proc[64];
   int fd;
 
   if (index->rootfd < 0 || strcmp (real, "/") == 0)
     return TRUE;
-  if (index->searchable == NULL)
-    index->searchable = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
-  if ((known = g_hash_table_lookup (index->searchable, real)) != NULL)
-    return GPOINTER_TO_INT (known) > 0;
+  yes = searchable_known (index, real, &known);
+  if (known)
+    return yes;
   fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
-  if (fd >= 0 && fstat (fd, &st) == 0 && S_ISDIR (st.st_mode) && (st.st_mode & search) == search
-      && (st.st_uid == 0 || (st.st_mode & S_IXUSR)))
+  if (fd >= 0 && fstat (fd, &st) == 0 && mode_searchable (st.st_mode, st.st_uid, FALSE))
     {
       g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
       yes = getxattr (proc, "system.posix_acl_access", NULL, 0) < 0
@@ -117,16 +155,53 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
     close (fd);
   g_hash_table_insert (index->searchable, g_strdup (real), GINT_TO_POINTER (yes ? 1 : -1));
   if (!yes && fd >= 0)
-    {
-      g_autofree char *host = kic_fs_index_host_path (index, real);
-
-      if (acl)
-        kic_warning ("'%s' has an access ACL: not every user may search it, and a link through it is taken as "
-                     "unknown",
-                     host);
-      else
-        kic_warning ("'%s' is not searchable by every user (mode %04o): a link through it is taken as unknown",
-                     host, (unsigned) (st.st_mode & 07777));
-    }
+    warn_hidden (index, real, st.st_mode, acl);
   return yes;
+}
+
+/* A directory read from disk, reached with or without a link, hides what
+ * is in it when not every user may search it: KDE runs as each user, and
+ * there some find a name and others do not (issue 39, row 1).  Asked of
+ * what the read already has: the stamp it kept (the fstat(2) and ACL of
+ * its descriptor) or was seeded with, else the descriptor's own.  Only a
+ * run by root answers for every user: a user's own run (--shadowed) sees
+ * what that user may search, which the kernel enforces. */
+gboolean
+fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp *stamp)
+{
+  static int euid = -1;
+  struct stat st;
+  guint32 mode = 0, uid = 0;
+  gboolean acl = FALSE, known, yes;
+
+  if (euid < 0)
+    euid = (int) geteuid ();
+  if (index->rootfd < 0 || strcmp (real, "/") == 0 || euid != 0)
+    return FALSE;
+  yes = searchable_known (index, real, &known);
+  if (known)
+    return !yes;
+  if (stamp == NULL && index->stamps != NULL)
+    stamp = g_hash_table_lookup (index->stamps, real);
+  if (stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists)
+    {
+      mode = stamp->mode;
+      uid = stamp->uid;
+      acl = stamp->acl;
+    }
+  else if (fd >= 0 && fstat (fd, &st) == 0)
+    {
+      mode = st.st_mode;
+      uid = st.st_uid;
+      acl = fgetxattr (fd, "system.posix_acl_access", NULL, 0) >= 0
+            || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
+    }
+  else
+    return FALSE; /* (nothing there to read) */
+  yes = mode_searchable (mode, uid, acl);
+  g_hash_table_insert (index->searchable, g_strdup (real), GINT_TO_POINTER (yes ? 1 : -1));
+  /* (warned at the read, not again at every seeding) */
+  if (!yes && fd >= 0)
+    warn_hidden (index, real, mode, acl);
+  return !yes;
 }

@@ -8,7 +8,6 @@
 #include "hash.h"
 #include "path.h"
 #include "safeopen.h"
-#include "sorted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -134,6 +133,10 @@ kic_fs_index_free (KicFsIndex *index)
   g_hash_table_unref (index->real_paths);
   if (index->searchable != NULL)
     g_hash_table_unref (index->searchable);
+  if (index->hidden_paths != NULL)
+    g_hash_table_unref (index->hidden_paths);
+  if (index->placeholders != NULL)
+    g_hash_table_unref (index->placeholders);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
   if (index->mtimes != NULL)
@@ -256,6 +259,14 @@ read_dir (KicFsIndex *index, const char *real)
   dir = g_new0 (KicFsDir, 1);
   dir->real = g_strdup (real[1] ? real : "/");
   dir->from_disk = TRUE;
+  /* a directory not every user may search is not listed: what it holds
+   * is there for some users and not for others (fsindex_dir_hides()) */
+  if ((dir->hidden = fsindex_dir_hides (index, dir->real, fd, NULL)))
+    {
+      dir->entries = g_hash_table_ref (index->no_entries);
+      closedir (d);
+      return dir;
+    }
   /* readdir() returns NULL at the end and on an error, which only errno
    * tells apart: a listing cut short is not the directory */
   while ((errno = 0, de = readdir (d)) != NULL)
@@ -354,10 +365,11 @@ resolve_link (KicFsIndex *index, const char *link, KicFsEntry *entry, int *links
 /* Walk PATH component by component from "/", following links; returns the
  * real path (it may name a non-directory) or NULL when a component is
  * missing.  ".." after a link goes to the parent of the link's target, as
- * the kernel does, because CUR is always a real directory.  Past a link
- * (a link's target is anyone's choice) the walk enters only directories
- * every user may search: at another it stops, NULL, with walk_hidden set,
- * whatever lies beyond (fsindex_dir_searchable()). */
+ * the kernel does, because CUR is always a real directory.  The walk
+ * enters only directories every user may search: at another it stops,
+ * NULL, with walk_hidden set, whatever lies beyond; past a link (a link's
+ * target is anyone's choice) that is asked before the directory is read
+ * (fsindex_dir_searchable()), elsewhere as it is (fsindex_dir_hides()). */
 static char *
 resolve (KicFsIndex *index, const char *path, int *links)
 {
@@ -388,6 +400,11 @@ resolve (KicFsIndex *index, const char *path, int *links)
       dir = fsindex_get_dir (index, cur);
       if (dir == NULL)
         return NULL;
+      if (dir->hidden)
+        {
+          index->walk_hidden = TRUE;
+          return NULL;
+        }
       entry = g_hash_table_lookup (fsindex_dir_entries (dir), c);
       if (entry == NULL)
         return NULL;
@@ -427,6 +444,11 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
     return NULL;
   *done = TRUE;
   dir = fsindex_get_dir (index, parent);
+  if (dir != NULL && dir->hidden)
+    {
+      index->walk_hidden = TRUE;
+      return NULL;
+    }
   entry = dir != NULL ? g_hash_table_lookup (fsindex_dir_entries (dir), slash + 1) : NULL;
   if (entry == NULL)
     return NULL;
@@ -439,23 +461,44 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
 }
 
 /* The real path of PATH, cached: every theme directory is resolved once,
- * and a clean path one step below its parent's (resolve_below_parent()). */
-const char *
-fsindex_real_path_cached (KicFsIndex *index, const char *path)
+ * and a clean path one step below its parent's (resolve_below_parent()).
+ * NULL, with *HIDDEN (may be NULL) set, when the walk stopped at a
+ * directory not every user may search: what PATH is has no one answer. */
+static const char *
+real_path_or_hidden (KicFsIndex *index, const char *path, gboolean *hidden)
 {
   gpointer value;
   gboolean done = FALSE;
   int links = 0;
 
   if (g_hash_table_lookup_extended (index->real_paths, path, NULL, &value))
-    return value;
+    {
+      if (hidden != NULL)
+        *hidden = value == NULL && index->hidden_paths != NULL && g_hash_table_contains (index->hidden_paths, path);
+      return value;
+    }
   value = NULL;
+  index->walk_hidden = FALSE;
   if (strcmp (path, "/") != 0 && kic_path_is_clean (path))
     value = resolve_below_parent (index, path, &done);
   if (!done)
     value = resolve (index, path, &links);
   g_hash_table_insert (index->real_paths, g_strdup (path), value);
+  if (value == NULL && index->walk_hidden)
+    {
+      if (index->hidden_paths == NULL)
+        index->hidden_paths = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_add (index->hidden_paths, g_strdup (path));
+    }
+  if (hidden != NULL)
+    *hidden = value == NULL && index->walk_hidden;
   return value;
+}
+
+const char *
+fsindex_real_path_cached (KicFsIndex *index, const char *path)
+{
+  return real_path_or_hidden (index, path, NULL);
 }
 
 /* The type of the object at REAL, a real path. */
@@ -502,160 +545,71 @@ fsindex_entry_type (KicFsIndex *index, const char *dir_real, const char *name, K
 KicFsType
 kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
 {
-  const char *real = fsindex_real_path_cached (index, dir);
+  gboolean hidden;
+  const char *real = real_path_or_hidden (index, dir, &hidden);
   KicFsDir *listing;
   KicFsEntry *entry;
 
   if (real == NULL)
-    return KIC_FS_NONE;
+    return hidden ? KIC_FS_OTHER : KIC_FS_NONE;
   listing = fsindex_get_dir (index, real);
   if (listing == NULL)
     return KIC_FS_NONE;
+  if (listing->hidden)
+    return KIC_FS_OTHER;
   entry = g_hash_table_lookup (fsindex_dir_entries (listing), name);
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, real, name, entry);
 }
 
+/* The listing of PATH, whose walk stopped at a directory not every user
+ * may search: one that lists nothing and answers every name unknown,
+ * made once for the path as asked (kept apart from the listings read,
+ * which the state keeps: it is no directory read). */
+static KicFsDir *
+hidden_placeholder (KicFsIndex *index, const char *path)
+{
+  KicFsDir *dir;
+
+  if (index->placeholders == NULL)
+    index->placeholders = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, fs_dir_free);
+  if ((dir = g_hash_table_lookup (index->placeholders, path)) == NULL)
+    {
+      dir = fsindex_fs_dir_new (path);
+      dir->hidden = TRUE;
+      g_hash_table_insert (index->placeholders, g_strdup (path), dir);
+    }
+  return dir;
+}
+
 const KicFsDir *
 kic_fs_index_dir (KicFsIndex *index, const char *path)
 {
-  const char *real = fsindex_real_path_cached (index, path);
+  gboolean hidden;
+  const char *real = real_path_or_hidden (index, path, &hidden);
 
-  return real ? fsindex_get_dir (index, real) : NULL;
-}
-
-KicFsType
-kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
-{
-  /* (the listing belongs to the index; only its table is made here) */
-  KicFsEntry *entry = g_hash_table_lookup (fsindex_dir_entries ((KicFsDir *) dir), name);
-
-  if (entry == NULL)
-    return KIC_FS_NONE;
-  return fsindex_entry_type (index, dir->real, name, entry);
-}
-
-GPtrArray *
-kic_fs_dir_names (const KicFsDir *dir)
-{
-  GPtrArray *names;
-  GHashTableIter iter;
-  gpointer key;
-
-  if (dir->entries == NULL)
-    {
-      names = g_ptr_array_sized_new (dir->seeded->len);
-      for (guint i = 0; i < dir->seeded->len; i++)
-        g_ptr_array_add (names, ((KicFsListingEntry *) g_ptr_array_index (dir->seeded, i))->name);
-      return names;
-    }
-  names = g_ptr_array_new ();
-  g_hash_table_iter_init (&iter, dir->entries);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (names, key);
-  return names;
-}
-
-GPtrArray *
-kic_fs_dir_sorted_names (const KicFsDir *dir)
-{
-  GPtrArray *names = kic_fs_dir_names (dir);
-
-  /* a seeded listing is sorted */
-  if (dir->entries != NULL)
-    g_ptr_array_sort (names, kic_compare_strings);
-  return names;
+  if (real == NULL)
+    return hidden ? hidden_placeholder (index, path) : NULL;
+  return fsindex_get_dir (index, real);
 }
 
 gboolean
-kic_fs_dir_has (const KicFsDir *dir, const char *name)
+kic_fs_index_hidden (KicFsIndex *index, const char *path)
 {
-  if (dir->entries == NULL)
-    return fsindex_seeded_find (dir, name) != NULL;
-  return g_hash_table_contains (dir->entries, name);
-}
+  gboolean hidden;
 
-guint
-kic_fs_dir_size (const KicFsDir *dir)
-{
-  return dir->entries == NULL ? dir->seeded->len : g_hash_table_size (dir->entries);
-}
-
-const char *
-kic_fs_dir_real (const KicFsDir *dir)
-{
-  return dir->real;
-}
-
-guint
-kic_fs_name_hash (const char *name)
-{
-  return kic_str_hash (name);
-}
-
-static int
-compare_slots (gconstpointer a, gconstpointer b)
-{
-  guint ha = ((const KicFsSlot *) a)->hash;
-  guint hb = ((const KicFsSlot *) b)->hash;
-
-  return ha < hb ? -1 : ha > hb;
-}
-
-KicFsType
-kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, const char *name, guint hash)
-{
-  /* the listing belongs to the index; only its lookup form is built here */
-  KicFsDir *dir = (KicFsDir *) const_dir;
-  const KicFsSlot *slots;
-  guint lo = 0;
-  guint hi;
-
-  /* (an empty directory needs no slots) */
-  if (kic_fs_dir_size (dir) == 0)
-    return KIC_FS_NONE;
-  if (dir->by_hash == NULL)
-    {
-      GHashTableIter iter;
-      gpointer key;
-      gpointer value;
-
-      dir->by_hash = g_array_sized_new (FALSE, FALSE, sizeof (KicFsSlot), kic_fs_dir_size (dir));
-      g_hash_table_iter_init (&iter, fsindex_dir_entries (dir));
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        {
-          KicFsSlot slot = { kic_fs_name_hash (key), key, value };
-
-          g_array_append_val (dir->by_hash, slot);
-        }
-      g_array_sort (dir->by_hash, compare_slots);
-    }
-  slots = (const KicFsSlot *) (gpointer) dir->by_hash->data;
-  hi = dir->by_hash->len;
-  /* the first slot with this hash, then each slot that shares it */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (slots[mid].hash < hash)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (; lo < dir->by_hash->len && slots[lo].hash == hash; lo++)
-    if (strcmp (slots[lo].name, name) == 0)
-      return fsindex_entry_type (index, dir->real, name, slots[lo].entry);
-  return KIC_FS_NONE;
+  return real_path_or_hidden (index, path, &hidden) == NULL && hidden;
 }
 
 KicFsType
 kic_fs_index_stat (KicFsIndex *index, const char *path)
 {
-  const char *real = fsindex_real_path_cached (index, path);
+  gboolean hidden;
+  const char *real = real_path_or_hidden (index, path, &hidden);
 
   if (real == NULL)
-    return KIC_FS_NONE;
+    return hidden ? KIC_FS_OTHER : KIC_FS_NONE;
   return type_of_real (index, real);
 }
 

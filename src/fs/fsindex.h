@@ -47,11 +47,21 @@ const char *kic_fs_index_root (const KicFsIndex *index);
 char *kic_fs_index_host_path (const KicFsIndex *index, const char *path);
 
 /* A directory's listing, for asking many questions about it without
- * hashing its path each time: NULL when PATH is not a directory.  Valid
+ * hashing its path each time: NULL when PATH is not a directory (one of
+ * no name, hidden, when kic_fs_index_hidden() says PATH is unknown).  Valid
  * while the index lives (kic_fs_index_add() never replaces a listing that
  * was found).  transfer none */
 typedef struct _KicFsDir KicFsDir;
 const KicFsDir *kic_fs_index_dir (KicFsIndex *index, const char *path);
+
+/* Has what PATH is no one answer: does the walk to it pass a directory
+ * not every user may search (in a run by root)?  Some users then find
+ * something there and others do not; the index answers every question
+ * about it KIC_FS_OTHER (unknown: nothing is read from there, nor equal
+ * to anything), and kic_fs_index_dir() gives it a listing of no name
+ * that answers every name so (kic_fs_dir_hidden()).  Not for PATH itself
+ * being such a directory, which users see exists. */
+gboolean kic_fs_index_hidden (KicFsIndex *index, const char *path);
 /* What NAME in DIR is (one hash lookup of NAME). */
 KicFsType kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name);
 
@@ -146,6 +156,12 @@ typedef struct {
 
 void kic_fs_listing_entry_free (gpointer entry);
 
+/* The one name (kind 'o') of the listing of a directory not every user
+ * may search (kic_fs_dir_hidden()), whose names are not read: no entry
+ * of a directory has it.  A listing that gains or loses it changes every
+ * lookup that passes the directory. */
+#define KIC_FS_HIDDEN_MARK "."
+
 /* Every directory the index read from disk: real path -> its names
  * (GPtrArray of KicFsListingEntry*, sorted by name), or NULL when there
  * was no directory there.  transfer container: the paths and the
@@ -202,6 +218,10 @@ guint kic_fs_index_generation (const KicFsIndex *index);
 GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
 /* The same, sorted (a seeded listing's order, else sorted now). */
 GPtrArray *kic_fs_dir_sorted_names (const KicFsDir *dir);
+/* Does DIR hide what it holds: not every user may search it (a run by
+ * root), so it lists no name and every name asked of it is unknown,
+ * KIC_FS_OTHER (there for some users, not for others)? */
+gboolean kic_fs_dir_hidden (const KicFsDir *dir);
 /* Does DIR list NAME?  How many names does it list? */
 gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
 guint kic_fs_dir_size (const KicFsDir *dir);

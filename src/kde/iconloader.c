@@ -123,7 +123,9 @@ add_bases (GPtrArray *bases, KicFsIndex *index, const char *const *dirs, const c
     {
       char *path = g_build_filename (dirs[i], kind, NULL);
 
-      if (kic_fs_index_stat (index, path) == KIC_FS_DIR
+      /* (one behind a directory not every user may search is there for
+       * some users: kept, every probe below it unknown, fsindex.h) */
+      if ((kic_fs_index_stat (index, path) == KIC_FS_DIR || kic_fs_index_hidden (index, path))
           && !(dedup && g_ptr_array_find_with_equal_func (bases, path, g_str_equal, NULL)))
         g_ptr_array_add (bases, path);
       else
@@ -218,7 +220,9 @@ load_theme_desc (ThemeLoader *loader, const char *name, GPtrArray *disk_bases)
           KicThemeDesc *desc;
           gsize length;
 
-          if (kic_fs_index_stat (loader->index, path) == KIC_FS_NONE)
+          /* one behind a directory not every user may search is not
+           * read: those who may not search it go on to the next base */
+          if (kic_fs_index_stat (loader->index, path) == KIC_FS_NONE || kic_fs_index_hidden (loader->index, path))
             continue;
           if (!kic_fs_index_read_file (loader->index, path, &data, &length, &error))
             {
@@ -273,7 +277,7 @@ load_theme (ThemeLoader *loader, const char *name)
     {
       char *path = g_build_filename (loader->icon_bases[i], name, NULL);
 
-      if (kic_fs_index_stat (loader->index, path) == KIC_FS_DIR)
+      if (kic_fs_index_stat (loader->index, path) == KIC_FS_DIR || kic_fs_index_hidden (loader->index, path))
         {
           g_ptr_array_add (bases, g_strdup (path));
           g_ptr_array_add (disk_bases, path);

@@ -1,12 +1,12 @@
 /* resolver-names.c - the table of every name in a theme's directories
- * (resolver-scan.c's theme_names_table()), and what it answers
+ * (resolver_theme_names_table()), and what it answers
  */
 #include "resolver-private.h"
 #include "hash.h"
 
 #include <string.h>
 
-/* A theme's table of names (theme_names_table()): every name of its
+/* A theme's table of names (resolver_theme_names_table()): every name of its
  * scale-1 directories, each with the indexes of the directories that list
  * it.  Open addressing over SLOTS (a power of two, at least one and a half
  * times the names listed, so never full), each name's directories a chain
@@ -120,3 +120,65 @@ resolver_name_table_find (const ThemeNameTable *table, const char *name, GArray 
     }
   return TRUE;
 }
+
+/* The names of TN's directory I (transfer container), or NULL when it is
+ * not of scale 1 or not there */
+static GPtrArray *
+dir_names (const ThemeNames *tn, guint i)
+{
+  const KicThemeDir *dir = g_ptr_array_index (tn->theme->dirs, i);
+  GPtrArray *names;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (tn->kinds[i] == 0)
+    return NULL;
+  if (dir->resource_files == NULL)
+    return tn->listings[i] != NULL ? kic_fs_dir_names (tn->listings[i]) : NULL;
+  names = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, dir->resource_files);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  return names;
+}
+
+/* TN's table of names, made when first asked (theme_names_listed()):
+ * sized from the directories' counts, then filled. */
+ThemeNameTable *
+resolver_theme_names_table (ThemeNames *tn)
+{
+  const KicTheme *theme = tn->theme;
+  guint total = 0;
+
+  if (tn->names != NULL)
+    return tn->names;
+  for (guint i = 0; i < theme->dirs->len; i++)
+    {
+      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
+
+      if (tn->kinds[i] == 0)
+        continue;
+      total += dir->resource_files != NULL ? g_hash_table_size (dir->resource_files)
+               : tn->listings[i] != NULL   ? kic_fs_dir_size (tn->listings[i])
+                                           : 0;
+    }
+  tn->names = resolver_name_table_new (total);
+  for (guint i = 0; i < theme->dirs->len; i++)
+    {
+      g_autoptr (GPtrArray) names = dir_names (tn, i);
+
+      for (guint n = 0; names != NULL && n < names->len; n++)
+        resolver_name_table_add (tn->names, g_ptr_array_index (names, n), i);
+    }
+  return tn->names;
+}
+
+/* Append to AT (may be NULL: only whether there is one) the indexes,
+ * rising, of TN's scale-1 directories that list FILE, or may hold it
+ * unlisted (a directory not every user may search, whose names root does
+ * not read: every probe there is unknown, issue 39, row 1); TRUE when
+ * there is one.  Each directory is asked while TN's budget lasts (a
+ * quarter of what the table of every name, theme_names_table(), costs to
+ * make); then the table is made and asked: a run that looks up a few
+ * names (a rebuild after one package) does not list a whole theme's names
+ * for them. */

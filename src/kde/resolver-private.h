@@ -79,7 +79,15 @@ typedef struct {
   guint8 *kinds;      /* per directory: 0 not of scale 1, 1 on disk (a probe
                        * costs a call), 2 a Qt resource (it costs none) */
   KicTheme *theme;    /* the theme (a reference: it is the table's key) */
+  GArray *hidden;     /* the indexes, rising, of the directories on disk
+                       * whose listing hides its names (kic_fs_dir_hidden()):
+                       * each may hold any name, as far as root knows */
 } ThemeNames;
+
+/* TN's table of names, made when first asked (resolver-scan.c's
+ * theme_names_listed()): sized from the directories' counts, then
+ * filled (resolver-names.c). */
+ThemeNameTable *resolver_theme_names_table (ThemeNames *tn);
 
 /* Where the links kic_resolve_priced() watches are in one theme's
  * directories (as its ThemeNames of GENERATION places them). */

@@ -23,6 +23,7 @@ resolver_theme_names_free (gpointer data)
   g_free (tn->listings);
   g_free (tn->before);
   g_hash_table_unref (tn->twice);
+  g_array_unref (tn->hidden);
   g_hash_table_unref (tn->distances);
   g_free (tn->kinds);
   kic_theme_free (tn->theme);
@@ -240,66 +241,11 @@ resolver_prune_dir (KicPruneRule rule, int dw, int delta)
   return abs (dw) >= abs (delta) && (dw < 0 || delta > 0);
 }
 
-/* The names of TN's directory I (transfer container), or NULL when it is
- * not of scale 1 or not there */
-static GPtrArray *
-dir_names (const ThemeNames *tn, guint i)
-{
-  const KicThemeDir *dir = g_ptr_array_index (tn->theme->dirs, i);
-  GPtrArray *names;
-  GHashTableIter iter;
-  gpointer key;
+static int compare_uints (gconstpointer a, gconstpointer b);
 
-  if (tn->kinds[i] == 0)
-    return NULL;
-  if (dir->resource_files == NULL)
-    return tn->listings[i] != NULL ? kic_fs_dir_names (tn->listings[i]) : NULL;
-  names = g_ptr_array_new ();
-  g_hash_table_iter_init (&iter, dir->resource_files);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (names, key);
-  return names;
-}
-
-/* TN's table of names, made when first asked (theme_names_listed()):
- * sized from the directories' counts, then filled. */
-static ThemeNameTable *
-theme_names_table (ThemeNames *tn)
-{
-  const KicTheme *theme = tn->theme;
-  guint total = 0;
-
-  if (tn->names != NULL)
-    return tn->names;
-  for (guint i = 0; i < theme->dirs->len; i++)
-    {
-      const KicThemeDir *dir = g_ptr_array_index (theme->dirs, i);
-
-      if (tn->kinds[i] == 0)
-        continue;
-      total += dir->resource_files != NULL ? g_hash_table_size (dir->resource_files)
-               : tn->listings[i] != NULL   ? kic_fs_dir_size (tn->listings[i])
-                                           : 0;
-    }
-  tn->names = resolver_name_table_new (total);
-  for (guint i = 0; i < theme->dirs->len; i++)
-    {
-      g_autoptr (GPtrArray) names = dir_names (tn, i);
-
-      for (guint n = 0; names != NULL && n < names->len; n++)
-        resolver_name_table_add (tn->names, g_ptr_array_index (names, n), i);
-    }
-  return tn->names;
-}
-
-/* Append to AT (may be NULL: only whether there is one) the indexes,
- * rising, of TN's scale-1 directories that list FILE; TRUE when there is
- * one.  Each directory is asked while TN's budget lasts (a quarter of what
- * the table of every name, theme_names_table(), costs to make); then the
- * table is made and asked: a run that looks up a few names (a rebuild
- * after one package) does not list a whole theme's names for them. */
+/* What theme_names_listed() asks of the listings and the table alone. */
 static gboolean
-theme_names_listed (ThemeNames *tn, const char *file, GArray *at)
+theme_names_listing (ThemeNames *tn, const char *file, GArray *at)
 {
   const KicTheme *theme = tn->theme;
   gboolean any = FALSE;
@@ -322,7 +268,28 @@ theme_names_listed (ThemeNames *tn, const char *file, GArray *at)
         }
       return any;
     }
-  return resolver_name_table_find (theme_names_table (tn), file, at);
+  return resolver_name_table_find (resolver_theme_names_table (tn), file, at);
+}
+
+static gboolean
+theme_names_listed (ThemeNames *tn, const char *file, GArray *at)
+{
+  guint from = at != NULL ? at->len : 0;
+  guint w = from;
+  gboolean any = theme_names_listing (tn, file, at);
+
+  if (tn->hidden->len == 0)
+    return any;
+  if (at == NULL)
+    return TRUE;
+  /* and the hidden directories, the whole rising, each once */
+  g_array_append_vals (at, tn->hidden->data, tn->hidden->len);
+  qsort (&g_array_index (at, guint, from), at->len - from, sizeof (guint), compare_uints);
+  for (guint i = from; i < at->len; i++)
+    if (w == from || g_array_index (at, guint, i) != g_array_index (at, guint, w - 1))
+      g_array_index (at, guint, w++) = g_array_index (at, guint, i);
+  g_array_set_size (at, w);
+  return TRUE;
 }
 
 /* THEME's names (ThemeNames), made or made again when the index changed. */
@@ -341,6 +308,7 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
   tn->listings = g_new0 (const KicFsDir *, theme->dirs->len + 1);
   tn->before = g_new0 (guint, theme->dirs->len + 1);
   tn->twice = g_hash_table_new (g_direct_hash, g_direct_equal);
+  tn->hidden = g_array_new (FALSE, FALSE, sizeof (guint));
   tn->distances = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   tn->kinds = g_new0 (guint8, theme->dirs->len + 1);
   tn->generation = generation;
@@ -378,6 +346,8 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
               if ((at = g_hash_table_lookup (tn->positions, listing)) == NULL)
                 g_hash_table_insert (tn->positions, (gpointer) listing, at = g_array_new (FALSE, FALSE, sizeof (guint)));
               g_array_append_val (at, i);
+              if (kic_fs_dir_hidden (listing))
+                g_array_append_val (tn->hidden, i);
             }
         }
     }

@@ -459,8 +459,11 @@ kic_theme_new (KicThemeDesc *desc, GPtrArray *theme_bases, const KicResource *re
               else
                 continue;
             }
+          /* a directory behind one not every user may search is there
+           * for some users: kept, each probe of it unknown (fsindex.h) */
           if ((dedup && g_hash_table_contains (added, path))
-              || (files == NULL && kic_fs_index_stat (index, mirror ? mirror : path) != KIC_FS_DIR))
+              || (files == NULL && kic_fs_index_stat (index, mirror ? mirror : path) != KIC_FS_DIR
+                  && (mirror != NULL || !kic_fs_index_hidden (index, path))))
             continue;
           g_hash_table_add (added, g_strdup (path));
           if (!spec->valid)

@@ -450,12 +450,13 @@ name_cost_before (Planner *p, KicResolver *resolver, KicNamePlan *np)
   return before;
 }
 
-/* Whether the file KDE loads for NP (CONTENT, at SOURCE) can be copied
- * and linked: the link's extension (*EXT) and the copy's place in the
- * store (*STORE).  FALSE when not (the status says why). */
+/* Whether the file KDE loads for NP (CONTENT, at SOURCE, the real path of
+ * HIT) can be copied and linked: the link's extension (*EXT) and the
+ * copy's place in the store (*STORE).  FALSE when not (the status says
+ * why). */
 static gboolean
-name_copyable (Planner *p, KicNamePlan *np, const KicContent *content, const char *source, const char **ext,
-               char **store)
+name_copyable (Planner *p, KicNamePlan *np, const KicContent *content, const char *hit, const char *source,
+               const char **ext, char **store)
 {
   const char *why;
 
@@ -463,6 +464,14 @@ name_copyable (Planner *p, KicNamePlan *np, const KicContent *content, const cha
     {
       /* nothing on disk to copy, and KDE finds it without a call */
       plan_set_status (np, KIC_NAME_UNCHANGED, "KDE finds it in the breeze built into its library");
+      return FALSE;
+    }
+  /* a hit whose walk passes a directory not every user may search
+   * (fsindex.h): some users find it there and others do not */
+  if (source == NULL && kic_fs_index_hidden (p->system->index, hit))
+    {
+      plan_set_status (np, KIC_NAME_SKIPPED,
+                       "KDE finds it through a directory not every user may search: it differs from user to user");
       return FALSE;
     }
   *ext = source ? plan_link_extension (p, source) : NULL;
@@ -555,7 +564,7 @@ plan_name (Planner *p, KicResolver *resolver, KicNamePlan *np)
       plan_size_set (p, resolver, np, all, before, !p->options->per_size_sets);
       return;
     }
-  if (!name_copyable (p, np, content, source, &ext, &store))
+  if (!name_copyable (p, np, content, ((const KicResult *) g_ptr_array_index (all, 0))->path, source, &ext, &store))
     return;
   candidates = plan_plant_candidates (p, resolver, np, ext, content, FALSE);
   if (candidates->len == 0)

@@ -190,7 +190,10 @@ changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GP
        * what every hit there costs (resolver-price.c, hit_cost: KDE
        * stats it, kiconthemes@v5.103.0 src/kicontheme.cpp:235), a stem
        * of no name: every name is planned again */
-      if (g_str_has_suffix (base, ".xpm.png") || strcmp (base, "l10n") == 0)
+      if (g_str_has_suffix (base, ".xpm.png") || strcmp (base, "l10n") == 0
+          /* a directory that became one not every user may search, or
+           * ceased to be: every name probed there changed (fsindex.h) */
+          || strcmp (base, KIC_FS_HIDDEN_MARK) == 0)
         {
           g_hash_table_unref (stems);
           return NULL;
@@ -219,7 +222,8 @@ kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable 
   memo->changed_stems = changed_stems (state, index, changed, owned);
   if (memo->changed_stems == NULL)
     {
-      kic_debug ("state: ignored (an X.xpm.png or an l10n directory came or went): planning every name");
+      kic_debug ("state: ignored (an X.xpm.png, an l10n directory or one not every user may search came or went): "
+                 "planning every name");
       g_clear_pointer (&memo, kic_plan_memo_free);
     }
   return memo;

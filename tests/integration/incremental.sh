@@ -334,16 +334,18 @@ unread () { # unread ROOT
 }
 
 # ---- a kept plan given up ------------------------------------------------------
-# A copied file's directory made private (its change time moved, which the
-# stamp of a directory only root may write leaves out: fingerprint.c) is
-# seen when the plan checks the copy: the plan kept cannot be kept safely,
-# and every name is planned again, as --full plans them, without a word
-# from GLib about the plan given up.
+# A copied file's directory made unreadable to others, who may still
+# search it (0711: not hidden, fsindex.h, so its listing is read and the
+# state's comparison finds nothing changed in it) is seen when the plan
+# checks the copy: the plan kept cannot be kept safely, and every name is
+# planned again, as --full plans them, without a word from GLib about the
+# plan given up.  (Made 0700, it hides its names: the state's comparison
+# plans every name already.)
 given_up () { # given_up ROOT THEMEDIR ICON
   R=$1 D=$2 I=$3
   "$BIN" -q --root "$R" || return 1
   src=$(awk -F '\t' '$1 == "file" { print $3; exit }' "$R$S/manifest")
-  chmod 700 "$R${src%/*}"
+  chmod 711 "$R${src%/*}"
   cp "$R$D/$I" "$R$D/kicunrelated.svg"
   compared "$R" "a copied file's directory made private" all &&
     grep -q "cannot be kept safely" "$WORK/inc.err" && ! grep -q "CRITICAL" "$WORK/inc.err" "$WORK/full.err"

@@ -351,6 +351,80 @@ test_seeded (void)
   remove_tree (root);
 }
 
+/* A directory not every user may search (issue 39, row 1), in a run by
+ * root: not listed, every name asked of it and every path through it
+ * unknown (KIC_FS_OTHER), a listing of no name for a directory behind it,
+ * its kept listing the one mark; and the same when seeded with a stamp
+ * that says so.  A directory others may search but not list (0711) is
+ * read as any. */
+static void
+test_hidden_dirs (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("kic-fsindex-XXXXXX", &error);
+  g_autofree char *closed = NULL;
+  g_autofree char *probed = NULL;
+  KicFsIndex *index;
+  const KicFsDir *dir;
+  KicFsStamp stamp = { .type = KIC_FS_DIR, .exists = TRUE, .mode = S_IFDIR | 0750 };
+
+  g_assert_no_error (error);
+  if (geteuid () != 0)
+    {
+      g_test_skip ("a run by root only hides directories");
+      remove_tree (root);
+      return;
+    }
+  MK ("closed/apps");
+  FILE_ ("closed/a.svg");
+  FILE_ ("closed/apps/b.svg");
+  MK ("probed");
+  FILE_ ("probed/c.svg");
+  closed = g_build_filename (root, "closed", NULL);
+  probed = g_build_filename (root, "probed", NULL);
+  g_assert_cmpint (chmod (closed, 0750), ==, 0);
+  g_assert_cmpint (chmod (probed, 0711), ==, 0);
+  index = kic_fs_index_new (root);
+  g_assert_cmpint (kic_fs_index_stat (index, "/closed"), ==, KIC_FS_DIR);
+  g_assert_false (kic_fs_index_hidden (index, "/closed"));
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/closed", "a.svg"), ==, KIC_FS_OTHER);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/closed", "nothing.svg"), ==, KIC_FS_OTHER);
+  g_assert_cmpint (kic_fs_index_stat (index, "/closed/apps/b.svg"), ==, KIC_FS_OTHER);
+  g_assert_true (kic_fs_index_hidden (index, "/closed/apps"));
+  g_assert_null (kic_fs_index_realpath (index, "/closed/a.svg"));
+  dir = kic_fs_index_dir (index, "/closed/apps");
+  g_assert_nonnull (dir);
+  g_assert_true (kic_fs_dir_hidden (dir));
+  g_assert_cmpuint (kic_fs_dir_size (dir), ==, 0);
+  g_assert_cmpint (kic_fs_index_dir_stat_hashed (index, dir, "b.svg", kic_fs_name_hash ("b.svg")), ==, KIC_FS_OTHER);
+  g_assert_cmpuint (kic_fs_dir_size (kic_fs_index_dir (index, "/closed")), ==, 0);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/probed", "c.svg"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/probed", "d.svg"), ==, KIC_FS_NONE);
+  {
+    g_autoptr (GHashTable) listings = kic_fs_index_listings (index);
+    GPtrArray *kept = g_hash_table_lookup (listings, "/closed");
+
+    g_assert_nonnull (kept);
+    g_assert_cmpuint (kept->len, ==, 1);
+    g_assert_cmpstr (((KicFsListingEntry *) g_ptr_array_index (kept, 0))->name, ==, KIC_FS_HIDDEN_MARK);
+    g_assert_false (g_hash_table_contains (listings, "/closed/apps"));
+  }
+  kic_fs_index_free (index);
+  /* seeded: the stamp, not the listing kept, says so */
+  {
+    static const char *const names[] = { "a.svg", NULL };
+    g_autoptr (GPtrArray) was = listing (names, "f");
+
+    index = kic_fs_index_new (root);
+    kic_fs_index_seed (index, "/closed", &stamp, was);
+    g_assert_cmpint (kic_fs_index_stat_at (index, "/closed", "a.svg"), ==, KIC_FS_OTHER);
+    g_assert_cmpint (kic_fs_index_stat_at (index, "/closed", "z.svg"), ==, KIC_FS_OTHER);
+    kic_fs_index_free (index);
+  }
+  g_assert_cmpint (chmod (closed, 0755), ==, 0);
+  remove_tree (root);
+}
+
 /* A file is opened only once it is known to be a regular file: a FIFO
  * (or a device node, which may act on open) put at a file's path since
  * the listing is not opened (kic_fs_index_open_file(), the fallback read
@@ -395,5 +469,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/seeded", test_seeded);
   g_test_add_func ("/fsindex/resolve-below-parent", test_resolve_below_parent);
   g_test_add_func ("/fsindex/opens-only-regular", test_opens_only_regular);
+  g_test_add_func ("/fsindex/hidden-dirs", test_hidden_dirs);
   return g_test_run ();
 }
