@@ -391,6 +391,29 @@ test_format_int64 (void)
       g_assert_cmpstr (buf, ==, want);
       g_assert_cmpuint (n, ==, strlen (want));
     }
+  /* every number of digits, odd and even, at its ends, and numbers of
+   * every size between */
+  for (guint k = 0; k < 64 * 64; k++)
+    {
+      guint64 v = (k & 1 ? G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) * (k + 1) : 1) >> (k % 64);
+      guint64 ten = 1;
+      char buf[KIC_INT64_DIGITS];
+
+      for (guint d = 0; d < k % 20; d++)
+        ten *= 10;
+      for (guint64 u = k & 1 ? v : ten - 1; u <= (k & 1 ? v : ten); u++)
+        {
+          g_autofree char *want = g_strdup_printf ("%" G_GUINT64_FORMAT, u);
+          g_autofree char *want_signed = g_strdup_printf ("%" G_GINT64_FORMAT, -(gint64) (u >> 1));
+
+          g_assert_cmpuint (kic_format_uint64 (buf, u), ==, strlen (want));
+          g_assert_cmpstr (buf, ==, want);
+          g_assert_cmpuint (kic_format_int64 (buf, -(gint64) (u >> 1)), ==, strlen (want_signed));
+          g_assert_cmpstr (buf, ==, want_signed);
+          if (u == G_MAXUINT64)
+            break;
+        }
+    }
 }
 
 /* kic_read_fd_max(): every byte, one NUL after them, and the bound held,
