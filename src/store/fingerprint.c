@@ -8,7 +8,10 @@
  *                                  loss or damage is what it tells)
  * where the state is kic_fs_stamp_format()'s numbers (stamp.c), "none"
  * when there is no such directory or file, or "racy" when the stamp
- * proves nothing.  Paths are g_strescape()d.
+ * proves nothing.  Paths are g_strescape()d.  The sixth number a
+ * directory only root may write can have is the change time its ACL was
+ * known at: the look asks the ACL only when that moved, and compares the
+ * states without it (kic_fs_stamp_dir_states_equal()).
  */
 #include "fingerprint.h"
 
@@ -32,7 +35,9 @@
  * "racy" stamps (a fingerprint of version 1 may hide either: it matches
  * nothing) */
 /* 3: directories only root may write stamped by their mode, owner and
- * ACL too (issue 39, row 3) */
+ * ACL too (issue 39, row 3), and, as a note outside what is compared, the
+ * change time the ACL was known at (a version 3 state without it is one
+ * whose ACL is asked) */
 #define HEADER "kde-icon-cache fingerprint 3"
 
 /* PATH, an object of TYPE, as it is now, as *STAMP, and its text in OUT */
@@ -83,12 +88,15 @@ cursor_pop (StatCursor *c)
 }
 
 /* PATH (a clean absolute path, not "/"), an object of TYPE, as it is now,
- * into *STAMP. */
+ * into *STAMP; WAS, the fingerprint's state of it (NULL: none), may tell
+ * its ACL (kic_fs_stamp_acl_from()). */
 static void
-cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp)
+cursor_stamp (StatCursor *c, KicFsType type, const char *path, const char *was, KicFsStamp *stamp)
 {
   const char *base = strrchr (path, '/') + 1;
   gsize n = (gsize) (base - 1 - path); /* its directory: PATH's first N bytes ("" for the root) */
+  gint64 read_ns;
+  int dirfd;
   struct stat st;
 
   /* the open directories that are not that directory or one above it */
@@ -124,12 +132,11 @@ cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp
       g_array_append_val (c->ends, len);
       g_array_append_val (c->fds, fd);
     }
-  kic_fs_stamp_of_stat (stamp, type,
-                        fstatat (c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd, base,
-                                 &st, AT_SYMLINK_NOFOLLOW) == 0
-                          ? &st
-                          : NULL);
-  kic_fs_stamp_ask_acl (stamp, c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd, base);
+  dirfd = c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd;
+  read_ns = kic_fs_stamp_clock ();
+  kic_fs_stamp_of_stat (stamp, type, fstatat (dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+  if (!kic_fs_stamp_acl_from (stamp, was))
+    kic_fs_stamp_ask_acl (stamp, dirfd, base, read_ns);
 }
 
 static void
@@ -143,14 +150,14 @@ cursor_clear (StatCursor *c)
 }
 
 /* PATH as it is now, by CURSOR (the root itself from the root's
- * descriptor). */
+ * descriptor); WAS as cursor_stamp() takes it. */
 static void
-stamp_in_order (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp)
+stamp_in_order (StatCursor *c, KicFsType type, const char *path, const char *was, KicFsStamp *stamp)
 {
   if (path[1] == '\0')
     kic_fs_stamp_of_path (c->rootfd, type, path, stamp);
   else
-    cursor_stamp (c, type, path, stamp);
+    cursor_stamp (c, type, path, was, stamp);
 }
 
 /* The type of an input, from the head of its line ("d\t..." or "f\t...") */
@@ -320,8 +327,12 @@ stat_range (gpointer data)
 
   cursor_init (&cursor, range->rootfd);
   for (guint i = range->first; i < range->end; i++)
-    stamp_in_order (&cursor, input_type (g_ptr_array_index (range->heads, i)), g_ptr_array_index (range->paths, i),
-                    &range->stamps[i - range->first]);
+    {
+      const char *head = g_ptr_array_index (range->heads, i);
+
+      stamp_in_order (&cursor, input_type (head), g_ptr_array_index (range->paths, i), head + 2,
+                      &range->stamps[i - range->first]);
+    }
   cursor_clear (&cursor);
   return NULL;
 }
@@ -428,9 +439,9 @@ fingerprint_compare (int rootfd, const GPtrArray *heads, const GPtrArray *paths,
       if (i >= range.first)
         stamp = range.stamps[i - range.first];
       else
-        stamp_in_order (&cursor, input_type (head), path, &stamp);
+        stamp_in_order (&cursor, input_type (head), path, state, &stamp);
       now = head[0] == 'c' ? kic_fs_stamp_format_copy (&stamp, &now_text) : kic_fs_stamp_format (&stamp, &now_text);
-      if (strcmp (now, state) != 0)
+      if (head[0] == 'd' ? !kic_fs_stamp_dir_states_equal (now, state) : strcmp (now, state) != 0)
         {
           kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, state);
           if (on_change != NULL && g_hash_table_size (changed) == 0)
