@@ -391,6 +391,7 @@ rebuild_clear (Rebuild *r)
   g_clear_pointer (&r->json, kic_json_free);
   g_clear_pointer (&r->next.store_stamps, g_hash_table_unref);
   g_clear_pointer (&r->next.state, g_free);
+  g_clear_pointer (&r->next.fingerprint, kic_fingerprint_draft_free);
   g_clear_pointer (&r->desktop_read, g_hash_table_unref);
   g_clear_pointer (&r->desktop_known, g_hash_table_unref);
   g_clear_pointer (&r->known, g_hash_table_unref);
@@ -612,8 +613,8 @@ rebuild_keep (Rebuild *r)
   if (!r->next.made)
     rebuild_next_state (&r->next);
   next = g_steal_pointer (&r->next.state);
-  fingerprint = kic_fingerprint_make (r->system->index, r->options->store, r->fingerprint_setup,
-                                      r->next.store_stamps);
+  fingerprint = kic_fingerprint_finish (g_steal_pointer (&r->next.fingerprint), r->system->index, r->options->store,
+                                        r->fingerprint_setup, r->next.store_stamps);
 
   if (next != NULL && !kic_writer_put_state (r->writer, next, &local))
     {
@@ -672,7 +673,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   r.inputs = kic_fingerprint_inputs (r.system->index, options->store);
   kic_writer_set_inputs (r.writer, r.inputs);
   r.next = (NextState) { r.writer, &r.stats, r.plan, r.system->index, options->store, r.owned, r.desktop_read,
-                         r.popts.floor, r.inputs, r.state, FALSE, NULL, NULL };
+                         r.popts.floor, r.inputs, r.state, FALSE, NULL, NULL, NULL };
   if (!r.wopts.dry_run)
     kic_writer_set_meanwhile (r.writer, rebuild_next_state, &r.next);
   r.wanted = plan_links (r.plan);

@@ -137,5 +137,6 @@ rebuild_next_state (gpointer data)
   ns->state = ns->stats->left_out == 0 ? kic_state_make (ns->plan, ns->index, ns->store, ns->owned, ns->desktop_read,
                                                          ns->store_stamps, ns->floor, ns->inputs, ns->previous)
                                        : NULL;
+  ns->fingerprint = kic_fingerprint_draft (ns->index, ns->store);
   ns->made = TRUE;
 }

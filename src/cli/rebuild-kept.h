@@ -5,6 +5,7 @@
 #define KIC_REBUILD_KEPT_H
 
 #include "commands.h"
+#include "fingerprint.h"
 #include "fsindex.h"
 #include "manifest.h"
 #include "plan.h"
@@ -70,8 +71,8 @@ KicPlanMemo *rebuild_load_memo (const char *key, gpointer data);
 
 /* What the next run starts from, made while the writer's manifest goes
  * to the disk (kic_writer_set_meanwhile()): the store's copies as the run
- * leaves them, and the state (kic_state_make()'s arguments; none when the
- * writer left a link out). */
+ * leaves them, the state (kic_state_make()'s arguments; none when the
+ * writer left a link out) and the fingerprint's lines of the inputs. */
 typedef struct {
   KicWriter *writer;
   const KicWriteStats *stats;
@@ -86,6 +87,7 @@ typedef struct {
   gboolean made;            /* out: the two below are made */
   GHashTable *store_stamps; /* out: kic_writer_store_stamps() */
   char *state;              /* out: the state's text, or NULL */
+  KicFingerprintDraft *fingerprint; /* out: kic_fingerprint_draft() */
 } NextState;
 
 /* kic_writer_set_meanwhile()'s work: DATA, a NextState, made. */

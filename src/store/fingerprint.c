@@ -259,32 +259,71 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
   return kic_sha256_dup_hex (&digest);
 }
 
-char *
-kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies)
+struct _KicFingerprintDraft {
+  GString *lines;  /* the inputs' lines but for those of the directories above the store */
+  GPtrArray *now;  /* those directories' paths, stamped when finished ... */
+  GArray *at;      /* ... and where in LINES each one's line goes */
+};
+
+KicFingerprintDraft *
+kic_fingerprint_draft (KicFsIndex *index, const char *store)
 {
-  int rootfd = kic_fs_index_rootfd (index);
   GHashTable *stamps = kic_fs_index_stamps (index);
+  KicFingerprintDraft *draft = g_new0 (KicFingerprintDraft, 1);
   g_autoptr (GPtrArray) paths = NULL;
-  g_autofree char *escaped = g_strescape (settings, NULL);
-  g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
-  GString *out;
 
   g_return_val_if_fail (stamps != NULL, NULL);
   paths = sorted_inputs (index, store);
-  out = g_string_new (HEADER "\n");
-  g_string_append_printf (out, "settings\t%s\n", escaped);
+  draft->lines = g_string_sized_new (128 * paths->len);
+  draft->now = g_ptr_array_new_with_free_func (g_free);
+  draft->at = g_array_new (FALSE, FALSE, sizeof (gsize));
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
+      KicFsStampText t;
+
+      /* above the store, the run may have created it: as it is when
+       * finished */
+      if (kic_path_is_under (store, path))
+        {
+          g_ptr_array_add (draft->now, g_strdup (path));
+          g_array_append_val (draft->at, draft->lines->len);
+        }
+      else
+        add_input (draft->lines, stamp->type, kic_fs_stamp_format (stamp, &t), path);
+    }
+  return draft;
+}
+
+char *
+kic_fingerprint_finish (KicFingerprintDraft *draft, KicFsIndex *index, const char *store, const char *settings,
+                        GHashTable *copies)
+{
+  int rootfd = kic_fs_index_rootfd (index);
+  GHashTable *stamps = kic_fs_index_stamps (index);
+  g_autofree char *escaped = g_strescape (settings, NULL);
+  g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
+  GString *out = g_string_sized_new (draft->lines->len + 4096);
+  gsize done = 0;
+
+  g_string_append (out, HEADER "\n");
+  g_string_append_printf (out, "settings\t%s\n", escaped);
+  for (guint i = 0; i <= draft->now->len; i++)
+    {
+      gsize at = i < draft->now->len ? g_array_index (draft->at, gsize, i) : draft->lines->len;
       KicFsStamp now;
       KicFsStampText t;
 
-      /* above the store, the run may have created it: as they are now */
-      add_input (out, stamp->type,
-                 kic_path_is_under (store, path) ? stamp_now (rootfd, stamp->type, path, &now, &t)
-                                                 : kic_fs_stamp_format (stamp, &t),
-                 path);
+      g_string_append_len (out, draft->lines->str + done, (gssize) (at - done));
+      done = at;
+      if (i < draft->now->len)
+        {
+          const char *path = g_ptr_array_index (draft->now, i);
+          const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
+
+          add_input (out, stamp->type, stamp_now (rootfd, stamp->type, path, &now, &t), path);
+        }
     }
   {
     KicFsStamp now;
@@ -305,7 +344,28 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
             add_line (out, 'c', kic_fs_stamp_format_copy (g_hash_table_lookup (copies, path), &t), path);
         }
     }
+  kic_fingerprint_draft_free (draft);
   return g_string_free (out, FALSE);
+}
+
+void
+kic_fingerprint_draft_free (KicFingerprintDraft *draft)
+{
+  if (draft == NULL)
+    return;
+  g_string_free (draft->lines, TRUE);
+  g_ptr_array_unref (draft->now);
+  g_array_unref (draft->at);
+  g_free (draft);
+}
+
+char *
+kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies)
+{
+  KicFingerprintDraft *draft = kic_fingerprint_draft (index, store);
+
+  g_return_val_if_fail (draft != NULL, NULL);
+  return kic_fingerprint_finish (draft, index, store, settings, copies);
 }
 
 /* The stamps of inputs FIRST to END - 1 (PATHS, of the types HEADS say),
