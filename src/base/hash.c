@@ -129,23 +129,84 @@ kic_siphash (const guint64 key[2], const void *data, gsize length, guint c_round
   return siphash (key, data, length, c_rounds, d_rounds);
 }
 
+/* kic_str_hash()'s keys: the multipliers of its strings' first
+ * 4 * STR_KEY_WORDS bytes, and SipHash's for a longer string */
+#define STR_KEY_WORDS 256
+
+typedef struct {
+  guint64 words[STR_KEY_WORDS + 1];
+  guint64 sip[2];
+} StrKeys;
+
+static const StrKeys *
+str_keys (void)
+{
+  /* this process's keys, drawn once (GLib seeds its generator from
+   * /dev/urandom): names chosen to collide under one run's keys collide
+   * under no other's.  (Drawn once for every thread: the state is read
+   * beside the fingerprint's look, commands-rebuild.c.) */
+  static StrKeys keys;
+  static gsize have_keys;
+
+  if (g_once_init_enter (&have_keys))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (keys.words); i++)
+        keys.words[i] = (guint64) g_random_int () << 32 | g_random_int ();
+      for (guint i = 0; i < 2; i++)
+        keys.sip[i] = (guint64) g_random_int () << 32 | g_random_int ();
+      g_once_init_leave (&have_keys, 1);
+    }
+  return &keys;
+}
+
 guint
 kic_str_hash (gconstpointer key)
 {
-  /* this process's key, drawn once (GLib seeds its generator from
-   * /dev/urandom): names chosen to collide under one run's key collide
-   * under no other's.  (Drawn once for every thread: the state is read
-   * beside the fingerprint's look, commands-rebuild.c.) */
-  static guint64 run_key[2];
-  static gsize have_key;
-  guint64 h;
+  const StrKeys *keys = str_keys ();
+  const guchar *p = key;
+  gsize length = strlen (key);
+  const guint64 *a = keys->words;
+  guint64 h = *a++;
+  gsize i = 0;
 
-  if (g_once_init_enter (&have_key))
+  if (length > 4 * STR_KEY_WORDS)
     {
-      for (guint i = 0; i < 2; i++)
-        run_key[i] = (guint64) g_random_int () << 32 | g_random_int ();
-      g_once_init_leave (&have_key, 1);
+      guint64 sip = siphash (keys->sip, key, length, 1, 3);
+
+      return (guint) (sip ^ (sip >> 32));
     }
-  h = siphash (run_key, key, strlen (key), 1, 3);
-  return (guint) (h ^ (h >> 32));
+  /* the string as 32-bit words x_1..x_n (the last padded with zero
+   * bytes: never 0, a string holds no NUL), h = a_0 + a_1 x_1 + ... +
+   * a_n x_n mod 2^64, and its upper 32 bits: strongly universal (Thorup,
+   * "High Speed Hashing for Integers and Strings", 2015, section 3.3), so
+   * two different strings collide with probability 2^-32 over the keys,
+   * whatever they are (a shorter string is a longer one with zero words
+   * added, which add nothing).  The products are independent of each
+   * other, where SipHash's rounds are a chain. */
+  for (; i + 8 <= length; i += 8, a += 2)
+    {
+      guint64 w;
+
+      memcpy (&w, p + i, 8);
+      h += a[0] * (w & 0xffffffffu) + a[1] * (w >> 32);
+    }
+  if (i + 4 <= length)
+    {
+      guint32 w;
+
+      memcpy (&w, p + i, 4);
+      h += *a++ * w;
+      i += 4;
+    }
+  if (i < length)
+    {
+      guint32 w = p[i];
+
+      if (i + 1 < length)
+        w |= (guint32) p[i + 1] << 8;
+      if (i + 2 < length)
+        w |= (guint32) p[i + 2] << 16;
+      h += *a * w;
+    }
+  return (guint) (h >> 32);
 }

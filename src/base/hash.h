@@ -22,10 +22,13 @@ guint64 kic_siphash (const guint64 key[2], const void *data, gsize length, guint
  * or a path.  Not g_str_hash(), which takes a byte a step (the paths here
  * are long, and hashing them is among the rebuild's largest costs), and whose collisions anyone can make: a user
  * who may create files in a directory the run lists could name them so
- * that its tables take quadratic time.  SipHash-1-3 of the string under a
- * key drawn once per process, folded; nothing a run prints, writes or
+ * that its tables take quadratic time.  A strongly universal hash of the
+ * string's 32-bit words under keys drawn once per process (hash.c;
+ * SipHash-1-3 past its first KiB): two different strings collide with
+ * probability 2^-32 whatever they are, and no value is ever shown, so no
+ * one can choose names that collide.  Nothing a run prints, writes or
  * decides depends on a table's order (the tables are walked sorted where
- * it would), so a run is the same whatever the key. */
+ * it would), so a run is the same whatever the keys. */
 guint kic_str_hash (gconstpointer key);
 
 #endif /* KIC_HASH_H */

@@ -16,8 +16,7 @@ kic_path_is_clean (const char *path)
     {
       const char *start = ++p;
 
-      while (*p != '\0' && *p != '/')
-        p++;
+      p = strchrnul (start, '/');
       /* an empty component ("//", a '/' at the end), "." or ".." */
       if (p == start || (p - start == 1 && start[0] == '.')
           || (p - start == 2 && start[0] == '.' && start[1] == '.'))

@@ -379,6 +379,7 @@ typedef struct {
   char *inputs;
   GPtrArray *wanted;
   KicWriteStats stats;
+  NextState next;
   KicJson *json;
 } Rebuild;
 
@@ -388,6 +389,9 @@ static void
 rebuild_clear (Rebuild *r)
 {
   g_clear_pointer (&r->json, kic_json_free);
+  g_clear_pointer (&r->next.store_stamps, g_hash_table_unref);
+  g_clear_pointer (&r->next.state, g_free);
+  g_clear_pointer (&r->next.fingerprint, kic_fingerprint_draft_free);
   g_clear_pointer (&r->desktop_read, g_hash_table_unref);
   g_clear_pointer (&r->desktop_known, g_hash_table_unref);
   g_clear_pointer (&r->known, g_hash_table_unref);
@@ -601,16 +605,16 @@ rebuild_check_outcome (Rebuild *r, GError **error)
 static void
 rebuild_keep (Rebuild *r)
 {
-  g_autoptr (GHashTable) store_stamps = kic_writer_store_stamps (r->writer);
-  g_autofree char *fingerprint = kic_fingerprint_make (r->system->index, r->options->store, r->fingerprint_setup,
-                                                       store_stamps);
+  g_autofree char *fingerprint = NULL;
+  g_autofree char *next = NULL;
   g_autoptr (GError) local = NULL;
-  /* a link left out (its copy or itself could not be made) is not what
-   * the plan said: the next run plans every name again */
-  g_autofree char *next = r->stats.left_out == 0
-                              ? kic_state_make (r->plan, r->system->index, r->options->store, r->owned,
-                                                r->desktop_read, store_stamps, r->popts.floor, r->inputs, r->state)
-                              : NULL;
+
+  /* (made while the manifest went to the disk, or now) */
+  if (!r->next.made)
+    rebuild_next_state (&r->next);
+  next = g_steal_pointer (&r->next.state);
+  fingerprint = kic_fingerprint_finish (g_steal_pointer (&r->next.fingerprint), r->system->index, r->options->store,
+                                        r->fingerprint_setup, r->next.store_stamps);
 
   if (next != NULL && !kic_writer_put_state (r->writer, next, &local))
     {
@@ -668,6 +672,10 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   r.settings = settings_string (r.system, r.popts.targets, r.config.themes);
   r.inputs = kic_fingerprint_inputs (r.system->index, options->store);
   kic_writer_set_inputs (r.writer, r.inputs);
+  r.next = (NextState) { r.writer, &r.stats, r.plan, r.system->index, options->store, r.owned, r.desktop_read,
+                         r.popts.floor, r.inputs, r.state, FALSE, NULL, NULL, NULL };
+  if (!r.wopts.dry_run)
+    kic_writer_set_meanwhile (r.writer, rebuild_next_state, &r.next);
   r.wanted = plan_links (r.plan);
   if (!kic_writer_apply (r.writer, r.wanted, r.settings, &r.stats, error))
     return FALSE;

@@ -125,3 +125,18 @@ rebuild_load_memo (const char *key, gpointer data)
 
   return kic_state_memo (m->state, key, m->index, m->changed, m->owned);
 }
+
+void
+rebuild_next_state (gpointer data)
+{
+  NextState *ns = data;
+
+  ns->store_stamps = kic_writer_store_stamps (ns->writer);
+  /* a link left out (its copy or itself could not be made) is not what
+   * the plan said: the next run plans every name again */
+  ns->state = ns->stats->left_out == 0 ? kic_state_make (ns->plan, ns->index, ns->store, ns->owned, ns->desktop_read,
+                                                         ns->store_stamps, ns->floor, ns->inputs, ns->previous)
+                                       : NULL;
+  ns->fingerprint = kic_fingerprint_draft (ns->index, ns->store);
+  ns->made = TRUE;
+}

@@ -5,10 +5,12 @@
 #define KIC_REBUILD_KEPT_H
 
 #include "commands.h"
+#include "fingerprint.h"
 #include "fsindex.h"
 #include "manifest.h"
 #include "plan.h"
 #include "state.h"
+#include "writer.h"
 
 /* What the last rebuild learned, for this one (state.h). */
 typedef struct {
@@ -66,5 +68,29 @@ void rebuild_seed_index (KicFsIndex *index, gpointer data);
 
 /* KicPlanOptions.memo: the state's memo for a plan of KEY, or NULL. */
 KicPlanMemo *rebuild_load_memo (const char *key, gpointer data);
+
+/* What the next run starts from, made while the writer's manifest goes
+ * to the disk (kic_writer_set_meanwhile()): the store's copies as the run
+ * leaves them, the state (kic_state_make()'s arguments; none when the
+ * writer left a link out) and the fingerprint's lines of the inputs. */
+typedef struct {
+  KicWriter *writer;
+  const KicWriteStats *stats;
+  const KicPlan *plan;
+  KicFsIndex *index;
+  const char *store;
+  const GPtrArray *owned;
+  GHashTable *desktop_read;
+  gboolean floor;
+  const char *inputs;
+  const KicState *previous;
+  gboolean made;            /* out: the two below are made */
+  GHashTable *store_stamps; /* out: kic_writer_store_stamps() */
+  char *state;              /* out: the state's text, or NULL */
+  KicFingerprintDraft *fingerprint; /* out: kic_fingerprint_draft() */
+} NextState;
+
+/* kic_writer_set_meanwhile()'s work: DATA, a NextState, made. */
+void rebuild_next_state (gpointer data);
 
 #endif /* KIC_REBUILD_KEPT_H */

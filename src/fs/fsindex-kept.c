@@ -28,7 +28,7 @@ fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
   read_ns = kic_fs_stamp_clock ();
   fsindex_keep_stat (index, type, real, fd >= 0 && fstat (fd, &st) == 0 ? &st : NULL, read_ns);
   if (fd >= 0)
-    kic_fs_stamp_ask_acl (g_hash_table_lookup (index->stamps, real), fd, NULL);
+    kic_fs_stamp_ask_acl (g_hash_table_lookup (index->stamps, real), fd, NULL, read_ns);
   errno = errsv;
 }
 

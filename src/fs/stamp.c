@@ -28,24 +28,6 @@ kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st)
   stamp->mode = st->st_mode;
 }
 
-void
-kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name)
-{
-  g_autofree char *proc = NULL;
-  int errsv = errno;
-
-  if (stamp->type != KIC_FS_DIR || !stamp->exists)
-    return;
-  proc = name != NULL ? g_strdup_printf ("/proc/self/fd/%d/%s", dirfd, name)
-                      : g_strdup_printf ("/proc/self/fd/%d", dirfd);
-  /* (the descriptor's own magic link followed, a link at NAME not) */
-  stamp->acl = (name != NULL ? lgetxattr (proc, "system.posix_acl_access", NULL, 0)
-                             : getxattr (proc, "system.posix_acl_access", NULL, 0))
-                 >= 0
-               || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
-  errno = errsv;
-}
-
 gint64
 kic_fs_stamp_clock (void)
 {
@@ -90,6 +72,89 @@ granularity_ns (const KicFsStamp *stamp)
   if (clock_getres (CLOCK_REALTIME_COARSE, &res) != 0)
     return 10 * (gint64) 1000000;
   return MAX ((gint64) res.tv_sec * 1000000000 + res.tv_nsec, 1);
+}
+
+void
+kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name, gint64 read_ns)
+{
+  g_autofree char *proc = NULL;
+  int errsv = errno;
+
+  if (stamp->type != KIC_FS_DIR || !stamp->exists)
+    return;
+  proc = name != NULL ? g_strdup_printf ("/proc/self/fd/%d/%s", dirfd, name)
+                      : g_strdup_printf ("/proc/self/fd/%d", dirfd);
+  /* (the descriptor's own magic link followed, a link at NAME not) */
+  stamp->acl = (name != NULL ? lgetxattr (proc, "system.posix_acl_access", NULL, 0)
+                             : getxattr (proc, "system.posix_acl_access", NULL, 0))
+                 >= 0
+               || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
+  /* A setfacl, chmod or chown sets the change time to the clock's tick:
+   * one made after the read gets a change time of the read's tick or
+   * later.  A change time older than the read by a whole tick is then one
+   * no such change since can leave as it is, and while it stays, so does
+   * the answer (kic_fs_stamp_acl_from()); a younger one vouches for
+   * nothing (the racy rule below). */
+  stamp->acl_ctime_ns = 0;
+  if (!others_may_write (stamp) && read_ns != 0 && stamp->ctime_ns > 0
+      && stamp->ctime_ns <= read_ns - granularity_ns (stamp))
+    stamp->acl_ctime_ns = stamp->ctime_ns;
+  errno = errsv;
+}
+
+/* The number that field I (from 0) of the state STATE begins with, into
+ * *V; FALSE when it has no such field or it is no number */
+static gboolean
+state_field (const char *state, guint i, gint64 *v)
+{
+  const char *p = state;
+  char *end;
+
+  for (; i > 0; i--)
+    if ((p = strchr (p, ' ')) == NULL)
+      return FALSE;
+    else
+      p++;
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  *v = g_ascii_strtoll (p, &end, 10);
+  return *end == ' ' || *end == '\0';
+}
+
+gboolean
+kic_fs_stamp_acl_from (KicFsStamp *stamp, const char *was)
+{
+  gint64 mode, ctime_ns;
+
+  /* "DEV INO MTIME MODE UID CTIME" (kic_fs_stamp_format()) */
+  if (stamp->type != KIC_FS_DIR || !stamp->exists || was == NULL || others_may_write (stamp)
+      || !state_field (was, 5, &ctime_ns) || ctime_ns != stamp->ctime_ns || !state_field (was, 3, &mode))
+    return FALSE;
+  stamp->acl = (mode & 010000000) != 0;
+  stamp->acl_ctime_ns = ctime_ns;
+  return TRUE;
+}
+
+/* The length of what STATE says of its object: all of it, but for the
+ * sixth of six numbers, the change time a directory's ACL was known at */
+static gsize
+identity_length (const char *state)
+{
+  const char *p = state;
+  guint spaces = 0;
+
+  for (; *p != '\0'; p++)
+    if (*p == ' ' && ++spaces == 5)
+      break;
+  return (gsize) (p - state);
+}
+
+gboolean
+kic_fs_stamp_dir_states_equal (const char *now, const char *was)
+{
+  gsize n = identity_length (now);
+
+  return n == identity_length (was) && memcmp (now, was, n) == 0;
 }
 
 /* git's "racy git" rule: a change made after the stamp was read, but in
@@ -139,8 +204,8 @@ kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t)
   if (stamp_is_racy (stamp))
     return "racy";
   /* "DEV INO MTIME CTIME" for a directory others may write, "DEV INO
-   * MTIME MODE UID" for one only root may, "DEV INO SIZE MTIME CTIME" for
-   * a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before).  A
+   * MTIME MODE UID [CTIME]" for one only root may, "DEV INO SIZE MTIME
+   * CTIME" for a file (printf's G_GUINT64_FORMAT and G_GINT64_FORMAT before).  A
    * chmod, chown or setfacl moves the change time alone: where the stamp
    * holds none, the mode (with 010000000 for an access ACL) and the owner
    * tell them (a directory made private keeps no copy made from it,
@@ -156,6 +221,12 @@ kic_fs_stamp_format (const KicFsStamp *stamp, KicFsStampText *t)
         {
           stamp_text_add_id (t, (stamp->mode & 07777) | (stamp->acl ? 010000000 : 0));
           stamp_text_add_id (t, stamp->uid);
+          /* and the change time the ACL was known at, when one vouches
+           * for it: no ACL is asked again while it stays
+           * (kic_fs_stamp_acl_from()), and it is no part of what the
+           * directory is (kic_fs_stamp_dir_states_equal()) */
+          if (stamp->acl_ctime_ns != 0)
+            stamp_text_add (t, stamp->acl_ctime_ns);
         }
     }
   else
@@ -203,10 +274,11 @@ void
 kic_fs_stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp)
 {
   const char *relative = path[1] ? path + 1 : ".";
+  gint64 read_ns = kic_fs_stamp_clock ();
   struct stat st;
 
   /* the path is a real path: all its components are directories whose
    * listings are inputs too, so a link put in place of one shows there */
   kic_fs_stamp_of_stat (stamp, type, fstatat (rootfd, relative, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
-  kic_fs_stamp_ask_acl (stamp, rootfd, path[1] ? relative : NULL);
+  kic_fs_stamp_ask_acl (stamp, rootfd, path[1] ? relative : NULL, read_ns);
 }

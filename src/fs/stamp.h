@@ -36,6 +36,10 @@ typedef struct {
   guint32 mode;     /* others may write is stamped by its ctime too) */
   gboolean acl;     /* a directory: it has an access ACL (asked by
                      * kic_fs_stamp_ask_acl(); FALSE when not asked) */
+  gint64 acl_ctime_ns; /* a directory only root may write: the change
+                        * time ACL holds for, 0 when none vouches for it
+                        * (stamp.c: the ACL is not asked again while the
+                        * change time stays) */
   gint64 read_ns;   /* CLOCK_REALTIME_COARSE, the clock file times come
                      * from, just before the fstat; 0 when not read so
                      * (stamp.c: git's racy rule) */
@@ -47,8 +51,22 @@ void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat 
 /* For a directory's STAMP, whether NAME in DIRFD (NAME NULL: DIRFD
  * itself) has an access ACL: a setfacl moves only the change time, which
  * the stamp of a directory only root may write does not hold (stamp.c).
- * An answer that is not known counts as one. */
-void kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name);
+ * An answer that is not known counts as one.  READ_NS: the clock before
+ * the stat STAMP is of (kic_fs_stamp_clock(); 0: not known), which says
+ * whether its change time vouches for the answer. */
+void kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name, gint64 read_ns);
+
+/* The ACL of the directory stamped as STAMP (now) taken from WAS, the
+ * fingerprint's state of it, when that holds the change time its ACL
+ * answer was vouched for by and STAMP's is the same (any setfacl, chmod
+ * or chown since moved it): TRUE, and there is no need to ask. */
+gboolean kic_fs_stamp_acl_from (KicFsStamp *stamp, const char *was);
+
+/* Do the states NOW and WAS of a directory (kic_fs_stamp_format()'s
+ * text) say the same?  The change time a state of a directory only root
+ * may write ends with is a note of when its ACL was known, not part of
+ * what the directory is. */
+gboolean kic_fs_stamp_dir_states_equal (const char *now, const char *was);
 
 /* The time a stamp is read at, taken before the stat it stamps: a change
  * after the stat gets a time no earlier than this (stamp.c, the racy
@@ -61,9 +79,9 @@ gint64 kic_fs_stamp_clock (void);
  * there. */
 void kic_fs_stamp_of_path (int rootfd, KicFsType type, const char *path, KicFsStamp *stamp);
 
-/* Up to five numbers joined by spaces, and a NUL: kic_fs_stamp_format()'s text */
+/* Up to six numbers joined by spaces, and a NUL: kic_fs_stamp_format()'s text */
 typedef struct {
-  char text[5 * KIC_INT64_DIGITS + 1];
+  char text[6 * KIC_INT64_DIGITS + 1];
   gsize len;
 } KicFsStampText;
 

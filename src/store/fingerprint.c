@@ -8,7 +8,10 @@
  *                                  loss or damage is what it tells)
  * where the state is kic_fs_stamp_format()'s numbers (stamp.c), "none"
  * when there is no such directory or file, or "racy" when the stamp
- * proves nothing.  Paths are g_strescape()d.
+ * proves nothing.  Paths are g_strescape()d.  The sixth number a
+ * directory only root may write can have is the change time its ACL was
+ * known at: the look asks the ACL only when that moved, and compares the
+ * states without it (kic_fs_stamp_dir_states_equal()).
  */
 #include "fingerprint.h"
 
@@ -32,7 +35,9 @@
  * "racy" stamps (a fingerprint of version 1 may hide either: it matches
  * nothing) */
 /* 3: directories only root may write stamped by their mode, owner and
- * ACL too (issue 39, row 3) */
+ * ACL too (issue 39, row 3), and, as a note outside what is compared, the
+ * change time the ACL was known at (a version 3 state without it is one
+ * whose ACL is asked) */
 #define HEADER "kde-icon-cache fingerprint 3"
 
 /* PATH, an object of TYPE, as it is now, as *STAMP, and its text in OUT */
@@ -83,12 +88,15 @@ cursor_pop (StatCursor *c)
 }
 
 /* PATH (a clean absolute path, not "/"), an object of TYPE, as it is now,
- * into *STAMP. */
+ * into *STAMP; WAS, the fingerprint's state of it (NULL: none), may tell
+ * its ACL (kic_fs_stamp_acl_from()). */
 static void
-cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp)
+cursor_stamp (StatCursor *c, KicFsType type, const char *path, const char *was, KicFsStamp *stamp)
 {
   const char *base = strrchr (path, '/') + 1;
   gsize n = (gsize) (base - 1 - path); /* its directory: PATH's first N bytes ("" for the root) */
+  gint64 read_ns;
+  int dirfd;
   struct stat st;
 
   /* the open directories that are not that directory or one above it */
@@ -124,12 +132,11 @@ cursor_stamp (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp
       g_array_append_val (c->ends, len);
       g_array_append_val (c->fds, fd);
     }
-  kic_fs_stamp_of_stat (stamp, type,
-                        fstatat (c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd, base,
-                                 &st, AT_SYMLINK_NOFOLLOW) == 0
-                          ? &st
-                          : NULL);
-  kic_fs_stamp_ask_acl (stamp, c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd, base);
+  dirfd = c->fds->len > 0 ? g_array_index (c->fds, int, c->fds->len - 1) : c->rootfd;
+  read_ns = kic_fs_stamp_clock ();
+  kic_fs_stamp_of_stat (stamp, type, fstatat (dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+  if (!kic_fs_stamp_acl_from (stamp, was))
+    kic_fs_stamp_ask_acl (stamp, dirfd, base, read_ns);
 }
 
 static void
@@ -143,14 +150,14 @@ cursor_clear (StatCursor *c)
 }
 
 /* PATH as it is now, by CURSOR (the root itself from the root's
- * descriptor). */
+ * descriptor); WAS as cursor_stamp() takes it. */
 static void
-stamp_in_order (StatCursor *c, KicFsType type, const char *path, KicFsStamp *stamp)
+stamp_in_order (StatCursor *c, KicFsType type, const char *path, const char *was, KicFsStamp *stamp)
 {
   if (path[1] == '\0')
     kic_fs_stamp_of_path (c->rootfd, type, path, stamp);
   else
-    cursor_stamp (c, type, path, stamp);
+    cursor_stamp (c, type, path, was, stamp);
 }
 
 /* The type of an input, from the head of its line ("d\t..." or "f\t...") */
@@ -252,32 +259,71 @@ kic_fingerprint_inputs (KicFsIndex *index, const char *store)
   return kic_sha256_dup_hex (&digest);
 }
 
-char *
-kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies)
+struct _KicFingerprintDraft {
+  GString *lines;  /* the inputs' lines but for those of the directories above the store */
+  GPtrArray *now;  /* those directories' paths, stamped when finished ... */
+  GArray *at;      /* ... and where in LINES each one's line goes */
+};
+
+KicFingerprintDraft *
+kic_fingerprint_draft (KicFsIndex *index, const char *store)
 {
-  int rootfd = kic_fs_index_rootfd (index);
   GHashTable *stamps = kic_fs_index_stamps (index);
+  KicFingerprintDraft *draft = g_new0 (KicFingerprintDraft, 1);
   g_autoptr (GPtrArray) paths = NULL;
-  g_autofree char *escaped = g_strescape (settings, NULL);
-  g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
-  GString *out;
 
   g_return_val_if_fail (stamps != NULL, NULL);
   paths = sorted_inputs (index, store);
-  out = g_string_new (HEADER "\n");
-  g_string_append_printf (out, "settings\t%s\n", escaped);
+  draft->lines = g_string_sized_new (128 * paths->len);
+  draft->now = g_ptr_array_new_with_free_func (g_free);
+  draft->at = g_array_new (FALSE, FALSE, sizeof (gsize));
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
+      KicFsStampText t;
+
+      /* above the store, the run may have created it: as it is when
+       * finished */
+      if (kic_path_is_under (store, path))
+        {
+          g_ptr_array_add (draft->now, g_strdup (path));
+          g_array_append_val (draft->at, draft->lines->len);
+        }
+      else
+        add_input (draft->lines, stamp->type, kic_fs_stamp_format (stamp, &t), path);
+    }
+  return draft;
+}
+
+char *
+kic_fingerprint_finish (KicFingerprintDraft *draft, KicFsIndex *index, const char *store, const char *settings,
+                        GHashTable *copies)
+{
+  int rootfd = kic_fs_index_rootfd (index);
+  GHashTable *stamps = kic_fs_index_stamps (index);
+  g_autofree char *escaped = g_strescape (settings, NULL);
+  g_autofree char *manifest = g_build_filename (store, "manifest", NULL);
+  GString *out = g_string_sized_new (draft->lines->len + 4096);
+  gsize done = 0;
+
+  g_string_append (out, HEADER "\n");
+  g_string_append_printf (out, "settings\t%s\n", escaped);
+  for (guint i = 0; i <= draft->now->len; i++)
+    {
+      gsize at = i < draft->now->len ? g_array_index (draft->at, gsize, i) : draft->lines->len;
       KicFsStamp now;
       KicFsStampText t;
 
-      /* above the store, the run may have created it: as they are now */
-      add_input (out, stamp->type,
-                 kic_path_is_under (store, path) ? stamp_now (rootfd, stamp->type, path, &now, &t)
-                                                 : kic_fs_stamp_format (stamp, &t),
-                 path);
+      g_string_append_len (out, draft->lines->str + done, (gssize) (at - done));
+      done = at;
+      if (i < draft->now->len)
+        {
+          const char *path = g_ptr_array_index (draft->now, i);
+          const KicFsStamp *stamp = g_hash_table_lookup (stamps, path);
+
+          add_input (out, stamp->type, stamp_now (rootfd, stamp->type, path, &now, &t), path);
+        }
     }
   {
     KicFsStamp now;
@@ -298,7 +344,28 @@ kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings
             add_line (out, 'c', kic_fs_stamp_format_copy (g_hash_table_lookup (copies, path), &t), path);
         }
     }
+  kic_fingerprint_draft_free (draft);
   return g_string_free (out, FALSE);
+}
+
+void
+kic_fingerprint_draft_free (KicFingerprintDraft *draft)
+{
+  if (draft == NULL)
+    return;
+  g_string_free (draft->lines, TRUE);
+  g_ptr_array_unref (draft->now);
+  g_array_unref (draft->at);
+  g_free (draft);
+}
+
+char *
+kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies)
+{
+  KicFingerprintDraft *draft = kic_fingerprint_draft (index, store);
+
+  g_return_val_if_fail (draft != NULL, NULL);
+  return kic_fingerprint_finish (draft, index, store, settings, copies);
 }
 
 /* The stamps of inputs FIRST to END - 1 (PATHS, of the types HEADS say),
@@ -320,8 +387,12 @@ stat_range (gpointer data)
 
   cursor_init (&cursor, range->rootfd);
   for (guint i = range->first; i < range->end; i++)
-    stamp_in_order (&cursor, input_type (g_ptr_array_index (range->heads, i)), g_ptr_array_index (range->paths, i),
-                    &range->stamps[i - range->first]);
+    {
+      const char *head = g_ptr_array_index (range->heads, i);
+
+      stamp_in_order (&cursor, input_type (head), g_ptr_array_index (range->paths, i), head + 2,
+                      &range->stamps[i - range->first]);
+    }
   cursor_clear (&cursor);
   return NULL;
 }
@@ -428,9 +499,9 @@ fingerprint_compare (int rootfd, const GPtrArray *heads, const GPtrArray *paths,
       if (i >= range.first)
         stamp = range.stamps[i - range.first];
       else
-        stamp_in_order (&cursor, input_type (head), path, &stamp);
+        stamp_in_order (&cursor, input_type (head), path, state, &stamp);
       now = head[0] == 'c' ? kic_fs_stamp_format_copy (&stamp, &now_text) : kic_fs_stamp_format (&stamp, &now_text);
-      if (strcmp (now, state) != 0)
+      if (head[0] == 'd' ? !kic_fs_stamp_dir_states_equal (now, state) : strcmp (now, state) != 0)
         {
           kic_debug ("fingerprint: '%s' changed (%s, was %s)", path, now, state);
           if (on_change != NULL && g_hash_table_size (changed) == 0)

@@ -53,6 +53,17 @@ char *kic_fingerprint_inputs (KicFsIndex *index, const char *store);
  * transfer full */
 char *kic_fingerprint_make (KicFsIndex *index, const char *store, const char *settings, GHashTable *copies);
 
+/* kic_fingerprint_make() in two steps: the lines of the inputs as INDEX
+ * stamped them, which nothing the writer does changes (made while it
+ * commits, rebuild-kept.c), then the rest (the directories above STORE
+ * and its manifest as they are now, the copies); the draft is freed
+ * there.  transfer full */
+typedef struct _KicFingerprintDraft KicFingerprintDraft;
+KicFingerprintDraft *kic_fingerprint_draft (KicFsIndex *index, const char *store);
+char *kic_fingerprint_finish (KicFingerprintDraft *draft, KicFsIndex *index, const char *store, const char *settings,
+                              GHashTable *copies);
+void kic_fingerprint_draft_free (KicFingerprintDraft *draft);
+
 /* TRUE when the fingerprint TEXT was made with SETTINGS, lists STORE's
  * manifest and inputs whose digest is INPUTS (the manifest's "# inputs:";
  * NULL never matches), and every input it lists is as it was then; ROOTFD

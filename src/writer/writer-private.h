@@ -68,6 +68,9 @@ struct _KicWriter {
   gboolean budget_spent; /* the store's file system is as full as it may get */
   KicManifest *old;     /* the manifest as read */
   KicManifest *committed; /* the manifest kic_writer_apply() committed */
+  const KicManifest *committing; /* ... while it is made durable */
+  void (*meanwhile) (gpointer data); /* kic_writer_set_meanwhile() */
+  gpointer meanwhile_data;
   GPtrArray *made;      /* parents of the store this run created */
   GHashTable *in_place; /* store copies that already have their content ->
                          * the stamp they were found with (KicFsStamp*),

@@ -408,17 +408,41 @@ copies_to_write (Writer *w, const KicManifest *desired)
   return FALSE;
 }
 
+static gpointer
+meanwhile_thread (gpointer data)
+{
+  Writer *w = data;
+
+  w->meanwhile (w->meanwhile_data);
+  return NULL;
+}
+
 /* The commit point, and then what went wrong on the way that did not stop
- * the run: a directory's time not put back. */
+ * the run: a directory's time not put back.  The caller's work for after
+ * the run (kic_writer_set_meanwhile()) is done while the manifest's fsync
+ * waits for the disk: the times are put back, the last reading of the
+ * index (dir_as_read()). */
 static gboolean
 commit (Writer *w, const KicManifest *desired, GError **error)
 {
   g_autoptr (GError) times = NULL;
   g_autofree char *final_text = NULL;
   gboolean restored = writer_restore_dir_times (w, &times);
+  GThread *meanwhile = NULL;
+  gboolean put;
 
   final_text = kic_manifest_to_string (desired);
-  if (!writer_put_manifest (w, final_text, error))
+  if (w->meanwhile != NULL && !w->options.dry_run)
+    {
+      w->committing = desired;
+      if ((meanwhile = g_thread_try_new ("kic-keep", meanwhile_thread, w, NULL)) == NULL)
+        w->meanwhile (w->meanwhile_data);
+    }
+  put = writer_put_manifest (w, final_text, error);
+  if (meanwhile != NULL)
+    g_thread_join (meanwhile);
+  w->committing = NULL;
+  if (!put)
     return FALSE;
   if (!restored)
     {
@@ -529,9 +553,9 @@ kic_writer_store_stamps (KicWriter *w)
   g_autofree char *open_dir_path = NULL;
   int fd = -1;
 
-  if (w->committed == NULL)
+  if (w->committed == NULL && w->committing == NULL)
     return stamps;
-  files = entries_of_kind (w->committed, KIC_ENTRY_FILE);
+  files = entries_of_kind (w->committed != NULL ? w->committed : w->committing, KIC_ENTRY_FILE);
   for (guint i = 0; i < files->len; i++)
     {
       const KicManifestEntry *e = g_ptr_array_index (files, i);
@@ -642,6 +666,13 @@ kic_writer_set_inputs (KicWriter *w, const char *inputs)
 {
   g_free (w->inputs);
   w->inputs = g_strdup (inputs);
+}
+
+void
+kic_writer_set_meanwhile (KicWriter *w, void (*func) (gpointer data), gpointer data)
+{
+  w->meanwhile = func;
+  w->meanwhile_data = data;
 }
 
 /* Write TEXT as the store's file NAME, unless it is already that; with

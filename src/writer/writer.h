@@ -125,6 +125,15 @@ gboolean kic_writer_apply (KicWriter *writer, const GPtrArray *links, const char
  * same inputs can match it.  Before kic_writer_apply(). */
 void kic_writer_set_inputs (KicWriter *writer, const char *inputs);
 
+/* Have FUNC (DATA) run on a thread of its own while kic_writer_apply()
+ * waits for its manifest to reach the disk (the fsync of its commit
+ * point), or in turn when no thread can be had; not for a dry run.  By
+ * then every copy and link is in place and the writer reads neither the
+ * index nor its copies again: FUNC may read both, and call
+ * kic_writer_store_stamps(), nothing else of the writer's.  Before
+ * kic_writer_apply(). */
+void kic_writer_set_meanwhile (KicWriter *writer, void (*func) (gpointer data), gpointer data);
+
 /* Record TEXT as the store's fingerprint (fingerprint.h): atomically, and
  * only when it differs from the one there; nothing for a dry run or when
  * there is no store. */

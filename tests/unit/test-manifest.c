@@ -128,6 +128,48 @@ test_path_ok (void)
   g_assert_false (kic_manifest_path_ok (NULL));
 }
 
+/* kic_manifest_path_ok() as a byte at a time decides it, for a path of
+ * 1 to 40 bytes with any one byte anywhere in it (a control character,
+ * DEL, a byte beyond ASCII alone, or starting a UTF-8 pair), the other
+ * bytes plain */
+static gboolean
+path_ok_bytes (const char *path)
+{
+  if (path[0] != '/')
+    return FALSE;
+  for (const char *p = path; *p; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      return FALSE;
+  return g_utf8_validate (path, -1, NULL);
+}
+
+static void
+test_path_ok_every_place (void)
+{
+  guint n_ok = 0, n_not = 0;
+
+  for (guint length = 1; length <= 40; length++)
+    for (guint at = 1; at < length; at++)
+      for (guint byte = 1; byte < 256; byte++)
+        {
+          char path[42];
+
+          memset (path, 'a', length);
+          path[0] = '/';
+          path[length] = '\0';
+          path[at] = (char) byte;
+          if (byte >= 0xc2 && byte <= 0xdf && at + 1 < length)
+            path[at + 1] = (char) 0xa9; /* (a whole pair) */
+          if (path_ok_bytes (path))
+            n_ok++;
+          else
+            n_not++;
+          g_assert_cmpint (kic_manifest_path_ok (path), ==, path_ok_bytes (path));
+        }
+  g_assert_cmpuint (n_ok, >, 0);
+  g_assert_cmpuint (n_not, >, 0);
+}
+
 /* what the writer can write: the planner's filter too (issue 39, row 6) */
 static void
 test_path_writable (void)
@@ -190,6 +232,7 @@ main (int argc, char **argv)
   g_test_add_func ("/manifest/journal", test_journal);
   g_test_add_func ("/manifest/bad-lines", test_bad_lines);
   g_test_add_func ("/manifest/path-ok", test_path_ok);
+  g_test_add_func ("/manifest/path-ok-every-place", test_path_ok_every_place);
   g_test_add_func ("/manifest/path-writable", test_path_writable);
   g_test_add_func ("/manifest/inputs-only", test_inputs_only);
   g_test_add_func ("/manifest/round-trip", test_round_trip);

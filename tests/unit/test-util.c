@@ -333,6 +333,43 @@ test_str_hash (void)
   g_assert_cmpuint (kic_str_hash (""), !=, kic_str_hash ("a"));
 }
 
+/* kic_str_hash() over every byte of a short string, whatever its place
+ * in a word (each of the 2^L strings of 'a' and 'b' of every length L up
+ * to 10), and past the first KiB, which SipHash takes */
+static void
+test_str_hash_every_byte (void)
+{
+  g_autoptr (GHashTable) values = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint n = 0;
+
+  for (guint length = 1; length <= 10; length++)
+    for (guint bits = 0; bits < 1u << length; bits++)
+      {
+        char name[11];
+
+        for (guint i = 0; i < length; i++)
+          name[i] = bits & (1u << i) ? 'b' : 'a';
+        name[length] = '\0';
+        g_hash_table_add (values, GUINT_TO_POINTER (kic_str_hash (name)));
+        n++;
+      }
+  /* (2 046 strings: a collision among them, for 2^-32 a pair, about once
+   * in two thousand runs; two, once in millions) */
+  g_assert_cmpuint (g_hash_table_size (values), >=, n - 1);
+  {
+    g_autofree char *longer = g_strnfill (5000, 'x');
+    g_autofree char *same = g_strnfill (5000, 'x');
+    guint h = kic_str_hash (longer);
+
+    g_assert_cmpuint (kic_str_hash (same), ==, h);
+    same[4999] = 'y';
+    g_assert_cmpuint (kic_str_hash (same), !=, h);
+    same[4999] = 'x';
+    same[1024] = 'y';
+    g_assert_cmpuint (kic_str_hash (same), !=, h);
+  }
+}
+
 /* kic_format_int64() and kic_format_uint64() must print what printf's
  * "%" G_GINT64_FORMAT and G_GUINT64_FORMAT do
  * (the state and the plan key were written that way before it) */
@@ -353,6 +390,29 @@ test_format_int64 (void)
 
       g_assert_cmpstr (buf, ==, want);
       g_assert_cmpuint (n, ==, strlen (want));
+    }
+  /* every number of digits, odd and even, at its ends, and numbers of
+   * every size between */
+  for (guint k = 0; k < 64 * 64; k++)
+    {
+      guint64 v = (k & 1 ? G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) * (k + 1) : 1) >> (k % 64);
+      guint64 ten = 1;
+      char buf[KIC_INT64_DIGITS];
+
+      for (guint d = 0; d < k % 20; d++)
+        ten *= 10;
+      for (guint64 u = k & 1 ? v : ten - 1; u <= (k & 1 ? v : ten); u++)
+        {
+          g_autofree char *want = g_strdup_printf ("%" G_GUINT64_FORMAT, u);
+          g_autofree char *want_signed = g_strdup_printf ("%" G_GINT64_FORMAT, -(gint64) (u >> 1));
+
+          g_assert_cmpuint (kic_format_uint64 (buf, u), ==, strlen (want));
+          g_assert_cmpstr (buf, ==, want);
+          g_assert_cmpuint (kic_format_int64 (buf, -(gint64) (u >> 1)), ==, strlen (want_signed));
+          g_assert_cmpstr (buf, ==, want_signed);
+          if (u == G_MAXUINT64)
+            break;
+        }
     }
 }
 
@@ -447,6 +507,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/read-uint", test_read_uint);
   g_test_add_func ("/util/checksum64", test_checksum64);
   g_test_add_func ("/util/str-hash", test_str_hash);
+  g_test_add_func ("/util/str-hash-every-byte", test_str_hash_every_byte);
   g_test_add_func ("/util/sorted-keys", test_sorted_keys);
   g_test_add_func ("/util/siphash", test_siphash);
   g_test_add_func ("/util/format-int64", test_format_int64);
