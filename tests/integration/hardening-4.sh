@@ -374,19 +374,23 @@ for how in rebuild full; do
 done
 
 # -- row 4 (part): the fingerprint's look keeps a bounded number of
-# directories open whatever the depth: a theme directory 61 levels deep
-# (breeze's Directories= names it), and a run allowed 40 descriptors
+# directories open whatever the depth: a theme directory 121 levels deep
+# (breeze's Directories= names it), and a run allowed 64 descriptors (the
+# look's two cursors, the state read beside them and the run's own files
+# fit in that whatever the order they run in; one descriptor a level
+# would not)
 R=$(fresh r4deep)
-p=deep; i=0; while [ $i -lt 60 ]; do p=$p/d; i=$((i + 1)); done
+p=deep; i=0; while [ $i -lt 120 ]; do p=$p/d; i=$((i + 1)); done
 mkdir -p "$R/usr/share/icons/breeze/$p"
 svg deep > "$R/usr/share/icons/breeze/$p/kicdeep.svg"
 sed -i "s|^Directories=|Directories=$p,|" "$R/usr/share/icons/breeze/index.theme"
 printf '\n[%s]\nSize=48\nContext=Applications\nType=Fixed\n' "$p" >> "$R/usr/share/icons/breeze/index.theme"
 printf '[Desktop Entry]\nType=Application\nName=deep\nExec=true\nIcon=kicdeep\n' > "$R/usr/share/applications/kicdeep.desktop"
 kic --root "$R"; sleep 0.05; kic --root "$R"; sleep 0.05
-(ulimit -n 40; "$BIN" --root "$R" > "$WORK/out4" 2>&1)
+(ulimit -n 64; "$BIN" --root "$R" > "$WORK/out4" 2>&1)
 grep -c '/d/d/d/d' "$R$S/fingerprint" > "$WORK/n4"
 grep -q 'nothing to do' "$WORK/out4"
-ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)"
+ok $? "4: a theme directory 121 levels deep, 64 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)" ||
+  sed 's/^/# /' "$WORK/out4"
 
 tap_done
