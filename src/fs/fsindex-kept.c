@@ -6,6 +6,7 @@
 
 #include "hash.h"
 #include "safeopen.h"
+#include "sorted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -154,7 +155,7 @@ kic_fs_index_listings (KicFsIndex *index)
     {
       KicFsDir *dir = value;
 
-      if (index->is_virtual || (dir != NULL && !dir->from_disk))
+      if (index->is_virtual || (dir != NULL && (!dir->from_disk || dir->unlisted)))
         continue;
       GPtrArray *listing = dir != NULL ? seeded_listing (dir) : NULL;
 
@@ -163,6 +164,29 @@ kic_fs_index_listings (KicFsIndex *index)
       g_hash_table_insert (listings, (gpointer) key, listing);
     }
   return listings;
+}
+
+GPtrArray *
+kic_fs_index_unlisted (KicFsIndex *index)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, index->dirs);
+  while (index->n_unlisted > 0 && g_hash_table_iter_next (&iter, &key, &value))
+    if (value != NULL && ((KicFsDir *) value)->unlisted && ((KicFsDir *) value)->from_disk)
+      g_ptr_array_add (out, key);
+  g_ptr_array_sort (out, kic_compare_strings);
+  return out;
+}
+
+gboolean
+kic_fs_index_is_unlisted (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = index->is_virtual ? NULL : fsindex_get_dir (index, real);
+
+  return dir != NULL && dir->unlisted;
 }
 
 GPtrArray *
@@ -334,4 +358,59 @@ void
 kic_fs_index_file_was_read (KicFsIndex *index, const char *real, const struct stat *st, gint64 read_ns)
 {
   fsindex_keep_stat (index, KIC_FS_FILE, real, st, read_ns);
+}
+
+/* A listing's names, as the resolver and the planner ask them */
+GPtrArray *
+kic_fs_dir_names (const KicFsDir *dir)
+{
+  GPtrArray *names;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (dir->entries == NULL)
+    {
+      names = g_ptr_array_sized_new (dir->seeded->len);
+      for (guint i = 0; i < dir->seeded->len; i++)
+        g_ptr_array_add (names, ((KicFsListingEntry *) g_ptr_array_index (dir->seeded, i))->name);
+      return names;
+    }
+  names = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, dir->entries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  return names;
+}
+
+GPtrArray *
+kic_fs_dir_sorted_names (const KicFsDir *dir)
+{
+  GPtrArray *names = kic_fs_dir_names (dir);
+
+  /* a seeded listing is sorted */
+  if (dir->entries != NULL)
+    g_ptr_array_sort (names, kic_compare_strings);
+  return names;
+}
+
+gboolean
+kic_fs_dir_has (const KicFsDir *dir, const char *name)
+{
+  if (dir->unlisted)
+    return TRUE;
+  if (dir->entries == NULL)
+    return fsindex_seeded_find (dir, name) != NULL;
+  return g_hash_table_contains (dir->entries, name);
+}
+
+gboolean
+kic_fs_dir_listed (const KicFsDir *dir)
+{
+  return !dir->unlisted;
+}
+
+guint
+kic_fs_dir_size (const KicFsDir *dir)
+{
+  return dir->entries == NULL ? dir->seeded->len : g_hash_table_size (dir->entries);
 }

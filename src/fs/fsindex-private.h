@@ -35,6 +35,11 @@ struct _KicFsDir {
                         * NULL again whenever entries change */
   GPtrArray *seeded;   /* the sorted listing it was seeded from
                         * (kic_fs_index_seed(), a reference), or NULL */
+  gboolean unlisted;   /* its names are not known: a directory users may
+                        * write that holds more than the index reads of
+                        * one, or one below such a directory; every name
+                        * in it is KIC_FS_OTHER, and ENTRIES is empty
+                        * (fsindex_user_dir_full()) */
 };
 
 struct _KicFsIndex {
@@ -56,12 +61,30 @@ struct _KicFsIndex {
   GHashTable *mtimes;     /* virtual: real path -> gint64* (kic_fs_index_set_mtime()) */
   GHashTable *searchable; /* real path -> GINT_TO_POINTER (1 or -1): may every
                            * user search the directory (fsindex_dir_searchable()) */
+  guint n_unlisted;       /* directories whose names are not known */
+  guint user_entries;     /* the most names read of a directory users may
+                           * write (KIC_USER_ENTRIES) */
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
   GError *incomplete;     /* the first reason the picture is not the disk's:
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */
 };
+
+/* The most names the index reads of one directory users may write: past
+ * it the directory's names are not known (fsindex_user_dir_full()). */
+#define KIC_USER_ENTRIES 4096
+
+/* fsindex-read.c: may someone other than root (and the user running the
+ * tool) write the directory open as FD (its owner, group or other write
+ * bits, an access ACL)? */
+gboolean fsindex_user_writable (int fd);
+/* fsindex-read.c: DIR, read from disk, holds more names than the index
+ * reads of a directory users may write: its partial listing dropped, it
+ * is marked unlisted, with a warning naming HOST once. */
+void fsindex_user_dir_full (KicFsIndex *index, KicFsDir *dir, const char *host);
+/* fsindex.c: the entry every name of an unlisted directory has */
+KicFsEntry *fsindex_dir_find (KicFsDir *dir, const char *name);
 
 /* fsindex-read.c: may every user search the directory REAL (a real path
  * inside the root, not "/")?  Asked once a run per directory. */

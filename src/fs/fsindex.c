@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -95,10 +96,24 @@ fsindex_dir_entries (KicFsDir *dir)
   return dir->entries;
 }
 
+/* What every name of an unlisted directory is (never changed: no link) */
+static KicFsEntry unknown_entry = { DT_FIFO, TRUE, KIC_FS_OTHER, NULL, NULL, NULL };
+
+KicFsEntry *
+fsindex_dir_find (KicFsDir *dir, const char *name)
+{
+  return dir->unlisted ? &unknown_entry : g_hash_table_lookup (fsindex_dir_entries (dir), name);
+}
+
 KicFsIndex *
 fsindex_index_new (const char *root, gboolean is_virtual)
 {
   KicFsIndex *index = g_new0 (KicFsIndex, 1);
+  const char *test = g_getenv ("KIC_TEST_USER_ENTRIES");
+
+  /* (the tests' override: a directory past the bound without writing
+   * thousands of files) */
+  index->user_entries = test != NULL && atoi (test) > 0 ? (guint) atoi (test) : KIC_USER_ENTRIES;
 
   index->root = g_strdup (root);
   index->rootfd = is_virtual ? -1 : kic_root_open (root[0] ? root : "/");
@@ -235,6 +250,8 @@ read_dir (KicFsIndex *index, const char *real)
   struct dirent *de;
   DIR *d;
   int fd;
+  guint n = 0;
+  gboolean users;
 
   index->n_dirs_read++;
   /* REAL has no links in it: refuse any that appeared since */
@@ -256,6 +273,7 @@ read_dir (KicFsIndex *index, const char *real)
   dir = g_new0 (KicFsDir, 1);
   dir->real = g_strdup (real[1] ? real : "/");
   dir->from_disk = TRUE;
+  users = fsindex_user_writable (dirfd (d));
   /* readdir() returns NULL at the end and on an error, which only errno
    * tells apart: a listing cut short is not the directory */
   while ((errno = 0, de = readdir (d)) != NULL)
@@ -264,6 +282,11 @@ read_dir (KicFsIndex *index, const char *real)
 
       if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
         continue;
+      if (users && ++n > index->user_entries)
+        {
+          fsindex_user_dir_full (index, dir, host);
+          break;
+        }
       entry = g_new0 (KicFsEntry, 1);
       entry->d_type = kic_fs_entry_type (dirfd (d), de);
       if (entry->d_type != DT_LNK)
@@ -278,7 +301,7 @@ read_dir (KicFsIndex *index, const char *real)
     }
   if (dir->entries == NULL)
     dir->entries = g_hash_table_ref (index->no_entries);
-  if (errno != 0)
+  if (errno != 0 && !dir->unlisted)
     {
       set_incomplete (index, host, errno);
       fs_dir_free (dir);
@@ -295,9 +318,23 @@ fsindex_get_dir (KicFsIndex *index, const char *real)
 {
   gpointer value;
 
+  g_autofree char *parent = NULL;
+  KicFsDir *up;
+
   if (g_hash_table_lookup_extended (index->dirs, real, NULL, &value))
     return value;
-  value = index->is_virtual ? NULL : read_dir (index, real);
+  /* below an unlisted directory (resolve() walks into it): not read */
+  if (index->n_unlisted > 0 && strcmp (real, "/") != 0 && (parent = g_path_get_dirname (real)) != NULL
+      && (up = g_hash_table_lookup (index->dirs, parent)) != NULL && up->unlisted)
+    {
+      /* (not from disk: the state keeps nothing of it, its top's stamp
+       * stands for it) */
+      value = fsindex_fs_dir_new (real);
+      ((KicFsDir *) value)->unlisted = TRUE;
+      index->n_unlisted++;
+    }
+  else
+    value = index->is_virtual ? NULL : read_dir (index, real);
   g_hash_table_insert (index->dirs, g_strdup (real), value);
   return value;
 }
@@ -375,6 +412,11 @@ resolve (KicFsIndex *index, const char *path, int *links)
         continue;
       if (strcmp (c, "..") == 0)
         {
+          /* below an unlisted directory a name may be a link to anywhere:
+           * the walk stays there, where everything is unknown */
+          if (index->n_unlisted > 0 && (dir = fsindex_get_dir (index, cur)) != NULL && dir->unlisted
+              && !dir->from_disk)
+            continue;
           next = g_path_get_dirname (cur);
           g_free (cur);
           cur = next;
@@ -388,7 +430,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
       dir = fsindex_get_dir (index, cur);
       if (dir == NULL)
         return NULL;
-      entry = g_hash_table_lookup (fsindex_dir_entries (dir), c);
+      entry = fsindex_dir_find (dir, c);
       if (entry == NULL)
         return NULL;
       next = path_join (cur, c);
@@ -427,7 +469,7 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
     return NULL;
   *done = TRUE;
   dir = fsindex_get_dir (index, parent);
-  entry = dir != NULL ? g_hash_table_lookup (fsindex_dir_entries (dir), slash + 1) : NULL;
+  entry = dir != NULL ? fsindex_dir_find (dir, slash + 1) : NULL;
   if (entry == NULL)
     return NULL;
   if (entry->d_type == DT_LNK)
@@ -472,7 +514,7 @@ type_of_real (KicFsIndex *index, const char *real)
   parent = g_path_get_dirname (real);
   base = g_path_get_basename (real);
   dir = fsindex_get_dir (index, parent);
-  entry = dir ? g_hash_table_lookup (fsindex_dir_entries (dir), base) : NULL;
+  entry = dir ? fsindex_dir_find (dir, base) : NULL;
   if (entry == NULL || entry->d_type == DT_LNK)
     return KIC_FS_NONE; /* resolve() never returns a link */
   return entry->type;
@@ -511,7 +553,7 @@ kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
   listing = fsindex_get_dir (index, real);
   if (listing == NULL)
     return KIC_FS_NONE;
-  entry = g_hash_table_lookup (fsindex_dir_entries (listing), name);
+  entry = fsindex_dir_find (listing, name);
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, real, name, entry);
@@ -529,57 +571,11 @@ KicFsType
 kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
 {
   /* (the listing belongs to the index; only its table is made here) */
-  KicFsEntry *entry = g_hash_table_lookup (fsindex_dir_entries ((KicFsDir *) dir), name);
+  KicFsEntry *entry = fsindex_dir_find ((KicFsDir *) dir, name);
 
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, dir->real, name, entry);
-}
-
-GPtrArray *
-kic_fs_dir_names (const KicFsDir *dir)
-{
-  GPtrArray *names;
-  GHashTableIter iter;
-  gpointer key;
-
-  if (dir->entries == NULL)
-    {
-      names = g_ptr_array_sized_new (dir->seeded->len);
-      for (guint i = 0; i < dir->seeded->len; i++)
-        g_ptr_array_add (names, ((KicFsListingEntry *) g_ptr_array_index (dir->seeded, i))->name);
-      return names;
-    }
-  names = g_ptr_array_new ();
-  g_hash_table_iter_init (&iter, dir->entries);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (names, key);
-  return names;
-}
-
-GPtrArray *
-kic_fs_dir_sorted_names (const KicFsDir *dir)
-{
-  GPtrArray *names = kic_fs_dir_names (dir);
-
-  /* a seeded listing is sorted */
-  if (dir->entries != NULL)
-    g_ptr_array_sort (names, kic_compare_strings);
-  return names;
-}
-
-gboolean
-kic_fs_dir_has (const KicFsDir *dir, const char *name)
-{
-  if (dir->entries == NULL)
-    return fsindex_seeded_find (dir, name) != NULL;
-  return g_hash_table_contains (dir->entries, name);
-}
-
-guint
-kic_fs_dir_size (const KicFsDir *dir)
-{
-  return dir->entries == NULL ? dir->seeded->len : g_hash_table_size (dir->entries);
 }
 
 const char *
@@ -612,6 +608,8 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
   guint lo = 0;
   guint hi;
 
+  if (dir->unlisted)
+    return KIC_FS_OTHER;
   /* (an empty directory needs no slots) */
   if (kic_fs_dir_size (dir) == 0)
     return KIC_FS_NONE;
@@ -671,7 +669,7 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
   const char *real = fsindex_real_path_cached (index, path);
   KicFsDir *listing = real ? fsindex_get_dir (index, real) : NULL;
 
-  return listing != NULL ? kic_fs_dir_sorted_names (listing) : NULL;
+  return listing != NULL && !listing->unlisted ? kic_fs_dir_sorted_names (listing) : NULL;
 }
 
 int

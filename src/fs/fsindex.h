@@ -73,7 +73,8 @@ KicFsType kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *
  * by every path that resolves to it.  transfer none */
 const char *kic_fs_dir_real (const KicFsDir *dir);
 
-/* The names in directory PATH, sorted; NULL when PATH is not a directory.
+/* The names in directory PATH, sorted; NULL when PATH is not a directory
+ * or its names are not known (kic_fs_dir_listed()).
  * transfer container (the strings belong to the index) */
 GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
 
@@ -154,6 +155,14 @@ void kic_fs_listing_entry_free (gpointer entry);
  * asked anything more (the state is written from them at once) */
 GHashTable *kic_fs_index_listings (KicFsIndex *index);
 
+/* The directories read from disk whose names are not known
+ * (kic_fs_dir_listed()), which kic_fs_index_listings() leaves out: their
+ * real paths, sorted.  transfer container (the strings are the index's) */
+GPtrArray *kic_fs_index_unlisted (KicFsIndex *index);
+/* Is REAL (a real path, read if it was not) a directory whose names are
+ * not known? */
+gboolean kic_fs_index_is_unlisted (KicFsIndex *index, const char *real);
+
 /* The target of a link in directory DIR whose text is TEXT, as a listing
  * keeps it (KicFsListingEntry.target): joined to DIR (an absolute TEXT
  * starts at the root, as in a chroot) and cleaned.  transfer full */
@@ -202,7 +211,12 @@ guint kic_fs_index_generation (const KicFsIndex *index);
 GPtrArray *kic_fs_dir_names (const KicFsDir *dir);
 /* The same, sorted (a seeded listing's order, else sorted now). */
 GPtrArray *kic_fs_dir_sorted_names (const KicFsDir *dir);
-/* Does DIR list NAME?  How many names does it list? */
+/* Does DIR list NAME (TRUE for every name when its names are not known)?
+ * How many names does it list (none then)?  Are its names known: not
+ * those of a directory users may write that holds more than the index
+ * reads of one (fsindex-read.c), nor of one below it?  Every name in such
+ * a directory is KIC_FS_OTHER, and kic_fs_index_list() gives NULL. */
+gboolean kic_fs_dir_listed (const KicFsDir *dir);
 gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
 guint kic_fs_dir_size (const KicFsDir *dir);
 

@@ -50,6 +50,11 @@ void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat 
  * An answer that is not known counts as one. */
 void kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name);
 
+/* May someone other than root (and the user running the tool) write the
+ * directory stamped as STAMP: its owner, group or other write bits, or an
+ * access ACL (asked by kic_fs_stamp_ask_acl())? */
+gboolean kic_fs_stamp_others_may_write (const KicFsStamp *stamp);
+
 /* The time a stamp is read at, taken before the stat it stamps: a change
  * after the stat gets a time no earlier than this (stamp.c, the racy
  * rule). */

@@ -120,3 +120,21 @@ resolver_name_table_find (const ThemeNameTable *table, const char *name, GArray 
     }
   return TRUE;
 }
+
+/* Put each index of UNLISTED (rising; may be NULL) in its place among
+ * those AT has from START on (rising), once: a directory whose names are
+ * not known may list any name (kic_fs_dir_listed()). */
+void
+resolver_names_add_unlisted (const GArray *unlisted, GArray *at, guint start)
+{
+  for (guint u = 0; unlisted != NULL && at != NULL && u < unlisted->len; u++)
+    {
+      guint i = g_array_index (unlisted, guint, u);
+      guint j = start;
+
+      while (j < at->len && g_array_index (at, guint, j) < i)
+        j++;
+      if (j == at->len || g_array_index (at, guint, j) != i)
+        g_array_insert_val (at, j, i);
+    }
+}

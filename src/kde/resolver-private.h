@@ -48,6 +48,8 @@ void resolver_name_table_free (ThemeNameTable *table);
 /* NAME (which must outlive the table) is listed by directory DIR, DIR
  * rising from one call to the next */
 void resolver_name_table_add (ThemeNameTable *table, const char *name, guint dir);
+/* Each index of UNLISTED in its place in AT from START on (resolver-names.c) */
+void resolver_names_add_unlisted (const GArray *unlisted, GArray *at, guint start);
 /* Append to AT (may be NULL) the directories that list NAME, rising; TRUE
  * when there is one */
 gboolean resolver_name_table_find (const ThemeNameTable *table, const char *name, GArray *at);
@@ -59,6 +61,9 @@ typedef struct {
                        * (theme_names_listed()) */
   gsize ask_budget;   /* what asks may still cost before the table is made */
   guint ask_cost;     /* what one ask costs: the scale-1 directories */
+  GArray *unlisted;   /* guint, rising: the scale-1 directories whose names
+                       * are not known (kic_fs_dir_listed()), which may
+                       * list any name; NULL when none */
   GHashTable *positions; /* KicFsDir* -> GArray of the indexes of the
                           * directories on disk with that listing */
   const KicFsDir **listings; /* per directory: its disk listing, or NULL */

@@ -25,6 +25,8 @@ resolver_theme_names_free (gpointer data)
   g_hash_table_unref (tn->twice);
   g_hash_table_unref (tn->distances);
   g_free (tn->kinds);
+  if (tn->unlisted != NULL)
+    g_array_unref (tn->unlisted);
   kic_theme_free (tn->theme);
   g_free (tn);
 }
@@ -303,6 +305,7 @@ theme_names_listed (ThemeNames *tn, const char *file, GArray *at)
 {
   const KicTheme *theme = tn->theme;
   gboolean any = FALSE;
+  guint start;
 
   if (tn->names == NULL && tn->ask_budget >= tn->ask_cost)
     {
@@ -322,7 +325,10 @@ theme_names_listed (ThemeNames *tn, const char *file, GArray *at)
         }
       return any;
     }
-  return resolver_name_table_find (theme_names_table (tn), file, at);
+  start = at != NULL ? at->len : 0;
+  any = resolver_name_table_find (theme_names_table (tn), file, at);
+  resolver_names_add_unlisted (tn->unlisted, at, start);
+  return any || tn->unlisted != NULL;
 }
 
 /* THEME's names (ThemeNames), made or made again when the index changed. */
@@ -370,6 +376,8 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
               tn->before[i + 1]++;
             }
           tn->listings[i] = listing;
+          if (listing != NULL && !kic_fs_dir_listed (listing))
+            g_array_append_val (tn->unlisted ? tn->unlisted : (tn->unlisted = g_array_new (FALSE, FALSE, sizeof (guint))), i);
           if (listing != NULL)
             {
               tn->ask_budget += kic_fs_dir_size (listing);

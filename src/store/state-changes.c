@@ -147,7 +147,19 @@ changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GP
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       gpointer was;
+      gboolean then = g_hash_table_contains (state->unlisted, key);
 
+      /* a directory whose names are not known gives every name the same
+       * answer (fsindex.h) whatever it holds: one that was not known then
+       * and is not now changed nothing; one known then or now but not
+       * both may have changed any name */
+      if (then || (g_hash_table_contains (state->dirs, key) && kic_fs_index_is_unlisted (index, key)))
+        {
+          if (then && kic_fs_index_is_unlisted (index, key))
+            continue;
+          g_hash_table_unref (stems);
+          return NULL;
+        }
       if (g_hash_table_lookup_extended (state->dirs, key, NULL, &was))
         compare_dir (index, key, was, ours, e);
       else
