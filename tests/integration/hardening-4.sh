@@ -11,6 +11,9 @@
 #      to do, and the world-readable copies stayed;
 #   4  (part) the fingerprint's look kept a directory open per level of
 #      an input's path: a theme directory deep enough exhausts descriptors;
+#      and a user's directory of very many names set what a run cost
+#      (reading every name, keeping each in the state): past a bound its
+#      names are not read;
 #   5  a store copy that goes is never written again: rebuild, --check
 #      and --full all stopped at the fingerprint;
 #   6  the writer leaves out a link the proof counted on (a name over 241
@@ -285,5 +288,39 @@ kic --root "$R"; sleep 0.05; kic --root "$R"; sleep 0.05
 grep -c '/d/d/d/d' "$R$S/fingerprint" > "$WORK/n4"
 grep -q 'nothing to do' "$WORK/out4"
 ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)"
+
+# -- row 4: a user's directory past the bound on names read -----------
+# nobody owns a hicolor directory of 200 names (the bound made 50 for the
+# test: KIC_TEST_USER_ENTRIES), one of them kicfirst-x.png: its names are
+# not read, one warning names it, the run plans the rest (kicfirst, which
+# KDE finds in breeze, keeps its links), plants nothing a lookup passing
+# it could meet (hi48 ends in hicolor, whose directory it is), keeps none
+# of its names in the state, and a kept run after a change equals --full
+R=$(fresh r4big)
+U=/usr/local/share/icons/hicolor/48x48/apps
+mkdir -p "$R$U"
+(cd "$R$U" && i=0; while [ $i -lt 200 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done; : > kicfirst-x.png)
+chown -R nobody "$R$U"
+export KIC_TEST_USER_ENTRIES=50
+"$BIN" --root "$R" > "$WORK/out4b" 2>&1
+ok $? "4: a user's directory of 201 names past a bound of 50: the run exits 0"
+is "$(grep -c "'$R$U' holds more than 50 names and users may write it" "$WORK/out4b")" 1 \
+  "4: ... one warning names the directory"
+grep -q "^link	/usr/share/icons/breeze/.*/kicfirst\.svg	" "$R$S/manifest"
+ok $? "4: ... a name KDE finds in breeze keeps its links"
+is "$(grep -c '^link	.*/\(hi48\|hiscalable\)\.' "$R$S/manifest")" 0 \
+  "4: ... names KDE finds in hicolor (hi48, hiscalable), whose lookups pass the directory, get no link"
+is "$(grep -c kicjunk "$R$S/state"; grep -c "^D	$U	2\$" "$R$S/state")" "0
+1" "4: ... the state keeps none of its names, one line for it"
+# a change elsewhere, and one in the directory: kept run and --full alike
+for change in "$R/usr/share/icons/hicolor/48x48/apps/kicnew.png" "$R$U/kicjunk-new.png"; do
+  sleep 0.05
+  cp "$R/usr/share/icons/hicolor/48x48/apps/hi48.png" "$change"
+  rm -rf "$WORK/r4full"; cp -a "$R" "$WORK/r4full"
+  kic --root "$R" 2> /dev/null; kic --root "$WORK/r4full" --full 2> /dev/null
+  is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
+    "4: ... after ${change#"$R"} came, a kept run plans as --full does"
+done
+unset KIC_TEST_USER_ENTRIES
 
 tap_done
