@@ -321,6 +321,25 @@ for change in "$R/usr/share/icons/hicolor/48x48/apps/kicnew.png" "$R$U/kicjunk-n
   is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
     "4: ... after ${change#"$R"} came, a kept run plans as --full does"
 done
+# ... and a directory that crosses the bound, one way then the other:
+# every name whose lookup passes it is planned again
+R=$(fresh r4cross)
+mkdir -p "$R$U"
+(cd "$R$U" && i=0; while [ $i -lt 40 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done)
+chown -R nobody "$R$U"
+kic --root "$R" 2> /dev/null
+for step in up down; do
+  sleep 0.05
+  if [ $step = up ]; then
+    (cd "$R$U" && i=40; while [ $i -lt 60 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done)
+  else
+    rm -f "$R$U"/kicjunk-5?.png
+  fi
+  rm -rf "$WORK/r4full"; cp -a "$R" "$WORK/r4full"
+  kic --root "$R" 2> /dev/null; kic --root "$WORK/r4full" --full 2> /dev/null
+  is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
+    "4: ... the directory went $step past the bound: a kept run plans as --full does"
+done
 unset KIC_TEST_USER_ENTRIES
 
 tap_done
