@@ -321,6 +321,35 @@ for change in "$R/usr/share/icons/hicolor/48x48/apps/kicnew.png" "$R$U/kicjunk-n
   is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
     "4: ... after ${change#"$R"} came, a kept run plans as --full does"
 done
+# ... and a user's directory in a theme between breeze and the one KDE
+# finds a name in: kicmid (Inherits=hicolor, .svg only) holds kicmidx.svg
+# in scalable/apps, where every lookup of kicmidx ends, before apps48,
+# nobody's, of 61 names, one of them kicmidx-foo.svg.  KDE looks
+# kicmidx-foo up in breeze, then cut back to kicmidx there, then in
+# kicmid: a link kicmidx.svg in breeze would end it there instead of at
+# its own file, a name the proof cannot know
+R=$(fresh r4mid)
+M=$R/usr/share/icons/kicmid
+mkdir -p "$M/scalable/apps" "$M/apps48"
+printf '[Icon Theme]\nName=Mid\nInherits=hicolor\nKDE-Extensions=.svg\nDirectories=scalable/apps,apps48\n\n[scalable/apps]\nSize=48\nMinSize=1\nMaxSize=512\nType=Scalable\n\n[apps48]\nSize=48\nType=Fixed\n' > "$M/index.theme"
+svg mid > "$M/scalable/apps/kicmidx.svg"
+(cd "$M/apps48" && i=0; while [ $i -lt 60 ]; do : > "kicjunk-$i.svg"; i=$((i + 1)); done; svg foo > kicmidx-foo.svg)
+chown -R nobody "$M/apps48"
+sed -i 's/^Inherits=.*/Inherits=kicmid,hicolor/' "$R/usr/share/icons/breeze/index.theme"
+printf '[Desktop Entry]\nType=Application\nName=mid\nExec=true\nIcon=kicmidx\n' > "$R/usr/share/applications/kicmidx.desktop"
+[ -x "$ORACLE" ] && printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/mid-before"
+kic --root "$R" 2> /dev/null
+if [ -x "$ORACLE" ]; then
+  printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/mid-after"
+  grep -q 'kicmidx-foo	48	/usr/share/icons/kicmid/apps48/kicmidx-foo.svg' "$WORK/mid-before" &&
+    same_answers "$WORK/mid-before" "$WORK/mid-after"
+  ok $? "4: ... KF5 loads kicmidx-foo from the user's directory after the rebuild as before"
+fi
+is "$(grep -c '^link	.*/kicmidx\.svg' "$R$S/manifest")" 0 \
+  "4: ... a name KDE finds in kicmid, beside a user's directory there past the bound that may hold its dash forms: no link in breeze"
+grep -q '^link	/usr/share/icons/breeze/.*/kicfirst\.svg	' "$R$S/manifest"
+ok $? "4: ... a name KDE finds in breeze itself keeps its links there"
+
 # ... and a directory that crosses the bound, one way then the other:
 # every name whose lookup passes it is planned again
 R=$(fresh r4cross)
