@@ -370,6 +370,33 @@ later_theme_unlisted (Planner *p, const GPtrArray *themes, int at)
   return FALSE;
 }
 
+/* Has RESOLVER's "User" group (pixmaps, icons, <app>/pics) a directory
+ * whose names are not known?  Asked once per resolver (in the table of
+ * themes: its keys are pointers too). */
+static gboolean
+user_dirs_unlisted (Planner *p, KicResolver *resolver)
+{
+  gpointer known;
+
+  if (p->unlisted_themes == NULL)
+    p->unlisted_themes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  if ((known = g_hash_table_lookup (p->unlisted_themes, resolver)) == NULL)
+    {
+      g_autoptr (GPtrArray) user = kic_resolver_user_dirs (resolver);
+
+      known = GINT_TO_POINTER (2);
+      for (guint u = 0; u < user->len; u++)
+        {
+          const KicFsDir *listing = kic_fs_index_dir (p->system->index, g_ptr_array_index (user, u));
+
+          if (listing != NULL && !kic_fs_dir_listed (listing))
+            known = GINT_TO_POINTER (1);
+        }
+      g_hash_table_insert (p->unlisted_themes, resolver, known);
+    }
+  return GPOINTER_TO_INT (known) == 1;
+}
+
 /* Why a link for NAME in THEME could change the lookup of a name no file
  * carries, or one whose file the proof cannot know, for any user the
  * planner models (name_ends: cases 1, 2 and 4), or NULL.  ENDS:
@@ -395,8 +422,17 @@ plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const K
       if (end->via != KIC_VIA_THEME)
         {
           /* case 1 */
-          if (!table->name_variants || (end->via != KIC_VIA_NONE && p->options->unthemed_links))
+          if (!table->name_variants)
             continue;
+          /* UnthemedLinks=true accepts the change of names no file
+           * carries, not of those in a "User" directory the proof cannot
+           * list (cut back, they would meet the link; case 4) */
+          if (end->via != KIC_VIA_NONE && p->options->unthemed_links)
+            {
+              if (user_dirs_unlisted (p, g_ptr_array_index (p->resolvers, r)))
+                return UNLISTED_FORBIDS;
+              continue;
+            }
           return UNTHEMED_REASON;
         }
       /* case 2 */

@@ -350,6 +350,27 @@ is "$(grep -c '^link	.*/kicmidx\.svg' "$R$S/manifest")" 0 \
 grep -q '^link	/usr/share/icons/breeze/.*/kicfirst\.svg	' "$R$S/manifest"
 ok $? "4: ... a name KDE finds in breeze itself keeps its links there"
 
+# ... and with UnthemedLinks=true (a link in a theme for a name KDE finds
+# only outside them), /usr/share/pixmaps made writable by others, past
+# the bound, holding pixlocal-foo.png: KDE finds pixlocal in
+# /usr/local/share/pixmaps, and pixlocal-foo, cut back, would meet a link
+# pixlocal in hicolor before it reached its own file
+R=$(fresh r4pix)
+mkdir -p "$R/etc"
+printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$R/etc/kde-icon-cache.conf"
+(cd "$R/usr/share/pixmaps" && i=0; while [ $i -lt 60 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done; cp pixpng.png pixlocal-foo.png)
+chmod o+w "$R/usr/share/pixmaps"
+[ -x "$ORACLE" ] && printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/pix-before"
+kic --root "$R" 2> /dev/null
+if [ -x "$ORACLE" ]; then
+  printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/pix-after"
+  grep -q 'pixlocal-foo	48	/usr/share/pixmaps/pixlocal-foo.png' "$WORK/pix-before" &&
+    same_answers "$WORK/pix-before" "$WORK/pix-after"
+  ok $? "4: ... UnthemedLinks=true: KF5 loads pixlocal-foo from the pixmaps directory past the bound as before"
+fi
+is "$(grep -c '^link	.*/pixlocal\.' "$R$S/manifest")" 0 \
+  "4: ... UnthemedLinks=true: pixlocal, found outside the themes before a \"User\" directory past the bound, gets no link"
+
 # ... and a directory that crosses the bound, one way then the other:
 # every name whose lookup passes it is planned again
 R=$(fresh r4cross)
