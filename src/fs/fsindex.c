@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -109,11 +108,8 @@ KicFsIndex *
 fsindex_index_new (const char *root, gboolean is_virtual)
 {
   KicFsIndex *index = g_new0 (KicFsIndex, 1);
-  const char *test = g_getenv ("KIC_TEST_USER_ENTRIES");
 
-  /* (the tests' override: a directory past the bound without writing
-   * thousands of files) */
-  index->user_entries = test != NULL && atoi (test) > 0 ? (guint) atoi (test) : KIC_USER_ENTRIES;
+  index->user_entries = KIC_USER_ENTRIES;
 
   index->root = g_strdup (root);
   index->rootfd = is_virtual ? -1 : kic_root_open (root[0] ? root : "/");

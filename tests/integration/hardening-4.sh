@@ -290,8 +290,12 @@ grep -q 'nothing to do' "$WORK/out4"
 ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)"
 
 # -- row 4: a user's directory past the bound on names read -----------
-# nobody owns a hicolor directory of 200 names (the bound made 50 for the
-# test: KIC_TEST_USER_ENTRIES), one of them kicfirst-x.png: its names are
+# junk FROM TO SUFFIX: empty files kicjunk-FROM.SUFFIX ... in the current directory
+junk () { seq "$1" "$2" | sed "s/^/kicjunk-/; s/\$/.$3/" | xargs touch; }
+# bytes ROOT < answers: KF5's answers with each path's bytes (md5) after it
+bytes () { while IFS='	' read -r n z f; do printf '%s\t%s\t%s\t%s\n' "$n" "$z" "$f" "$(md5sum < "$1$f" | cut -d' ' -f1)"; done; }
+# nobody owns a hicolor directory of 4 201 names (the bound: 4 096), one
+# of them kicfirst-x.png: its names are
 # not read, one warning names it, the run plans the rest (kicfirst, which
 # KDE finds in breeze, keeps its links), plants nothing a lookup passing
 # it could meet (hi48 ends in hicolor, whose directory it is), keeps none
@@ -299,12 +303,11 @@ ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothi
 R=$(fresh r4big)
 U=/usr/local/share/icons/hicolor/48x48/apps
 mkdir -p "$R$U"
-(cd "$R$U" && i=0; while [ $i -lt 200 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done; : > kicfirst-x.png)
+(cd "$R$U" && junk 1 4200 png && : > kicfirst-x.png)
 chown -R nobody "$R$U"
-export KIC_TEST_USER_ENTRIES=50
 "$BIN" --root "$R" > "$WORK/out4b" 2>&1
-ok $? "4: a user's directory of 201 names past a bound of 50: the run exits 0"
-is "$(grep -c "'$R$U' holds more than 50 names and users may write it" "$WORK/out4b")" 1 \
+ok $? "4: a user's directory of 4201 names, past the bound of 4096: the run exits 0"
+is "$(grep -c "'$R$U' holds more than 4096 names and users may write it" "$WORK/out4b")" 1 \
   "4: ... one warning names the directory"
 grep -q "^link	/usr/share/icons/breeze/.*/kicfirst\.svg	" "$R$S/manifest"
 ok $? "4: ... a name KDE finds in breeze keeps its links"
@@ -324,7 +327,7 @@ done
 # ... and a user's directory in a theme between breeze and the one KDE
 # finds a name in: kicmid (Inherits=hicolor, .svg only) holds kicmidx.svg
 # in scalable/apps, where every lookup of kicmidx ends, before apps48,
-# nobody's, of 61 names, one of them kicmidx-foo.svg.  KDE looks
+# nobody's, of 4 201 names, one of them kicmidx-foo.svg.  KDE looks
 # kicmidx-foo up in breeze, then cut back to kicmidx there, then in
 # kicmid: a link kicmidx.svg in breeze would end it there instead of at
 # its own file, a name the proof cannot know
@@ -333,17 +336,17 @@ M=$R/usr/share/icons/kicmid
 mkdir -p "$M/scalable/apps" "$M/apps48"
 printf '[Icon Theme]\nName=Mid\nInherits=hicolor\nKDE-Extensions=.svg\nDirectories=scalable/apps,apps48\n\n[scalable/apps]\nSize=48\nMinSize=1\nMaxSize=512\nType=Scalable\n\n[apps48]\nSize=48\nType=Fixed\n' > "$M/index.theme"
 svg mid > "$M/scalable/apps/kicmidx.svg"
-(cd "$M/apps48" && i=0; while [ $i -lt 60 ]; do : > "kicjunk-$i.svg"; i=$((i + 1)); done; svg foo > kicmidx-foo.svg)
+(cd "$M/apps48" && junk 1 4200 svg && svg foo > kicmidx-foo.svg)
 chown -R nobody "$M/apps48"
 sed -i 's/^Inherits=.*/Inherits=kicmid,hicolor/' "$R/usr/share/icons/breeze/index.theme"
 printf '[Desktop Entry]\nType=Application\nName=mid\nExec=true\nIcon=kicmidx\n' > "$R/usr/share/applications/kicmidx.desktop"
-[ -x "$ORACLE" ] && printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/mid-before"
+[ -x "$ORACLE" ] && printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/mid-before"
 kic --root "$R" 2> /dev/null
 if [ -x "$ORACLE" ]; then
-  printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/mid-after"
-  grep -q 'kicmidx-foo	48	/usr/share/icons/kicmid/apps48/kicmidx-foo.svg' "$WORK/mid-before" &&
+  printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/mid-after"
+  [ "$(grep -c '^kicmidx-foo	' "$WORK/mid-before")" = 2 ] && [ "$(cut -f3 "$WORK/mid-before" | sort -u)" = "$(md5sum < "$M/apps48/kicmidx-foo.svg" | cut -d' ' -f1)" ] &&
     same_answers "$WORK/mid-before" "$WORK/mid-after"
-  ok $? "4: ... KF5 loads kicmidx-foo from the user's directory after the rebuild as before"
+  ok $? "4: ... KF5 loads kicmidx-foo's own bytes after the rebuild as before"
 fi
 is "$(grep -c '^link	.*/kicmidx\.svg' "$R$S/manifest")" 0 \
   "4: ... a name KDE finds in kicmid, beside a user's directory there past the bound that may hold its dash forms: no link in breeze"
@@ -358,15 +361,15 @@ ok $? "4: ... a name KDE finds in breeze itself keeps its links there"
 R=$(fresh r4pix)
 mkdir -p "$R/etc"
 printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$R/etc/kde-icon-cache.conf"
-(cd "$R/usr/share/pixmaps" && i=0; while [ $i -lt 60 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done; cp pixpng.png pixlocal-foo.png)
+(cd "$R/usr/share/pixmaps" && junk 1 4200 png && cp pixpng.png pixlocal-foo.png)
 chmod o+w "$R/usr/share/pixmaps"
-[ -x "$ORACLE" ] && printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/pix-before"
+[ -x "$ORACLE" ] && printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/pix-before"
 kic --root "$R" 2> /dev/null
 if [ -x "$ORACLE" ]; then
-  printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 > "$WORK/pix-after"
-  grep -q 'pixlocal-foo	48	/usr/share/pixmaps/pixlocal-foo.png' "$WORK/pix-before" &&
+  printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/pix-after"
+  [ "$(grep -c '^pixlocal-foo	' "$WORK/pix-before")" = 2 ] && [ "$(cut -f3 "$WORK/pix-before" | sort -u)" = "$(md5sum < "$R/usr/share/pixmaps/pixlocal-foo.png" | cut -d' ' -f1)" ] &&
     same_answers "$WORK/pix-before" "$WORK/pix-after"
-  ok $? "4: ... UnthemedLinks=true: KF5 loads pixlocal-foo from the pixmaps directory past the bound as before"
+  ok $? "4: ... UnthemedLinks=true: KF5 loads pixlocal-foo's own bytes after the rebuild as before"
 fi
 is "$(grep -c '^link	.*/pixlocal\.' "$R$S/manifest")" 0 \
   "4: ... UnthemedLinks=true: pixlocal, found outside the themes before a \"User\" directory past the bound, gets no link"
@@ -375,21 +378,20 @@ is "$(grep -c '^link	.*/pixlocal\.' "$R$S/manifest")" 0 \
 # every name whose lookup passes it is planned again
 R=$(fresh r4cross)
 mkdir -p "$R$U"
-(cd "$R$U" && i=0; while [ $i -lt 40 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done)
+(cd "$R$U" && junk 1 4000 png)
 chown -R nobody "$R$U"
 kic --root "$R" 2> /dev/null
 for step in up down; do
   sleep 0.05
   if [ $step = up ]; then
-    (cd "$R$U" && i=40; while [ $i -lt 60 ]; do : > "kicjunk-$i.png"; i=$((i + 1)); done)
+    (cd "$R$U" && junk 4001 4200 png)
   else
-    rm -f "$R$U"/kicjunk-5?.png
+    (cd "$R$U" && seq 4001 4200 | sed 's/^/kicjunk-/; s/$/.png/' | xargs rm -f)
   fi
   rm -rf "$WORK/r4full"; cp -a "$R" "$WORK/r4full"
   kic --root "$R" 2> /dev/null; kic --root "$WORK/r4full" --full 2> /dev/null
   is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
     "4: ... the directory went $step past the bound: a kept run plans as --full does"
 done
-unset KIC_TEST_USER_ENTRIES
 
 tap_done
