@@ -62,8 +62,6 @@ struct _KicFsIndex {
   GHashTable *searchable; /* real path -> GINT_TO_POINTER (1 or -1): may every
                            * user search the directory (fsindex_dir_searchable()) */
   guint n_unlisted;       /* directories whose names are not known */
-  guint user_entries;     /* the most names read of a directory users may
-                           * write (KIC_USER_ENTRIES) */
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
   GError *incomplete;     /* the first reason the picture is not the disk's:

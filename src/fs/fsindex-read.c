@@ -160,5 +160,5 @@ fsindex_user_dir_full (KicFsIndex *index, KicFsDir *dir, const char *host)
   index->n_unlisted++;
   kic_warning ("'%s' holds more than %u names and users may write it: its names are not read, and no link is "
                "planted that a lookup passing it could meet",
-               host, index->user_entries);
+               host, KIC_USER_ENTRIES);
 }

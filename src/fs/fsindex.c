@@ -109,8 +109,6 @@ fsindex_index_new (const char *root, gboolean is_virtual)
 {
   KicFsIndex *index = g_new0 (KicFsIndex, 1);
 
-  index->user_entries = KIC_USER_ENTRIES;
-
   index->root = g_strdup (root);
   index->rootfd = is_virtual ? -1 : kic_root_open (root[0] ? root : "/");
   index->link_parent_fd = -1;
@@ -278,7 +276,7 @@ read_dir (KicFsIndex *index, const char *real)
 
       if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
         continue;
-      if (users && ++n > index->user_entries)
+      if (users && ++n > KIC_USER_ENTRIES)
         {
           fsindex_user_dir_full (index, dir, host);
           break;
@@ -312,9 +310,8 @@ read_dir (KicFsIndex *index, const char *real)
 KicFsDir *
 fsindex_get_dir (KicFsIndex *index, const char *real)
 {
-  gpointer value;
-
   g_autofree char *parent = NULL;
+  gpointer value;
   KicFsDir *up;
 
   if (g_hash_table_lookup_extended (index->dirs, real, NULL, &value))
@@ -410,7 +407,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
         {
           /* below an unlisted directory a name may be a link to anywhere:
            * the walk stays there, where everything is unknown */
-          if (index->n_unlisted > 0 && (dir = fsindex_get_dir (index, cur)) != NULL && dir->unlisted
+          if (index->n_unlisted > 0 && (dir = g_hash_table_lookup (index->dirs, cur)) != NULL && dir->unlisted
               && !dir->from_disk)
             continue;
           next = g_path_get_dirname (cur);
