@@ -74,9 +74,9 @@ struct _KicFsIndex {
 #define KIC_USER_ENTRIES 4096
 
 /* fsindex-read.c: may someone other than root (and the user running the
- * tool) write the directory open as FD (its owner, group or other write
- * bits, an access ACL)? */
-gboolean fsindex_user_writable (int fd);
+ * tool) write the directory REAL, open as FD (its owner, group or other
+ * write bits, an access ACL)?  From the stamp just kept of it, if any. */
+gboolean fsindex_user_writable (KicFsIndex *index, const char *real, int fd);
 /* fsindex-read.c: DIR, read from disk, holds more names than the index
  * reads of a directory users may write: its partial listing dropped, it
  * is marked unlisted, with a warning naming HOST once. */

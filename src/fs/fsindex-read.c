@@ -132,11 +132,14 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
 }
 
 gboolean
-fsindex_user_writable (int fd)
+fsindex_user_writable (KicFsIndex *index, const char *real, int fd)
 {
+  const KicFsStamp *kept = index->stamps != NULL ? g_hash_table_lookup (index->stamps, real) : NULL;
   KicFsStamp stamp;
   struct stat st;
 
+  if (kept != NULL && kept->exists)
+    return kic_fs_stamp_others_may_write (kept);
   if (fstat (fd, &st) != 0)
     return TRUE; /* not known: counted as users' */
   kic_fs_stamp_of_stat (&stamp, KIC_FS_DIR, &st);

@@ -245,7 +245,6 @@ read_dir (KicFsIndex *index, const char *real)
   DIR *d;
   int fd;
   guint n = 0;
-  gboolean users;
 
   index->n_dirs_read++;
   /* REAL has no links in it: refuse any that appeared since */
@@ -267,7 +266,6 @@ read_dir (KicFsIndex *index, const char *real)
   dir = g_new0 (KicFsDir, 1);
   dir->real = g_strdup (real[1] ? real : "/");
   dir->from_disk = TRUE;
-  users = fsindex_user_writable (dirfd (d));
   /* readdir() returns NULL at the end and on an error, which only errno
    * tells apart: a listing cut short is not the directory */
   while ((errno = 0, de = readdir (d)) != NULL)
@@ -276,7 +274,8 @@ read_dir (KicFsIndex *index, const char *real)
 
       if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
         continue;
-      if (users && ++n > KIC_USER_ENTRIES)
+      /* who may write it asked only of a directory past the bound */
+      if (++n == KIC_USER_ENTRIES + 1 && fsindex_user_writable (index, dir->real, dirfd (d)))
         {
           fsindex_user_dir_full (index, dir, host);
           break;
