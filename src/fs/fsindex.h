@@ -216,9 +216,9 @@ GPtrArray *kic_fs_dir_sorted_names (const KicFsDir *dir);
  * those of a directory users may write that holds more than the index
  * reads of one (fsindex-read.c), nor of one below it?  Every name in such
  * a directory is KIC_FS_OTHER, and kic_fs_index_list() gives NULL. */
-gboolean kic_fs_dir_listed (const KicFsDir *dir);
 gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
 guint kic_fs_dir_size (const KicFsDir *dir);
+gboolean kic_fs_dir_listed (const KicFsDir *dir);
 
 /* Keep STAMP as the stamp of the file REAL, as if it was read now (a file
  * a previous run read, whose content is known and did not change). */
