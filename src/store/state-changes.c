@@ -130,7 +130,8 @@ compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTabl
 }
 
 /* The stems of the icon names that came, went or changed since the state
- * was made (state.h); NULL when an X.xpm.png came or went. */
+ * was made (state.h); NULL when an X.xpm.png came or went, or a directory
+ * crossed the bound on the names read of one (fsindex.h, kic_fs_dir_listed()). */
 static GHashTable *
 changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
 {
@@ -231,7 +232,8 @@ kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable 
   memo->changed_stems = changed_stems (state, index, changed, owned);
   if (memo->changed_stems == NULL)
     {
-      kic_debug ("state: ignored (an X.xpm.png or an l10n directory came or went): planning every name");
+      kic_debug ("state: ignored (an X.xpm.png or an l10n directory came or went, or a directory crossed the "
+                 "bound on the names read of one users may write): planning every name");
       g_clear_pointer (&memo, kic_plan_memo_free);
     }
   return memo;
