@@ -70,8 +70,10 @@ struct _KicFsIndex {
 };
 
 /* The most names the index reads of one directory users may write: past
- * it the directory's names are not known (fsindex_user_dir_full()). */
-#define KIC_USER_ENTRIES 4096
+ * it the directory's names are not known (fsindex_user_dir_full()).
+ * Above the largest directory of a real icon theme, so that a theme a
+ * user installed under /usr/local is read whole (SECURITY.md). */
+#define KIC_USER_ENTRIES 16384
 
 /* fsindex-read.c: may someone other than root (and the user running the
  * tool) write the directory REAL, open as FD (its owner, group or other

@@ -294,7 +294,7 @@ ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothi
 junk () { seq "$1" "$2" | sed "s/^/kicjunk-/; s/\$/.$3/" | xargs touch; }
 # bytes ROOT < answers: KF5's answers with each path's bytes (md5) after it
 bytes () { while IFS='	' read -r n z f; do printf '%s\t%s\t%s\t%s\n' "$n" "$z" "$f" "$(md5sum < "$1$f" | cut -d' ' -f1)"; done; }
-# nobody owns a hicolor directory of 4 201 names (the bound: 4 096), one
+# nobody owns a hicolor directory of 16 485 names (the bound: 16 384), one
 # of them kicfirst-x.png: its names are
 # not read, one warning names it, the run plans the rest (kicfirst, which
 # KDE finds in breeze, keeps its links), plants nothing a lookup passing
@@ -303,11 +303,11 @@ bytes () { while IFS='	' read -r n z f; do printf '%s\t%s\t%s\t%s\n' "$n" "$z" "
 R=$(fresh r4big)
 U=/usr/local/share/icons/hicolor/48x48/apps
 mkdir -p "$R$U"
-(cd "$R$U" && junk 1 4200 png && : > kicfirst-x.png)
+(cd "$R$U" && junk 1 16484 png && : > kicfirst-x.png)
 chown -R nobody "$R$U"
 "$BIN" --root "$R" > "$WORK/out4b" 2>&1
-ok $? "4: a user's directory of 4201 names, past the bound of 4096: the run exits 0"
-is "$(grep -c "'$R$U' holds more than 4096 names and users may write it" "$WORK/out4b")" 1 \
+ok $? "4: a user's directory of 16485 names, past the bound of 16384: the run exits 0"
+is "$(grep -c "'$R$U' holds more than 16384 names and users may write it" "$WORK/out4b")" 1 \
   "4: ... one warning names the directory"
 grep -q "^link	/usr/share/icons/breeze/.*/kicfirst\.svg	" "$R$S/manifest"
 ok $? "4: ... a name KDE finds in breeze keeps its links"
@@ -327,7 +327,7 @@ done
 # ... and a user's directory in a theme between breeze and the one KDE
 # finds a name in: kicmid (Inherits=hicolor, .svg only) holds kicmidx.svg
 # in scalable/apps, where every lookup of kicmidx ends, before apps48,
-# nobody's, of 4 201 names, one of them kicmidx-foo.svg.  KDE looks
+# nobody's, of 16 485 names, one of them kicmidx-foo.svg.  KDE looks
 # kicmidx-foo up in breeze, then cut back to kicmidx there, then in
 # kicmid: a link kicmidx.svg in breeze would end it there instead of at
 # its own file, a name the proof cannot know
@@ -336,7 +336,7 @@ M=$R/usr/share/icons/kicmid
 mkdir -p "$M/scalable/apps" "$M/apps48"
 printf '[Icon Theme]\nName=Mid\nInherits=hicolor\nKDE-Extensions=.svg\nDirectories=scalable/apps,apps48\n\n[scalable/apps]\nSize=48\nMinSize=1\nMaxSize=512\nType=Scalable\n\n[apps48]\nSize=48\nType=Fixed\n' > "$M/index.theme"
 svg mid > "$M/scalable/apps/kicmidx.svg"
-(cd "$M/apps48" && junk 1 4200 svg && svg foo > kicmidx-foo.svg)
+(cd "$M/apps48" && junk 1 16484 svg && svg foo > kicmidx-foo.svg)
 chown -R nobody "$M/apps48"
 sed -i 's/^Inherits=.*/Inherits=kicmid,hicolor/' "$R/usr/share/icons/breeze/index.theme"
 printf '[Desktop Entry]\nType=Application\nName=mid\nExec=true\nIcon=kicmidx\n' > "$R/usr/share/applications/kicmidx.desktop"
@@ -361,7 +361,7 @@ ok $? "4: ... a name KDE finds in breeze itself keeps its links there"
 R=$(fresh r4pix)
 mkdir -p "$R/etc"
 printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$R/etc/kde-icon-cache.conf"
-(cd "$R/usr/share/pixmaps" && junk 1 4200 png && cp pixpng.png pixlocal-foo.png)
+(cd "$R/usr/share/pixmaps" && junk 1 16484 png && cp pixpng.png pixlocal-foo.png)
 chmod o+w "$R/usr/share/pixmaps"
 [ -x "$ORACLE" ] && printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/pix-before"
 kic --root "$R" 2> /dev/null
@@ -378,15 +378,15 @@ is "$(grep -c '^link	.*/pixlocal\.' "$R$S/manifest")" 0 \
 # every name whose lookup passes it is planned again
 R=$(fresh r4cross)
 mkdir -p "$R$U"
-(cd "$R$U" && junk 1 4000 png)
+(cd "$R$U" && junk 1 16300 png)
 chown -R nobody "$R$U"
 kic --root "$R" 2> /dev/null
 for step in up down; do
   sleep 0.05
   if [ $step = up ]; then
-    (cd "$R$U" && junk 4001 4200 png)
+    (cd "$R$U" && junk 16301 16500 png)
   else
-    (cd "$R$U" && seq 4001 4200 | sed 's/^/kicjunk-/; s/$/.png/' | xargs rm -f)
+    (cd "$R$U" && seq 16301 16500 | sed 's/^/kicjunk-/; s/$/.png/' | xargs rm -f)
   fi
   rm -rf "$WORK/r4full"; cp -a "$R" "$WORK/r4full"
   kic --root "$R" 2> /dev/null; kic --root "$WORK/r4full" --full 2> /dev/null
