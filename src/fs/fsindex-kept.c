@@ -238,6 +238,23 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
     g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
 }
 
+void
+kic_fs_index_seed_unlisted (KicFsIndex *index, const char *real, const KicFsStamp *stamp)
+{
+  KicFsDir *dir;
+  g_autofree char *host = kic_fs_index_host_path (index, real);
+
+  if (index->is_virtual || g_hash_table_contains (index->dirs, real))
+    return;
+  dir = fsindex_fs_dir_new (real);
+  dir->from_disk = TRUE;
+  /* (warned of as when it is read: a kept run says what a full one says) */
+  fsindex_user_dir_full (index, dir, host);
+  g_hash_table_insert (index->dirs, g_strdup (real), dir);
+  if (index->stamps != NULL)
+    g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
 /* The entry of the index for the listing entry E (a link: not followed
  * yet, with the target and real path the listing gives). */
 KicFsEntry *

@@ -202,6 +202,11 @@ GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real, GHashTable
  * while it still is one.  Before anything reads REAL. */
 void kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, GPtrArray *entries);
 
+/* The same for a directory whose names were not known when a run read
+ * it (kic_fs_dir_listed()), and whose STAMP says it has not changed since:
+ * not read, its names not known. */
+void kic_fs_index_seed_unlisted (KicFsIndex *index, const char *real, const KicFsStamp *stamp);
+
 /* Changes by kic_fs_index_add() so far: what was worked out from the
  * listings before may be stale when it changed. */
 guint kic_fs_index_generation (const KicFsIndex *index);

@@ -36,6 +36,16 @@ kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTa
       kic_fs_index_seed (index, key, stamp, value);
       n++;
     }
+  /* a directory whose names were not known and has not changed: not
+   * read again (every name there has the same answer, fsindex.h) */
+  g_hash_table_iter_init (&iter, state->unlisted);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const KicFsStamp *stamp = g_hash_table_lookup (stamps, key);
+
+      if (stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (changed, key))
+        kic_fs_index_seed_unlisted (index, key, stamp);
+    }
   kic_debug ("state: %u directories as they were read, %u changed (%u in the state, %u stamps)", n, g_hash_table_size (changed), g_hash_table_size (state->dirs), g_hash_table_size (stamps));
 }
 

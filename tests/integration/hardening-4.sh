@@ -324,6 +324,16 @@ for change in "$R/usr/share/icons/hicolor/48x48/apps/kicnew.png" "$R$U/kicjunk-n
   is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
     "4: ... after ${change#"$R"} came, a kept run plans as --full does"
 done
+# ... and a kept run after a change elsewhere does not read the directory
+# again (its answers cannot have changed: its stamp did not), and says so
+if command -v strace > /dev/null; then
+  sleep 0.05
+  cp "$R/usr/share/icons/hicolor/48x48/apps/hi48.png" "$R/usr/share/icons/hicolor/48x48/apps/kicnew2.png"
+  strace -f -qq -e trace=openat,openat2 -o "$WORK/trace4" "$BIN" --root "$R" > "$WORK/out4c" 2>&1
+  is "$(grep -c "\"${U#/}\".*O_DIRECTORY\|\"$R$U\".*O_DIRECTORY" "$WORK/trace4"; grep -c "'$R$U' holds more than" "$WORK/out4c")" "0
+1" "4: ... a kept run after a change elsewhere opens the directory not at all, and warns of it once"
+fi
+
 # ... and a user's directory in a theme between breeze and the one KDE
 # finds a name in: kicmid (Inherits=hicolor, .svg only) holds kicmidx.svg
 # in scalable/apps, where every lookup of kicmidx ends, before apps48,
