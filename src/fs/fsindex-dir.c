@@ -16,7 +16,7 @@ kic_fs_index_dir_stat (KicFsIndex *index, const KicFsDir *dir, const char *name)
   if (dir->hidden)
     return KIC_FS_OTHER;
   /* (the listing belongs to the index; only its table is made here) */
-  entry = g_hash_table_lookup (fsindex_dir_entries ((KicFsDir *) dir), name);
+  entry = fsindex_dir_find ((KicFsDir *) dir, name);
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, dir->real, name, entry);
@@ -63,9 +63,17 @@ kic_fs_dir_hidden (const KicFsDir *dir)
 gboolean
 kic_fs_dir_has (const KicFsDir *dir, const char *name)
 {
+  if (dir->unlisted)
+    return TRUE;
   if (dir->entries == NULL)
     return fsindex_seeded_find (dir, name) != NULL;
   return g_hash_table_contains (dir->entries, name);
+}
+
+gboolean
+kic_fs_dir_listed (const KicFsDir *dir)
+{
+  return !dir->unlisted;
 }
 
 guint
@@ -104,7 +112,7 @@ kic_fs_index_dir_stat_hashed (KicFsIndex *index, const KicFsDir *const_dir, cons
   guint lo = 0;
   guint hi;
 
-  if (dir->hidden)
+  if (dir->hidden || dir->unlisted)
     return KIC_FS_OTHER;
   /* (an empty directory needs no slots) */
   if (kic_fs_dir_size (dir) == 0)

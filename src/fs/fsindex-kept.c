@@ -6,6 +6,7 @@
 
 #include "hash.h"
 #include "safeopen.h"
+#include "sorted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -166,7 +167,7 @@ kic_fs_index_listings (KicFsIndex *index)
     {
       KicFsDir *dir = value;
 
-      if (index->is_virtual || (dir != NULL && !dir->from_disk))
+      if (index->is_virtual || (dir != NULL && (!dir->from_disk || dir->unlisted)))
         continue;
       GPtrArray *listing = dir != NULL ? seeded_listing (dir) : NULL;
 
@@ -175,6 +176,29 @@ kic_fs_index_listings (KicFsIndex *index)
       g_hash_table_insert (listings, (gpointer) key, listing);
     }
   return listings;
+}
+
+GPtrArray *
+kic_fs_index_unlisted (KicFsIndex *index)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, index->dirs);
+  while (index->n_unlisted > 0 && g_hash_table_iter_next (&iter, &key, &value))
+    if (value != NULL && ((KicFsDir *) value)->unlisted && ((KicFsDir *) value)->from_disk)
+      g_ptr_array_add (out, key);
+  g_ptr_array_sort (out, kic_compare_strings);
+  return out;
+}
+
+gboolean
+kic_fs_index_is_unlisted (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = index->is_virtual ? NULL : fsindex_get_dir (index, real);
+
+  return dir != NULL && dir->unlisted;
 }
 
 GPtrArray *
@@ -232,6 +256,23 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
     }
   g_hash_table_insert (index->dirs, g_strdup (real), dir);
   if (index->stamps != NULL && stamp != NULL)
+    g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
+}
+
+void
+kic_fs_index_seed_unlisted (KicFsIndex *index, const char *real, const KicFsStamp *stamp)
+{
+  KicFsDir *dir;
+  g_autofree char *host = kic_fs_index_host_path (index, real);
+
+  if (index->is_virtual || g_hash_table_contains (index->dirs, real))
+    return;
+  dir = fsindex_fs_dir_new (real);
+  dir->from_disk = TRUE;
+  /* (warned of as when it is read: a kept run says what a full one says) */
+  fsindex_user_dir_full (index, dir, host);
+  g_hash_table_insert (index->dirs, g_strdup (real), dir);
+  if (index->stamps != NULL)
     g_hash_table_replace (index->stamps, g_strdup (real), g_memdup2 (stamp, sizeof *stamp));
 }
 

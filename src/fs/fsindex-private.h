@@ -38,6 +38,11 @@ struct _KicFsDir {
   gboolean hidden;     /* not every user may search it: its names are not
                         * read, and every name asked of it is unknown
                         * (KIC_FS_OTHER; fsindex_dir_hides()) */
+  gboolean unlisted;   /* its names are not known: a directory users may
+                        * write that holds more than the index reads of
+                        * one, or one below such a directory; every name
+                        * in it is KIC_FS_OTHER, and ENTRIES is empty
+                        * (fsindex_user_dir_full()) */
 };
 
 struct _KicFsIndex {
@@ -59,6 +64,7 @@ struct _KicFsIndex {
   GHashTable *mtimes;     /* virtual: real path -> gint64* (kic_fs_index_set_mtime()) */
   GHashTable *searchable; /* real path -> GINT_TO_POINTER (1 or -1): may every
                            * user search the directory (fsindex_dir_searchable()) */
+  guint n_unlisted;       /* directories whose names are not known */
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
   GHashTable *hidden_paths; /* paths asked whose walk stopped so (a set) */
@@ -68,6 +74,23 @@ struct _KicFsIndex {
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */
 };
+
+/* The most names the index reads of one directory users may write: past
+ * it the directory's names are not known (fsindex_user_dir_full()).
+ * Above the largest directory of a real icon theme, so that a theme a
+ * user installed under /usr/local is read whole (SECURITY.md). */
+#define KIC_USER_ENTRIES 16384
+
+/* fsindex-read.c: may someone other than root (and the user running the
+ * tool) write the directory REAL, open as FD (its owner, group or other
+ * write bits, an access ACL)?  From the stamp just kept of it, if any. */
+gboolean fsindex_user_writable (KicFsIndex *index, const char *real, int fd);
+/* fsindex-read.c: DIR, read from disk, holds more names than the index
+ * reads of a directory users may write: its partial listing dropped, it
+ * is marked unlisted, with a warning naming HOST once. */
+void fsindex_user_dir_full (KicFsIndex *index, KicFsDir *dir, const char *host);
+/* fsindex.c: the entry every name of an unlisted directory has */
+KicFsEntry *fsindex_dir_find (KicFsDir *dir, const char *name);
 
 /* fsindex-read.c: may every user search the directory REAL (a real path
  * inside the root, not "/")?  Asked once a run per directory. */

@@ -205,3 +205,38 @@ fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp
     warn_hidden (index, real, mode, acl);
   return !yes;
 }
+
+gboolean
+fsindex_user_writable (KicFsIndex *index, const char *real, int fd)
+{
+  const KicFsStamp *kept = index->stamps != NULL ? g_hash_table_lookup (index->stamps, real) : NULL;
+  KicFsStamp stamp;
+  struct stat st;
+
+  if (kept != NULL && kept->exists)
+    return kic_fs_stamp_others_may_write (kept);
+  if (fstat (fd, &st) != 0)
+    return TRUE; /* not known: counted as users' */
+  kic_fs_stamp_of_stat (&stamp, KIC_FS_DIR, &st);
+  kic_fs_stamp_ask_acl (&stamp, fd, NULL, 0);
+  return kic_fs_stamp_others_may_write (&stamp);
+}
+
+/* A user who may write a directory sets how many names it holds, and so
+ * what reading it costs (issue 39, row 4): past KIC_USER_ENTRIES names
+ * the index keeps none of them, nor does the state.  What it holds is
+ * then not known: every name in it (and below it) is something whose
+ * content is only itself (KIC_FS_OTHER), so a lookup that reaches it
+ * ends there as far as the plan knows, and nothing is planted that its
+ * names could meet (plan-candidates.c, plan_theme_forbids(), case 4). */
+void
+fsindex_user_dir_full (KicFsIndex *index, KicFsDir *dir, const char *host)
+{
+  if (dir->entries != NULL && dir->entries != index->no_entries)
+    g_hash_table_remove_all (dir->entries);
+  dir->unlisted = TRUE;
+  index->n_unlisted++;
+  kic_warning ("'%s' holds more than %u names and users may write it: its names are not read, and no link is "
+               "planted that a lookup passing it could meet",
+               host, KIC_USER_ENTRIES);
+}

@@ -94,6 +94,15 @@ fsindex_dir_entries (KicFsDir *dir)
   return dir->entries;
 }
 
+/* What every name of an unlisted directory is (never changed: no link) */
+static KicFsEntry unknown_entry = { DT_FIFO, TRUE, KIC_FS_OTHER, NULL, NULL, NULL };
+
+KicFsEntry *
+fsindex_dir_find (KicFsDir *dir, const char *name)
+{
+  return dir->unlisted ? &unknown_entry : g_hash_table_lookup (fsindex_dir_entries (dir), name);
+}
+
 KicFsIndex *
 fsindex_index_new (const char *root, gboolean is_virtual)
 {
@@ -238,6 +247,7 @@ read_dir (KicFsIndex *index, const char *real)
   struct dirent *de;
   DIR *d;
   int fd;
+  guint n = 0;
 
   index->n_dirs_read++;
   /* REAL has no links in it: refuse any that appeared since */
@@ -275,6 +285,12 @@ read_dir (KicFsIndex *index, const char *real)
 
       if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
         continue;
+      /* who may write it asked only of a directory past the bound */
+      if (++n == KIC_USER_ENTRIES + 1 && fsindex_user_writable (index, dir->real, dirfd (d)))
+        {
+          fsindex_user_dir_full (index, dir, host);
+          break;
+        }
       entry = g_new0 (KicFsEntry, 1);
       entry->d_type = kic_fs_entry_type (dirfd (d), de);
       if (entry->d_type != DT_LNK)
@@ -289,7 +305,7 @@ read_dir (KicFsIndex *index, const char *real)
     }
   if (dir->entries == NULL)
     dir->entries = g_hash_table_ref (index->no_entries);
-  if (errno != 0)
+  if (errno != 0 && !dir->unlisted)
     {
       set_incomplete (index, host, errno);
       fs_dir_free (dir);
@@ -304,11 +320,24 @@ read_dir (KicFsIndex *index, const char *real)
 KicFsDir *
 fsindex_get_dir (KicFsIndex *index, const char *real)
 {
+  g_autofree char *parent = NULL;
   gpointer value;
+  KicFsDir *up;
 
   if (g_hash_table_lookup_extended (index->dirs, real, NULL, &value))
     return value;
-  value = index->is_virtual ? NULL : read_dir (index, real);
+  /* below an unlisted directory (resolve() walks into it): not read */
+  if (index->n_unlisted > 0 && strcmp (real, "/") != 0 && (parent = g_path_get_dirname (real)) != NULL
+      && (up = g_hash_table_lookup (index->dirs, parent)) != NULL && up->unlisted)
+    {
+      /* (not from disk: the state keeps nothing of it, its top's stamp
+       * stands for it) */
+      value = fsindex_fs_dir_new (real);
+      ((KicFsDir *) value)->unlisted = TRUE;
+      index->n_unlisted++;
+    }
+  else
+    value = index->is_virtual ? NULL : read_dir (index, real);
   g_hash_table_insert (index->dirs, g_strdup (real), value);
   return value;
 }
@@ -387,6 +416,11 @@ resolve (KicFsIndex *index, const char *path, int *links)
         continue;
       if (strcmp (c, "..") == 0)
         {
+          /* below an unlisted directory a name may be a link to anywhere:
+           * the walk stays there, where everything is unknown */
+          if (index->n_unlisted > 0 && (dir = g_hash_table_lookup (index->dirs, cur)) != NULL && dir->unlisted
+              && !dir->from_disk)
+            continue;
           next = g_path_get_dirname (cur);
           g_free (cur);
           cur = next;
@@ -405,7 +439,7 @@ resolve (KicFsIndex *index, const char *path, int *links)
           index->walk_hidden = TRUE;
           return NULL;
         }
-      entry = g_hash_table_lookup (fsindex_dir_entries (dir), c);
+      entry = fsindex_dir_find (dir, c);
       if (entry == NULL)
         return NULL;
       next = path_join (cur, c);
@@ -449,7 +483,7 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
       index->walk_hidden = TRUE;
       return NULL;
     }
-  entry = dir != NULL ? g_hash_table_lookup (fsindex_dir_entries (dir), slash + 1) : NULL;
+  entry = dir != NULL ? fsindex_dir_find (dir, slash + 1) : NULL;
   if (entry == NULL)
     return NULL;
   if (entry->d_type == DT_LNK)
@@ -515,7 +549,7 @@ type_of_real (KicFsIndex *index, const char *real)
   parent = g_path_get_dirname (real);
   base = g_path_get_basename (real);
   dir = fsindex_get_dir (index, parent);
-  entry = dir ? g_hash_table_lookup (fsindex_dir_entries (dir), base) : NULL;
+  entry = dir ? fsindex_dir_find (dir, base) : NULL;
   if (entry == NULL || entry->d_type == DT_LNK)
     return KIC_FS_NONE; /* resolve() never returns a link */
   return entry->type;
@@ -557,7 +591,7 @@ kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *name)
     return KIC_FS_NONE;
   if (listing->hidden)
     return KIC_FS_OTHER;
-  entry = g_hash_table_lookup (fsindex_dir_entries (listing), name);
+  entry = fsindex_dir_find (listing, name);
   if (entry == NULL)
     return KIC_FS_NONE;
   return fsindex_entry_type (index, real, name, entry);
@@ -625,7 +659,7 @@ kic_fs_index_list (KicFsIndex *index, const char *path)
   const char *real = fsindex_real_path_cached (index, path);
   KicFsDir *listing = real ? fsindex_get_dir (index, real) : NULL;
 
-  return listing != NULL ? kic_fs_dir_sorted_names (listing) : NULL;
+  return listing != NULL && !listing->unlisted ? kic_fs_dir_sorted_names (listing) : NULL;
 }
 
 int

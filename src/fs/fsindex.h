@@ -83,7 +83,8 @@ KicFsType kic_fs_index_stat_at (KicFsIndex *index, const char *dir, const char *
  * by every path that resolves to it.  transfer none */
 const char *kic_fs_dir_real (const KicFsDir *dir);
 
-/* The names in directory PATH, sorted; NULL when PATH is not a directory.
+/* The names in directory PATH, sorted; NULL when PATH is not a directory
+ * or its names are not known (kic_fs_dir_listed()).
  * transfer container (the strings belong to the index) */
 GPtrArray *kic_fs_index_list (KicFsIndex *index, const char *path);
 
@@ -170,6 +171,14 @@ void kic_fs_listing_entry_free (gpointer entry);
  * asked anything more (the state is written from them at once) */
 GHashTable *kic_fs_index_listings (KicFsIndex *index);
 
+/* The directories read from disk whose names are not known
+ * (kic_fs_dir_listed()), which kic_fs_index_listings() leaves out: their
+ * real paths, sorted.  transfer container (the strings are the index's) */
+GPtrArray *kic_fs_index_unlisted (KicFsIndex *index);
+/* Is REAL (a real path, read if it was not) a directory whose names are
+ * not known? */
+gboolean kic_fs_index_is_unlisted (KicFsIndex *index, const char *real);
+
 /* The target of a link in directory DIR whose text is TEXT, as a listing
  * keeps it (KicFsListingEntry.target): joined to DIR (an absolute TEXT
  * starts at the root, as in a chroot) and cleaned.  transfer full */
@@ -209,6 +218,11 @@ GPtrArray *kic_fs_index_listing (KicFsIndex *index, const char *real, GHashTable
  * while it still is one.  Before anything reads REAL. */
 void kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, GPtrArray *entries);
 
+/* The same for a directory whose names were not known when a run read
+ * it (kic_fs_dir_listed()), and whose STAMP says it has not changed since:
+ * not read, its names not known. */
+void kic_fs_index_seed_unlisted (KicFsIndex *index, const char *real, const KicFsStamp *stamp);
+
 /* Changes by kic_fs_index_add() so far: what was worked out from the
  * listings before may be stale when it changed. */
 guint kic_fs_index_generation (const KicFsIndex *index);
@@ -222,9 +236,14 @@ GPtrArray *kic_fs_dir_sorted_names (const KicFsDir *dir);
  * root), so it lists no name and every name asked of it is unknown,
  * KIC_FS_OTHER (there for some users, not for others)? */
 gboolean kic_fs_dir_hidden (const KicFsDir *dir);
-/* Does DIR list NAME?  How many names does it list? */
+/* Does DIR list NAME (TRUE for every name when its names are not known)?
+ * How many names does it list (none then)?  Are its names known: not
+ * those of a directory users may write that holds more than the index
+ * reads of one (fsindex-read.c), nor of one below it?  Every name in such
+ * a directory is KIC_FS_OTHER, and kic_fs_index_list() gives NULL. */
 gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
 guint kic_fs_dir_size (const KicFsDir *dir);
+gboolean kic_fs_dir_listed (const KicFsDir *dir);
 
 /* Keep STAMP as the stamp of the file REAL, as if it was read now (a file
  * a previous run read, whose content is known and did not change). */

@@ -47,6 +47,13 @@ others_may_write (const KicFsStamp *stamp)
   return (stamp->uid != 0 && stamp->uid != geteuid ()) || (stamp->mode & (S_IWGRP | S_IWOTH)) != 0;
 }
 
+gboolean
+kic_fs_stamp_others_may_write (const KicFsStamp *stamp)
+{
+  /* an access ACL may let a user write whatever the group bits say */
+  return others_may_write (stamp) || stamp->acl;
+}
+
 /* The time a change of what STAMP stamps sets, and the stamp records:
  * the change time of a file and of a directory others may write, the
  * modification time of a directory only root may (kic_fs_stamp_format()). */

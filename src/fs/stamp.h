@@ -68,6 +68,11 @@ gboolean kic_fs_stamp_acl_from (KicFsStamp *stamp, const char *was);
  * what the directory is. */
 gboolean kic_fs_stamp_dir_states_equal (const char *now, const char *was);
 
+/* May someone other than root (and the user running the tool) write the
+ * directory stamped as STAMP: its owner, group or other write bits, or an
+ * access ACL (asked by kic_fs_stamp_ask_acl())? */
+gboolean kic_fs_stamp_others_may_write (const KicFsStamp *stamp);
+
 /* The time a stamp is read at, taken before the stat it stamps: a change
  * after the stat gets a time no earlier than this (stamp.c, the racy
  * rule). */

@@ -175,8 +175,9 @@ resolver_theme_names_table (ThemeNames *tn)
 
 /* Append to AT (may be NULL: only whether there is one) the indexes,
  * rising, of TN's scale-1 directories that list FILE, or may hold it
- * unlisted (a directory not every user may search, whose names root does
- * not read: every probe there is unknown, issue 39, row 1); TRUE when
+ * unlisted (a directory not every user may search, or a user's past the
+ * bound on names read, whose names root does not read: every probe there
+ * is unknown, issue 39, rows 1 and 4); TRUE when
  * there is one.  Each directory is asked while TN's budget lasts (a
  * quarter of what the table of every name, theme_names_table(), costs to
  * make); then the table is made and asked: a run that looks up a few

@@ -80,8 +80,10 @@ typedef struct {
                        * costs a call), 2 a Qt resource (it costs none) */
   KicTheme *theme;    /* the theme (a reference: it is the table's key) */
   GArray *hidden;     /* the indexes, rising, of the directories on disk
-                       * whose listing hides its names (kic_fs_dir_hidden()):
-                       * each may hold any name, as far as root knows */
+                       * whose names root does not know: hidden from some
+                       * users (kic_fs_dir_hidden()), or a user's past the
+                       * bound on names read (kic_fs_dir_listed()); each
+                       * may hold any name, as far as root knows */
 } ThemeNames;
 
 /* TN's table of names, made when first asked (resolver-scan.c's

@@ -346,7 +346,9 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
               if ((at = g_hash_table_lookup (tn->positions, listing)) == NULL)
                 g_hash_table_insert (tn->positions, (gpointer) listing, at = g_array_new (FALSE, FALSE, sizeof (guint)));
               g_array_append_val (at, i);
-              if (kic_fs_dir_hidden (listing))
+              /* hidden from some users, or past the bound on a
+               * user's directory: either way it may hold any name */
+              if (kic_fs_dir_hidden (listing) || !kic_fs_dir_listed (listing))
                 g_array_append_val (tn->hidden, i);
             }
         }

@@ -326,9 +326,81 @@ theme_position (const GPtrArray *themes, const char *name)
   return -1;
 }
 
+/* Has THEME a directory whose names are not known (kic_fs_dir_listed())? */
+static gboolean
+theme_unlisted (Planner *p, const KicTheme *theme)
+{
+  gpointer known;
+
+  if (p->unlisted_themes == NULL)
+    p->unlisted_themes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  if ((known = g_hash_table_lookup (p->unlisted_themes, theme)) == NULL)
+    {
+      known = GINT_TO_POINTER (2);
+      for (guint d = 0; d < theme->dirs->len; d++)
+        {
+          const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+          const KicFsDir *listing = dir->resource_files == NULL
+                                      ? kic_fs_index_dir (p->system->index, dir->mirror ? dir->mirror : dir->path)
+                                      : NULL;
+
+          if (listing != NULL && !kic_fs_dir_listed (listing))
+            known = GINT_TO_POINTER (1);
+        }
+      g_hash_table_insert (p->unlisted_themes, (gpointer) theme, known);
+    }
+  return GPOINTER_TO_INT (known) == 1;
+}
+
+/* Case 4 (of names files carry the proof does not know): a theme after
+ * AT in THEMES has a directory whose names are not known (a user's, past
+ * what the index reads of one: fsindex.h).  A name N there that no theme
+ * up to AT holds, cut back to X, would meet a link X in theme AT where X
+ * was not, and before ended at its own file; the proof cannot look N up,
+ * not knowing it.  Where X is in theme AT already, N's cut meets X there
+ * before and after alike (the proof looks X up); in the theme of that
+ * directory and after, N ends at its own file before any cut (every name
+ * there is taken to be there). */
+static gboolean
+later_theme_unlisted (Planner *p, const GPtrArray *themes, int at)
+{
+  for (guint t = (guint) at + 1; t < themes->len; t++)
+    if (theme_unlisted (p, g_ptr_array_index (themes, t)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Has RESOLVER's "User" group (pixmaps, icons, <app>/pics) a directory
+ * whose names are not known?  Asked once per resolver (in the table of
+ * themes: its keys are pointers too). */
+static gboolean
+user_dirs_unlisted (Planner *p, KicResolver *resolver)
+{
+  gpointer known;
+
+  if (p->unlisted_themes == NULL)
+    p->unlisted_themes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  if ((known = g_hash_table_lookup (p->unlisted_themes, resolver)) == NULL)
+    {
+      g_autoptr (GPtrArray) user = kic_resolver_user_dirs (resolver);
+
+      known = GINT_TO_POINTER (2);
+      for (guint u = 0; u < user->len; u++)
+        {
+          const KicFsDir *listing = kic_fs_index_dir (p->system->index, g_ptr_array_index (user, u));
+
+          if (listing != NULL && !kic_fs_dir_listed (listing))
+            known = GINT_TO_POINTER (1);
+        }
+      g_hash_table_insert (p->unlisted_themes, resolver, known);
+    }
+  return GPOINTER_TO_INT (known) == 1;
+}
+
 /* Why a link for NAME in THEME could change the lookup of a name no file
- * carries, for any user the planner models (name_ends: cases 1 and 2), or
- * NULL.  ENDS: plan_name_ends (P, NAME). */
+ * carries, or one whose file the proof cannot know, for any user the
+ * planner models (name_ends: cases 1, 2 and 4), or NULL.  ENDS:
+ * plan_name_ends (P, NAME). */
 const char *
 plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme)
 {
@@ -343,11 +415,24 @@ plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const K
 
       if (at < 0)
         continue; /* never searched by this user */
+      /* case 4: X ends after THEME (or outside the themes) */
+      if ((end->via != KIC_VIA_THEME || at < theme_position (themes, end->theme->desc->name))
+          && later_theme_unlisted (p, themes, at))
+        return UNLISTED_FORBIDS;
       if (end->via != KIC_VIA_THEME)
         {
           /* case 1 */
-          if (!table->name_variants || (end->via != KIC_VIA_NONE && p->options->unthemed_links))
+          if (!table->name_variants)
             continue;
+          /* UnthemedLinks=true accepts the change of names no file
+           * carries, not of those in a "User" directory the proof cannot
+           * list (cut back, they would meet the link; case 4) */
+          if (end->via != KIC_VIA_NONE && p->options->unthemed_links)
+            {
+              if (user_dirs_unlisted (p, g_ptr_array_index (p->resolvers, r)))
+                return UNLISTED_FORBIDS;
+              continue;
+            }
           return UNTHEMED_REASON;
         }
       /* case 2 */

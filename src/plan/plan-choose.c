@@ -450,6 +450,16 @@ name_cost_before (Planner *p, KicResolver *resolver, KicNamePlan *np)
   return before;
 }
 
+/* Is SOURCE in a directory whose names are not known (kic_fs_dir_listed())? */
+static gboolean
+unlisted_source (Planner *p, const char *source)
+{
+  g_autofree char *dir = g_path_get_dirname (source);
+  const KicFsDir *listing = kic_fs_index_dir (p->system->index, dir);
+
+  return listing != NULL && !kic_fs_dir_listed (listing);
+}
+
 /* Whether the file KDE loads for NP (CONTENT, at SOURCE, the real path of
  * HIT) can be copied and linked: the link's extension (*EXT) and the
  * copy's place in the store (*STORE).  FALSE when not (the status says
@@ -472,6 +482,11 @@ name_copyable (Planner *p, KicNamePlan *np, const KicContent *content, const cha
     {
       plan_set_status (np, KIC_NAME_SKIPPED,
                        "KDE finds it through a directory not every user may search: it differs from user to user");
+      return FALSE;
+    }
+  if (source != NULL && content->kind == KIC_CONTENT_UNREADABLE && unlisted_source (p, source))
+    {
+      plan_set_status (np, KIC_NAME_SKIPPED, UNLISTED_REASON);
       return FALSE;
     }
   *ext = source ? plan_link_extension (p, source) : NULL;

@@ -57,6 +57,8 @@ typedef struct {
   guint rounds;           /* proof rounds so far (KIC_MAX_PROOF_ROUNDS) */
   GHashTable *copyable;   /* source -> "" when may_copy says yes, else why not */
   GHashTable *unwritable; /* link file names plan_may_write() refused (a set: warned once) */
+  GHashTable *unlisted_themes; /* KicTheme* -> 1: it has a directory whose names
+                               * are not known, 2: none (plan_theme_forbids()) */
   gboolean copy_refused;  /* may_copy (or plan_may_write()) said no to some source: a name skipped
                            * with a warning, which leaves no state (plan-memo.c) */
   gboolean with_memo;     /* a previous plan is kept: a refusal drops it, and
@@ -116,6 +118,12 @@ gboolean plan_may_write (Planner *p, const char *name, const char *ext, const ch
 #define UNTHEMED_REASON                                                                                       \
   "KDE finds it only outside the icon themes, and a link in a theme would make every longer name cut back to " \
   "it (NAME-tray, NAME-symbolic, ...) show it instead of nothing (planted only with UnthemedLinks=true)"
+#define UNLISTED_REASON                                                                                       \
+  "KDE finds it in a directory users may write that holds more names than are read of one: what it holds is " \
+  "not known"
+#define UNLISTED_FORBIDS                                                                                      \
+  "a later theme has a directory users may write whose names are not known: a name there cut back to it "     \
+  "could meet the link"
 void plan_overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *plan_resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void plan_candidate_free (gpointer data);

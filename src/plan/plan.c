@@ -317,6 +317,8 @@ planner_clear (Planner *p)
   g_ptr_array_unref (p->resolvers);
   g_ptr_array_unref (p->theme_names);
   g_hash_table_unref (p->dirty);
+  if (p->unlisted_themes != NULL)
+    g_hash_table_unref (p->unlisted_themes);
   if (p->known != NULL)
     {
       g_hash_table_unref (p->unfiled);

@@ -36,6 +36,16 @@ kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTa
       kic_fs_index_seed (index, key, stamp, value);
       n++;
     }
+  /* a directory whose names were not known and has not changed: not
+   * read again (every name there has the same answer, fsindex.h) */
+  g_hash_table_iter_init (&iter, state->unlisted);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const KicFsStamp *stamp = g_hash_table_lookup (stamps, key);
+
+      if (stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (changed, key))
+        kic_fs_index_seed_unlisted (index, key, stamp);
+    }
   kic_debug ("state: %u directories as they were read, %u changed (%u in the state, %u stamps)", n, g_hash_table_size (changed), g_hash_table_size (state->dirs), g_hash_table_size (stamps));
 }
 
@@ -130,7 +140,8 @@ compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTabl
 }
 
 /* The stems of the icon names that came, went or changed since the state
- * was made (state.h); NULL when an X.xpm.png came or went. */
+ * was made (state.h); NULL when an X.xpm.png came or went, or a directory
+ * crossed the bound on the names read of one (fsindex.h, kic_fs_dir_listed()). */
 static GHashTable *
 changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GPtrArray *owned)
 {
@@ -147,7 +158,19 @@ changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GP
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       gpointer was;
+      gboolean then = g_hash_table_contains (state->unlisted, key);
 
+      /* a directory whose names are not known gives every name the same
+       * answer (fsindex.h) whatever it holds: one that was not known then
+       * and is not now changed nothing; one known then or now but not
+       * both may have changed any name */
+      if (then || (g_hash_table_contains (state->dirs, key) && kic_fs_index_is_unlisted (index, key)))
+        {
+          if (then && kic_fs_index_is_unlisted (index, key))
+            continue;
+          g_hash_table_unref (stems);
+          return NULL;
+        }
       if (g_hash_table_lookup_extended (state->dirs, key, NULL, &was))
         compare_dir (index, key, was, ours, e);
       else
@@ -222,8 +245,8 @@ kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable 
   memo->changed_stems = changed_stems (state, index, changed, owned);
   if (memo->changed_stems == NULL)
     {
-      kic_debug ("state: ignored (an X.xpm.png, an l10n directory or one not every user may search came or went): "
-                 "planning every name");
+      kic_debug ("state: ignored (an X.xpm.png, an l10n directory or one not every user may search came or went, "
+                 "or a directory crossed the bound on the names read of one users may write): planning every name");
       g_clear_pointer (&memo, kic_plan_memo_free);
     }
   return memo;

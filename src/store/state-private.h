@@ -26,6 +26,8 @@ struct _KicState {
   char *key;
   gboolean floor;
   GHashTable *dirs;   /* real path -> GPtrArray of KicFsListingEntry* sorted by name (NULL: none) */
+  GHashTable *unlisted; /* real paths of the directories whose names were
+                         * not known (kic_fs_dir_listed(); a set) */
   GHashTable *desktop; /* real path -> KicDesktopRead* (stamp NULL): the M records */
   GHashTable *store_stamps; /* store path -> KicFsStamp*: the F records */
   KicPlanMemo *memo;  /* the records (changed_stems still NULL) */

@@ -204,6 +204,20 @@ put_listings (GString *out, KicFsIndex *index, const char *store, const GPtrArra
       if (!put_entries (out, dir, entries, ours, has_ours))
         return FALSE;
     }
+  /* no name of a directory whose names are not known: the next run
+   * reads it again (as far as it reads one), its stamp in the
+   * fingerprint */
+  {
+    g_autoptr (GPtrArray) unlisted = kic_fs_index_unlisted (index);
+
+    for (guint d = 0; d < unlisted->len; d++)
+      if (!kic_path_is_under (g_ptr_array_index (unlisted, d), store))
+        {
+          g_string_append (out, "D");
+          put_str (out, g_ptr_array_index (unlisted, d));
+          g_string_append (out, "\t2\n");
+        }
+  }
   return TRUE;
 }
 

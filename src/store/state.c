@@ -9,7 +9,8 @@
  *   key <tab> DIGEST           plan.c's key
  *   floor <tab> 0|1|-          the size reports made with the floor, without,
  *                              or none made (KicPlan.reports)
- *   D <tab> PATH <tab> 1|0     a directory read (0: none there); then its names:
+ *   D <tab> PATH <tab> 1|0|2   a directory read (0: none there; 2: its names
+ *                              not known, kic_fs_dir_listed(): no E line); then its names:
  *   E <tab> KIND <tab> NAME    'f' 'd' 'l' 'o', as readdir said
  *   L <tab> NAME <tab> TARGET <tab> ?REAL   a link that was followed
  *   F <tab> PATH <tab> DEV <tab> INO <tab> SIZE <tab> MTIME <tab> CTIME <tab> READ
@@ -97,6 +98,8 @@ kic_state_free (KicState *state)
     g_ptr_array_unref (state->owned);
   if (state->dirs != NULL)
     g_hash_table_unref (state->dirs);
+  if (state->unlisted != NULL)
+    g_hash_table_unref (state->unlisted);
   if (state->desktop != NULL)
     g_hash_table_unref (state->desktop);
   if (state->store_stamps != NULL)
@@ -216,6 +219,12 @@ parse_dir (KicState *state, char **f, guint n, GPtrArray **dir)
   gboolean ok = TRUE;
   g_autofree char *path = field (f, n, 1, FALSE, &ok);
 
+  if (ok && n == 3 && path_ok (path) && strcmp (f[2], "2") == 0)
+    {
+      *dir = NULL;
+      g_hash_table_add (state->unlisted, g_steal_pointer (&path));
+      return TRUE;
+    }
   if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))
     return FALSE;
   *dir = f[2][0] == '1' ? g_ptr_array_new () : NULL; /* entries: the state's */
@@ -559,6 +568,7 @@ kic_state_read (char *text, gsize length, const char *inputs)
           state->key = g_strdup (lines[2] + 4);
           state->floor = lines[3][6] == '1';
           state->dirs = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, listing_free);
+          state->unlisted = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
           state->desktop = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
           state->store_stamps = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
           state->memo = g_new0 (KicPlanMemo, 1);

@@ -13,6 +13,17 @@
 #            files); then the same with 2 000 on the menu, for scale (the
 #            plan's cost grows with the names times the directories a name
 #            is looked up in: that line is not held to the 10 s)
+#   user     300 000 empty files in a hicolor directory a user owns
+#            (/usr/local/share/icons/hicolor/48x48/apps), then 300 000
+#            empty .desktop files in a menu directory a user owns
+#            (/usr/local/share/applications): a full rebuild and a kept
+#            one after one icon came elsewhere, each beside the same run
+#            on the basic fixture without that directory, and the ratio
+#            (issue 39, row 4: within 2x in time and peak RSS); with
+#            KIC_TREE (a tree to start from instead of the basic fixture:
+#            the realistic tree) on overlays of it
+#
+# KIC_HOSTILE_ONLY=user runs the "user" rows alone.
 #
 # For each: a full --rebuild (wall clock, peak RSS), the links it
 # planted, and its CPU seconds (user + sys: what a loaded machine changes
@@ -28,7 +39,7 @@ TMP_TOP=${KIC_TEST_TMP:-$TOP/tests/tmp}
 N=${KIC_HOSTILE_DIRS:-100000}
 mkdir -p "$TMP_TOP"
 W=$(mktemp -d "$TMP_TOP/bench-hostile.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+trap 'for v in "$W/without/view" "$W/with/view"; do umount "$v" 2> /dev/null || true; done; rm -rf "$W"' EXIT
 S=/var/lib/kde-icon-cache
 
 sh "$TOP/tests/fixtures/make-fixtures.sh" "$W/fx" basic > /dev/null
@@ -91,8 +102,59 @@ rebuild () {
   printf '%-34s %8s s %9s KiB %6s links %7s s   %s\n' "$1" "$2" "$3" "$4" "$cpu" "$verdict"
 }
 
+# tree NAME: a fresh copy of the tree the "user" rows start from, at
+# $W/NAME/view: the basic fixture, or with KIC_TREE (the realistic tree,
+# say) a writable overlay of it (needs root; unmounted by untree)
+tree () {
+  rm -rf "${W:?}/$1"; mkdir -p "$W/$1/up" "$W/$1/work" "$W/$1/view"
+  if [ -n "${KIC_TREE:-}" ]; then
+    mount -t overlay overlay -o "lowerdir=$KIC_TREE,upperdir=$W/$1/up,workdir=$W/$1/work" "$W/$1/view" ||
+      { echo "bench-hostile: cannot mount an overlay of $KIC_TREE (needs root)" >&2; exit 1; }
+  else
+    rmdir "$W/$1/view"; cp -a "$BASIC" "$W/$1/view"
+  fi
+}
+untree () { [ -z "${KIC_TREE:-}" ] || umount "$W/$1/view"; }
+
+# timed ROOT [ARGS]: "SECONDS KIB" of one rebuild
+timed () {
+  r=$1; shift
+  sync
+  /usr/bin/time -f '%e %M' -o "$W/time" "$BIN" -q --root "$r" "$@" > /dev/null 2> "$W/err" || { cat "$W/err" >&2; echo "bench-hostile: the rebuild of $r failed" >&2; exit 1; }
+  cat "$W/time"
+}
+
+# pair LABEL DIR SUFFIX: a full rebuild, then a kept one after an icon
+# came elsewhere, on the tree without DIR and with DIR holding
+# KIC_HOSTILE_USER_NAMES (300 000) empty files kicjunk-I.SUFFIX that
+# nobody owns
+pair () {
+  label=$1
+  tree without; tree with
+  mkdir -p "$W/with/view$2"
+  (cd "$W/with/view$2" && seq 1 "${KIC_HOSTILE_USER_NAMES:-300000}" | sed "s/^/kicjunk-/; s/\$/.$3/" | xargs touch)
+  chown -R nobody "$W/with/view$2"
+  for run in full kept; do
+    for t in without with; do
+      if [ $run = kept ]; then
+        mkdir -p "$W/$t/view/usr/share/icons/hicolor/48x48/apps"
+        cp "$BASIC/usr/share/icons/hicolor/48x48/apps/hi48.png" "$W/$t/view/usr/share/icons/hicolor/48x48/apps/kicnew-bench.png"
+        sleep 0.05
+        set -- "$(timed "$W/$t/view")"
+      else
+        set -- "$(timed "$W/$t/view" --full)"
+      fi
+      eval "$t=\"\$1\""
+    done
+    # shellcheck disable=SC2154
+    echo "$without $with" | awk -v l="$label, $run" '{ printf "%-34s %6.2f s %8d KiB  %6.2f s %8d KiB   x%.2f time, x%.2f RSS\n", l, $1, $2, $3, $4, $3 / ($1 > 0.01 ? $1 : 0.01), $4 / $2 }'
+  done
+  untree without; untree with
+}
+
 echo "kde-icon-cache: $("$BIN" --version 2>/dev/null || echo "$BIN"); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-34s %10s %13s %12s %9s\n' "tree" "rebuild" "peak RSS" "planted" "user+sys"
+if [ "${KIC_HOSTILE_ONLY:-}" != user ]; then
 big "$W/dirs" "$N" same
 rebuild "dirs: $N empty dirs of 48 px" "$W/dirs"
 big "$W/mixed" "$N" mixed
@@ -102,6 +164,10 @@ rebuild "icons: 100000 in 10000 dirs, 200" "$W/icons"
 icons "$W/icons" 5
 rebuild "icons: ... 2000 on the menu" "$W/icons"
 echo "(the last line for scale only: not held to 10 s)"
+fi
+printf '%-34s %17s %17s   %s\n' "user's directory (${KIC_TREE:+on $KIC_TREE, }issue 39 row 4)" "without it" "with it" "ratio (target: 2x; a time under 0.01 s counts as 0.01 s)"
+pair "icons: ${KIC_HOSTILE_USER_NAMES:-300000} in hicolor" /usr/local/share/icons/hicolor/48x48/apps png
+pair "menu: ${KIC_HOSTILE_USER_NAMES:-300000} .desktop" /usr/local/share/applications desktop
 if [ -n "${KIC_ANCHOR_BIN:-}" ]; then
   big "$W/anchor" 2000 same
   rebuild "anchor, dirs at 2000: this binary" "$W/anchor"

@@ -13,6 +13,9 @@
 #      to do, and the world-readable copies stayed;
 #   4  (part) the fingerprint's look kept a directory open per level of
 #      an input's path: a theme directory deep enough exhausts descriptors;
+#      and a user's directory of very many names set what a run cost
+#      (reading every name, keeping each in the state): past a bound its
+#      names are not read;
 #   5  a store copy that goes is never written again: rebuild, --check
 #      and --full all stopped at the fingerprint;
 #   6  the writer leaves out a link the proof counted on (a name over 241
@@ -392,5 +395,120 @@ grep -c '/d/d/d/d' "$R$S/fingerprint" > "$WORK/n4"
 grep -q 'nothing to do' "$WORK/out4"
 ok $? "4: a theme directory 121 levels deep, 64 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)" ||
   sed 's/^/# /' "$WORK/out4"
+
+# -- row 4: a user's directory past the bound on names read -----------
+# junk FROM TO SUFFIX: empty files kicjunk-FROM.SUFFIX ... in the current directory
+junk () { seq "$1" "$2" | sed "s/^/kicjunk-/; s/\$/.$3/" | xargs touch; }
+# bytes ROOT < answers: KF5's answers with each path's bytes (md5) after it
+bytes () { while IFS='	' read -r n z f; do printf '%s\t%s\t%s\t%s\n' "$n" "$z" "$f" "$(md5sum < "$1$f" | cut -d' ' -f1)"; done; }
+# nobody owns a hicolor directory of 16 485 names (the bound: 16 384), one
+# of them kicfirst-x.png: its names are
+# not read, one warning names it, the run plans the rest (kicfirst, which
+# KDE finds in breeze, keeps its links), plants nothing a lookup passing
+# it could meet (hi48 ends in hicolor, whose directory it is), keeps none
+# of its names in the state, and a kept run after a change equals --full
+R=$(fresh r4big)
+U=/usr/local/share/icons/hicolor/48x48/apps
+mkdir -p "$R$U"
+(cd "$R$U" && junk 1 16484 png && : > kicfirst-x.png)
+chown -R nobody "$R$U"
+"$BIN" --root "$R" > "$WORK/out4b" 2>&1
+ok $? "4: a user's directory of 16485 names, past the bound of 16384: the run exits 0"
+is "$(grep -c "'$R$U' holds more than 16384 names and users may write it" "$WORK/out4b")" 1 \
+  "4: ... one warning names the directory"
+grep -q "^link	/usr/share/icons/breeze/.*/kicfirst\.svg	" "$R$S/manifest"
+ok $? "4: ... a name KDE finds in breeze keeps its links"
+is "$(grep -c '^link	.*/\(hi48\|hiscalable\)\.' "$R$S/manifest")" 0 \
+  "4: ... names KDE finds in hicolor (hi48, hiscalable), whose lookups pass the directory, get no link"
+is "$(grep -c kicjunk "$R$S/state"; grep -c "^D	$U	2\$" "$R$S/state")" "0
+1" "4: ... the state keeps none of its names, one line for it"
+# a change elsewhere, and one in the directory: kept run and --full alike
+for change in "$R/usr/share/icons/hicolor/48x48/apps/kicnew.png" "$R$U/kicjunk-new.png"; do
+  sleep 0.05
+  cp "$R/usr/share/icons/hicolor/48x48/apps/hi48.png" "$change"
+  rm -rf "$WORK/r4full"; cp -a "$R" "$WORK/r4full"
+  kic --root "$R" 2> /dev/null; kic --root "$WORK/r4full" --full 2> /dev/null
+  is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
+    "4: ... after ${change#"$R"} came, a kept run plans as --full does"
+done
+# ... and a kept run after a change elsewhere does not read the directory
+# again (its answers cannot have changed: its stamp did not), and says so
+if command -v strace > /dev/null; then
+  sleep 0.05
+  cp "$R/usr/share/icons/hicolor/48x48/apps/hi48.png" "$R/usr/share/icons/hicolor/48x48/apps/kicnew2.png"
+  strace -f -qq -e trace=openat,openat2 -o "$WORK/trace4" "$BIN" --root "$R" > "$WORK/out4c" 2>&1
+  is "$(grep -c "\"${U#/}\".*O_DIRECTORY\|\"$R$U\".*O_DIRECTORY" "$WORK/trace4"; grep -c "'$R$U' holds more than" "$WORK/out4c")" "0
+1" "4: ... a kept run after a change elsewhere opens the directory not at all, and warns of it once"
+fi
+
+# ... and a user's directory in a theme between breeze and the one KDE
+# finds a name in: kicmid (Inherits=hicolor, .svg only) holds kicmidx.svg
+# in scalable/apps, where every lookup of kicmidx ends, before apps48,
+# nobody's, of 16 485 names, one of them kicmidx-foo.svg.  KDE looks
+# kicmidx-foo up in breeze, then cut back to kicmidx there, then in
+# kicmid: a link kicmidx.svg in breeze would end it there instead of at
+# its own file, a name the proof cannot know
+R=$(fresh r4mid)
+M=$R/usr/share/icons/kicmid
+mkdir -p "$M/scalable/apps" "$M/apps48"
+printf '[Icon Theme]\nName=Mid\nInherits=hicolor\nKDE-Extensions=.svg\nDirectories=scalable/apps,apps48\n\n[scalable/apps]\nSize=48\nMinSize=1\nMaxSize=512\nType=Scalable\n\n[apps48]\nSize=48\nType=Fixed\n' > "$M/index.theme"
+svg mid > "$M/scalable/apps/kicmidx.svg"
+(cd "$M/apps48" && junk 1 16484 svg && svg foo > kicmidx-foo.svg)
+chown -R nobody "$M/apps48"
+sed -i 's/^Inherits=.*/Inherits=kicmid,hicolor/' "$R/usr/share/icons/breeze/index.theme"
+printf '[Desktop Entry]\nType=Application\nName=mid\nExec=true\nIcon=kicmidx\n' > "$R/usr/share/applications/kicmidx.desktop"
+[ -x "$ORACLE" ] && printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/mid-before"
+kic --root "$R" 2> /dev/null
+if [ -x "$ORACLE" ]; then
+  printf 'kicmidx-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/mid-after"
+  [ "$(grep -c '^kicmidx-foo	' "$WORK/mid-before")" = 2 ] && [ "$(cut -f3 "$WORK/mid-before" | sort -u)" = "$(md5sum < "$M/apps48/kicmidx-foo.svg" | cut -d' ' -f1)" ] &&
+    same_answers "$WORK/mid-before" "$WORK/mid-after"
+  ok $? "4: ... KF5 loads kicmidx-foo's own bytes after the rebuild as before"
+fi
+is "$(grep -c '^link	.*/kicmidx\.svg' "$R$S/manifest")" 0 \
+  "4: ... a name KDE finds in kicmid, beside a user's directory there past the bound that may hold its dash forms: no link in breeze"
+grep -q '^link	/usr/share/icons/breeze/.*/kicfirst\.svg	' "$R$S/manifest"
+ok $? "4: ... a name KDE finds in breeze itself keeps its links there"
+
+# ... and with UnthemedLinks=true (a link in a theme for a name KDE finds
+# only outside them), /usr/share/pixmaps made writable by others, past
+# the bound, holding pixlocal-foo.png: KDE finds pixlocal in
+# /usr/local/share/pixmaps, and pixlocal-foo, cut back, would meet a link
+# pixlocal in hicolor before it reached its own file
+R=$(fresh r4pix)
+mkdir -p "$R/etc"
+printf '[kde-icon-cache]\nUnthemedLinks=true\n' > "$R/etc/kde-icon-cache.conf"
+(cd "$R/usr/share/pixmaps" && junk 1 16484 png && cp pixpng.png pixlocal-foo.png)
+chmod o+w "$R/usr/share/pixmaps"
+[ -x "$ORACLE" ] && printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/pix-before"
+kic --root "$R" 2> /dev/null
+if [ -x "$ORACLE" ]; then
+  printf 'pixlocal-foo\n' | _theirs_now "$R" breeze 16,48 | bytes "$R" | cut -f1,2,4 > "$WORK/pix-after"
+  [ "$(grep -c '^pixlocal-foo	' "$WORK/pix-before")" = 2 ] && [ "$(cut -f3 "$WORK/pix-before" | sort -u)" = "$(md5sum < "$R/usr/share/pixmaps/pixlocal-foo.png" | cut -d' ' -f1)" ] &&
+    same_answers "$WORK/pix-before" "$WORK/pix-after"
+  ok $? "4: ... UnthemedLinks=true: KF5 loads pixlocal-foo's own bytes after the rebuild as before"
+fi
+is "$(grep -c '^link	.*/pixlocal\.' "$R$S/manifest")" 0 \
+  "4: ... UnthemedLinks=true: pixlocal, found outside the themes before a \"User\" directory past the bound, gets no link"
+
+# ... and a directory that crosses the bound, one way then the other:
+# every name whose lookup passes it is planned again
+R=$(fresh r4cross)
+mkdir -p "$R$U"
+(cd "$R$U" && junk 1 16300 png)
+chown -R nobody "$R$U"
+kic --root "$R" 2> /dev/null
+for step in up down; do
+  sleep 0.05
+  if [ $step = up ]; then
+    (cd "$R$U" && junk 16301 16500 png)
+  else
+    (cd "$R$U" && seq 16301 16500 | sed 's/^/kicjunk-/; s/$/.png/' | xargs rm -f)
+  fi
+  rm -rf "$WORK/r4full"; cp -a "$R" "$WORK/r4full"
+  kic --root "$R" 2> /dev/null; kic --root "$WORK/r4full" --full 2> /dev/null
+  is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
+    "4: ... the directory went $step past the bound: a kept run plans as --full does"
+done
 
 tap_done

@@ -455,6 +455,68 @@ test_opens_only_regular (void)
   remove_tree (root);
 }
 
+/* A directory others may write (o+w here) that holds more names than
+ * the index reads of one (16 384): none of its names
+ * is known, every name in it or below it is KIC_FS_OTHER, it is listed
+ * as nothing and kept as unlisted; one only root may write, of as many
+ * names, is read as ever (issue 39, row 4). */
+static void
+test_user_dir_past_bound (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("kic-fsindex-XXXXXX", &error);
+  g_autofree char *user = NULL;
+  g_autoptr (GHashTable) listings = NULL;
+  g_autoptr (GPtrArray) unlisted = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  const KicFsDir *dir;
+  KicFsIndex *index;
+
+  g_assert_no_error (error);
+  MK ("icons/user/sub");
+  MK ("icons/root");
+  for (int i = 0; i < 8; i++)
+    {
+      g_autofree char *u = g_strdup_printf ("icons/user/f%d.png", i);
+      g_autofree char *r = g_strdup_printf ("icons/root/f%d.png", i);
+
+      FILE_ (u);
+      FILE_ (r);
+    }
+  user = g_build_filename (root, "icons/user", NULL);
+  g_assert_cmpint (chmod (user, 0777), ==, 0);
+  for (int i = 0; i < 16400; i++)
+    {
+      g_autofree char *u = g_strdup_printf ("%s/icons/user/g%d.png", root, i);
+
+      g_assert_true (g_file_set_contents (u, "", 0, NULL));
+    }
+  index = kic_fs_index_new (root);
+  g_assert_null (kic_fs_index_list (index, "/icons/user"));
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/icons/user", "f1.png"), ==, KIC_FS_OTHER);
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/icons/user", "none.png"), ==, KIC_FS_OTHER);
+  g_assert_cmpint (kic_fs_index_stat (index, "/icons/user/sub/x.png"), ==, KIC_FS_OTHER);
+  g_assert_cmpint (kic_fs_index_stat (index, "/icons/user/sub/y/../../../root/f1.png"), ==, KIC_FS_OTHER);
+  dir = kic_fs_index_dir (index, "/icons/user");
+  g_assert_nonnull (dir);
+  g_assert_false (kic_fs_dir_listed (dir));
+  g_assert_true (kic_fs_dir_has (dir, "anything.svg"));
+  g_assert_cmpint (kic_fs_index_dir_stat_hashed (index, dir, "x", kic_fs_name_hash ("x")), ==, KIC_FS_OTHER);
+  names = kic_fs_index_list (index, "/icons/root");
+  g_assert_nonnull (names);
+  g_assert_cmpuint (names->len, ==, 8); /* (only root may write it) */
+  g_assert_cmpint (kic_fs_index_stat_at (index, "/icons/root", "none.png"), ==, KIC_FS_NONE);
+  listings = kic_fs_index_listings (index);
+  g_assert_false (g_hash_table_contains (listings, "/icons/user"));
+  g_assert_true (g_hash_table_contains (listings, "/icons/root"));
+  unlisted = kic_fs_index_unlisted (index);
+  g_assert_cmpuint (unlisted->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (unlisted, 0), ==, "/icons/user");
+  g_assert_true (kic_fs_index_is_unlisted (index, "/icons/user/sub"));
+  kic_fs_index_free (index);
+  remove_tree (root);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -470,5 +532,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fsindex/resolve-below-parent", test_resolve_below_parent);
   g_test_add_func ("/fsindex/opens-only-regular", test_opens_only_regular);
   g_test_add_func ("/fsindex/hidden-dirs", test_hidden_dirs);
+  g_test_add_func ("/fsindex/user-dir-past-bound", test_user_dir_past_bound);
   return g_test_run ();
 }
