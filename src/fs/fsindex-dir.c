@@ -76,6 +76,12 @@ kic_fs_dir_listed (const KicFsDir *dir)
   return !dir->unlisted;
 }
 
+gboolean
+kic_fs_dir_names_known (const KicFsDir *dir)
+{
+  return !dir->hidden && !dir->unlisted;
+}
+
 guint
 kic_fs_dir_size (const KicFsDir *dir)
 {

@@ -244,6 +244,11 @@ gboolean kic_fs_dir_hidden (const KicFsDir *dir);
 gboolean kic_fs_dir_has (const KicFsDir *dir, const char *name);
 guint kic_fs_dir_size (const KicFsDir *dir);
 gboolean kic_fs_dir_listed (const KicFsDir *dir);
+/* Does root know DIR's names: neither hidden from some users
+ * (kic_fs_dir_hidden()) nor a user's past the bound (kic_fs_dir_listed())?
+ * A directory whose names are not known may hold any name, one no file
+ * root reads carries among them. */
+gboolean kic_fs_dir_names_known (const KicFsDir *dir);
 
 /* Keep STAMP as the stamp of the file REAL, as if it was read now (a file
  * a previous run read, whose content is known and did not change). */

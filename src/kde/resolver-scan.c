@@ -348,7 +348,7 @@ resolver_theme_names (KicResolver *resolver, const KicTheme *theme)
               g_array_append_val (at, i);
               /* hidden from some users, or past the bound on a
                * user's directory: either way it may hold any name */
-              if (kic_fs_dir_hidden (listing) || !kic_fs_dir_listed (listing))
+              if (!kic_fs_dir_names_known (listing))
                 g_array_append_val (tn->hidden, i);
             }
         }

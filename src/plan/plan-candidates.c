@@ -326,7 +326,7 @@ theme_position (const GPtrArray *themes, const char *name)
   return -1;
 }
 
-/* Has THEME a directory whose names are not known (kic_fs_dir_listed())? */
+/* Has THEME a directory whose names are not known (kic_fs_dir_names_known())? */
 static gboolean
 theme_unlisted (Planner *p, const KicTheme *theme)
 {
@@ -344,7 +344,7 @@ theme_unlisted (Planner *p, const KicTheme *theme)
                                       ? kic_fs_index_dir (p->system->index, dir->mirror ? dir->mirror : dir->path)
                                       : NULL;
 
-          if (listing != NULL && !kic_fs_dir_listed (listing))
+          if (listing != NULL && !kic_fs_dir_names_known (listing))
             known = GINT_TO_POINTER (1);
         }
       g_hash_table_insert (p->unlisted_themes, (gpointer) theme, known);
@@ -354,7 +354,8 @@ theme_unlisted (Planner *p, const KicTheme *theme)
 
 /* Case 4 (of names files carry the proof does not know): a theme after
  * AT in THEMES has a directory whose names are not known (a user's, past
- * what the index reads of one: fsindex.h).  A name N there that no theme
+ * what the index reads of one, or one not every user may search:
+ * fsindex.h).  A name N there that no theme
  * up to AT holds, cut back to X, would meet a link X in theme AT where X
  * was not, and before ended at its own file; the proof cannot look N up,
  * not knowing it.  Where X is in theme AT already, N's cut meets X there
@@ -389,7 +390,7 @@ user_dirs_unlisted (Planner *p, KicResolver *resolver)
         {
           const KicFsDir *listing = kic_fs_index_dir (p->system->index, g_ptr_array_index (user, u));
 
-          if (listing != NULL && !kic_fs_dir_listed (listing))
+          if (listing != NULL && !kic_fs_dir_names_known (listing))
             known = GINT_TO_POINTER (1);
         }
       g_hash_table_insert (p->unlisted_themes, resolver, known);

@@ -122,8 +122,8 @@ gboolean plan_may_write (Planner *p, const char *name, const char *ext, const ch
   "KDE finds it in a directory users may write that holds more names than are read of one: what it holds is " \
   "not known"
 #define UNLISTED_FORBIDS                                                                                      \
-  "a later theme has a directory users may write whose names are not known: a name there cut back to it "     \
-  "could meet the link"
+  "a later theme has a directory whose names are not known (one users may write past the bound on names "     \
+  "read, or one not every user may search): a name there cut back to it could meet the link"
 void plan_overlay_restore (Planner *p, const char *dir, const char *name);
 KicResult *plan_resolve_with (KicResolver *resolver, const KicOverlay *overlay, const char *name, int size);
 void plan_candidate_free (gpointer data);

@@ -470,6 +470,30 @@ is "$(grep -c '^link	.*/kicmidx\.svg' "$R$S/manifest")" 0 \
 grep -q '^link	/usr/share/icons/breeze/.*/kicfirst\.svg	' "$R$S/manifest"
 ok $? "4: ... a name KDE finds in breeze itself keeps its links there"
 
+# ... and the same with apps48 hidden instead (0750, group 4242: row 1):
+# its names are as unknown to root, and a member of the group asks for
+# kicmidx-foo, which only they see
+if [ -x "$ORACLE" ]; then
+  R=$(fresh r1mid)
+  M=$R/usr/share/icons/kicmid
+  mkdir -p "$M/scalable/apps" "$M/apps48"
+  printf '[Icon Theme]\nName=Mid\nInherits=hicolor\nKDE-Extensions=.svg\nDirectories=scalable/apps,apps48\n\n[scalable/apps]\nSize=48\nMinSize=1\nMaxSize=512\nType=Scalable\n\n[apps48]\nSize=48\nType=Fixed\n' > "$M/index.theme"
+  svg mid > "$M/scalable/apps/kicmidx.svg"
+  svg foo > "$M/apps48/kicmidx-foo.svg"
+  chgrp 4242 "$M/apps48"; chmod 750 "$M/apps48"
+  sed -i 's/^Inherits=.*/Inherits=kicmid,hicolor/' "$R/usr/share/icons/breeze/index.theme"
+  printf '[Desktop Entry]\nType=Application\nName=mid\nExec=true\nIcon=kicmidx\n' > "$R/usr/share/applications/kicmidx.desktop"
+  echo kicmidx-foo | kde_as "$R" member > "$WORK/midh-before"
+  kic --root "$R" 2> /dev/null
+  echo kicmidx-foo | kde_as "$R" member > "$WORK/midh-after"
+  [ "$(wc -l < "$WORK/midh-before")" -eq 4 ] && cmp -s "$WORK/midh-before" "$WORK/midh-after"
+  ok $? "1: ... a hidden directory in a theme after breeze: KF5 as the group's member loads kicmidx-foo's own bytes after the rebuild as before"
+  is "$(grep -c '^link	.*/kicmidx\.svg' "$R$S/manifest")" 0 \
+    "1: ... and kicmidx, which KDE finds in that theme, gets no link in breeze"
+else
+  skip "needs the KF5 helper" 2
+fi
+
 # ... and with UnthemedLinks=true (a link in a theme for a name KDE finds
 # only outside them), /usr/share/pixmaps made writable by others, past
 # the bound, holding pixlocal-foo.png: KDE finds pixlocal in
