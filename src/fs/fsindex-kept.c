@@ -10,8 +10,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +34,56 @@ fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
   errno = errsv;
 }
 
+/* Does a file system of type MAGIC (statfs f_type) leave a directory's
+ * times as they were when its names change?  The kernel's own: /proc's
+ * listing changes with every process, and its "self" link with every
+ * reader, while /proc keeps the time it was mounted at; sysfs, cgroups
+ * and the like the same.  A user's link into one (a theme directory made
+ * a link to /proc/self/fd) is what KDE follows too. */
+static gboolean
+untimed_magic (unsigned long magic)
+{
+  static const unsigned long untimed[] = {
+    PROC_SUPER_MAGIC, SYSFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC,
+    SECURITYFS_MAGIC, BPF_FS_MAGIC, PSTOREFS_MAGIC, EFIVARFS_MAGIC, DEVPTS_SUPER_MAGIC, SELINUX_MAGIC,
+    SMACK_MAGIC, BINFMTFS_MAGIC, NSFS_MAGIC, 0x62656570 /* configfs */, 0x65735543 /* fusectl */,
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (untimed); i++)
+    if ((magic & 0xFFFFFFFFUL) == untimed[i])
+      return TRUE;
+  return FALSE;
+}
+
+/* Is REAL, stated as ST, on such a file system (untimed_magic())?  Asked
+ * of the file system once per device (a statfs on NFS is a round trip);
+ * an answer that cannot be had counts as yes, and is not kept. */
+static gboolean
+on_untimed_fs (KicFsIndex *index, const char *real, const struct stat *st)
+{
+  guint64 dev = st->st_dev;
+  gpointer known;
+  struct statfs fs;
+  gboolean untimed;
+  int fd;
+
+  if (index->untimed_devs == NULL)
+    index->untimed_devs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if (g_hash_table_lookup_extended (index->untimed_devs, &dev, NULL, &known))
+    return GPOINTER_TO_INT (known);
+  fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
+  if (fd < 0 || fstatfs (fd, &fs) != 0)
+    {
+      if (fd >= 0)
+        close (fd);
+      return TRUE;
+    }
+  close (fd);
+  untimed = untimed_magic ((unsigned long) fs.f_type);
+  g_hash_table_insert (index->untimed_devs, g_memdup2 (&dev, sizeof dev), GINT_TO_POINTER (untimed));
+  return untimed;
+}
+
 void
 fsindex_keep_stat (KicFsIndex *index, KicFsType type, const char *real, const struct stat *st, gint64 read_ns)
 {
@@ -42,6 +94,11 @@ fsindex_keep_stat (KicFsIndex *index, KicFsType type, const char *real, const st
   stamp = g_new0 (KicFsStamp, 1);
   kic_fs_stamp_of_stat (stamp, type, st);
   stamp->read_ns = read_ns;
+  /* no stamp there tells a change: it proves nothing, and the next run
+   * reads it again (a kept listing of /proc would name the processes of
+   * the last run) */
+  if (stamp->exists && on_untimed_fs (index, real, st))
+    stamp->read_ns = KIC_FS_STAMP_PROVES_NOTHING;
   g_hash_table_replace (index->stamps, g_strdup (real), stamp);
 }
 

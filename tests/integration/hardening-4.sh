@@ -20,6 +20,8 @@
 #   7  a user with an icon and a menu directory pushes every earlier
 #      change out of the change log in three runs (one run's lines were
 #      not bounded, and one old generation was kept).
+# And a held-out case of rows 3-5's family: a user's theme directory made
+# a link into /proc, whose listing a kept state said was as it was.
 # The user is nobody (setpriv).
 . "$(dirname "$0")/lib.sh"
 
@@ -285,5 +287,35 @@ kic --root "$R"; sleep 0.05; kic --root "$R"; sleep 0.05
 grep -c '/d/d/d/d' "$R$S/fingerprint" > "$WORK/n4"
 grep -q 'nothing to do' "$WORK/out4"
 ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)"
+
+# -- held out (rows 3-5's family): a kept listing stands on a directory
+# whose time tells no change.  nobody turns a hicolor directory of theirs
+# into a link to /proc/self/fd: the run follows it (as KDE does) into
+# /proc, whose listing changes with every process while its time stays
+# the one it was mounted at.  A run that kept /proc's listing looked for
+# the last run's process there, found no directory, and planned otherwise
+# than --full.  Each run sees a /proc of its own (a mount namespace).
+R=$(fresh rproc)
+mkdir -p "$R/proc"
+printf '#!/bin/sh\nexec unshare -m sh -c %s %s "$@"\n' \
+  "'mount --bind /proc \"\$0\" && exec \"\$@\"'" "'$R/proc'" > "$WORK/kic-proc"
+chmod +x "$WORK/kic-proc"
+if "$WORK/kic-proc" "$BIN" --version > /dev/null 2>&1; then
+  U=$R/usr/local/share/icons/hicolor
+  chown -R nobody "$U"
+  "$WORK/kic-proc" "$BIN" -q --root "$R"
+  rm -rf "$U/32x32/apps"
+  ln -s /proc/self/fd "$U/32x32/apps"
+  "$WORK/kic-proc" "$BIN" -q --root "$R"
+  cp "$R/usr/share/icons/breeze/apps/22/kate.svg" "$R/usr/share/icons/breeze/apps/22/kicnew.svg"
+  printf '[Desktop Entry]\nType=Application\nName=new\nExec=true\nIcon=kicnew\n' > "$R/usr/share/applications/kicnew.desktop"
+  "$WORK/kic-proc" "$BIN" --root "$R" --dry-run > "$WORK/proc.inc" 2> /dev/null
+  "$WORK/kic-proc" "$BIN" --root "$R" --dry-run --full > "$WORK/proc.full" 2> /dev/null
+  [ -s "$WORK/proc.full" ] && cmp -s "$WORK/proc.inc" "$WORK/proc.full"
+  ok $? "a user's hicolor directory made a link to /proc/self/fd: the next run plans as --full ($(wc -l < "$WORK/proc.full") changes)"
+  diff "$WORK/proc.inc" "$WORK/proc.full" | head -n 4 | sed 's/^/# /'
+else
+  skip "needs unshare and a mount namespace"
+fi
 
 tap_done
