@@ -501,6 +501,9 @@ stands_on () { # stands_on ROOT THEMEDIR GEN
 # does not list, which KDE never sees; unused (older than its directory),
 # they are.  A cache is used or not by its time alone: touched, a cache
 # older than its directory, which the run never reads, starts to count.
+# The caches used and what they list are part of the plan's key: a change
+# of either plans every name, any other change keeps the names it does not
+# reach (an application whose icon is in pixmaps).
 gtkcaches () { # gtkcaches ROOT
   R=$1 T=$1/usr/share/icons/kictheme O="--kde=kf6 --kde-version=6.30.0+iconcache"
   mkdir -p "$T/apps/22" "$T/apps/48"
@@ -521,7 +524,7 @@ gtkcaches () { # gtkcaches ROOT
   step "$R" "iconcache: the cache made older than its directory (no longer used)" any $O
   printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix\n' > "$R/usr/share/applications/kicpix.desktop"
   cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix.png"
-  step "$R" "iconcache: an application added, its icon in pixmaps" any $O
+  step "$R" "iconcache: an application added, its icon in pixmaps" kept $O
   gtk-update-icon-cache -f -q "$T"
   step "$R" "iconcache: the cache made again" any $O
   cp "$T/apps/48/kicown.svg" "$T/apps/22/kicown.svg"
@@ -532,9 +535,25 @@ gtkcaches () { # gtkcaches ROOT
   step "$R" "iconcache: the cache made again, and an application added" any $O
   printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix3\n' > "$R/usr/share/applications/kicpix3.desktop"
   cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix3.png"
-  step "$R" "iconcache: an application added, the cache used" any $O
+  step "$R" "iconcache: an application added, the cache used" kept $O
   rm "$T/icon-theme.cache"
   step "$R" "iconcache: the cache removed" any $O
+  # nobody's hicolor directory gets a cache of their own, then rewrites it
+  # in place to list no hilocal32 (a file that stays): no listing and no
+  # directory's time moves, only the names the cache lists
+  U=$R/usr/local/share/icons/hicolor
+  rm -rf "$WORK/ucopy"
+  cp -a "$U" "$WORK/ucopy"
+  rm "$WORK/ucopy/32x32/apps/hilocal32.png"
+  gtk-update-icon-cache -f -q -t "$WORK/ucopy"
+  gtk-update-icon-cache -f -q -t "$U"
+  chown -R nobody "$U"
+  step "$R" "iconcache: a user's hicolor directory given a cache" any $O
+  cat "$WORK/ucopy/icon-theme.cache" > "$U/icon-theme.cache"
+  step "$R" "iconcache: ... rewritten in place to list one name fewer" any $O
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix4\n' > "$R/usr/share/applications/kicpix4.desktop"
+  cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix4.png"
+  step "$R" "iconcache: an application added, two caches used" kept $O
 }
 
 listings_kept () { # listings_kept ROOT
@@ -551,7 +570,7 @@ T=$(realistic_tree 2>/dev/null) || T=
 n_realistic=0 n_walk=0
 [ -n "$T" ] && n_realistic=1
 [ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
-plan $((50 + 5 + 3 + 8 + 7 + 1 + 6 + 1 + 1 + 3 * 18 + 17 + 50 * n_realistic + n_walk))
+plan $((50 + 5 + 3 + 8 + 7 + 1 + 6 + 1 + 1 + 3 * 18 + 23 + 50 * n_realistic + n_walk))
 
 fixtures "$WORK/fx" basic
 kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
@@ -573,7 +592,7 @@ fixtures "$WORK/gc" basic
 if command -v gtk-update-icon-cache > /dev/null; then
   gtkcaches "$WORK/gc/basic"
 else
-  skip "needs gtk-update-icon-cache" 17
+  skip "needs gtk-update-icon-cache" 23
 fi
 fixtures "$WORK/hl" basic
 hardlinks "$WORK/hl/basic" /usr/share/icons/breeze/apps/22 kate.svg
