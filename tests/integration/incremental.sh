@@ -505,51 +505,51 @@ stands_on () { # stands_on ROOT THEMEDIR GEN
 # of either plans every name, any other change keeps the names it does not
 # reach (an application whose icon is in pixmaps).
 gtkcaches () { # gtkcaches ROOT
-  R=$1 T=$1/usr/share/icons/kictheme O="--kde=kf6 --kde-version=6.30.0+iconcache"
-  mkdir -p "$T/apps/22" "$T/apps/48"
+  R=$1 K=$1/usr/share/icons/kictheme O="--kde=kf6 --kde-version=6.30.0+iconcache"
+  mkdir -p "$K/apps/22" "$K/apps/48"
   printf '[Icon Theme]\nName=Kic\nInherits=hicolor\nDirectories=apps/22,apps/48\n\n[apps/22]\nSize=22\nType=Fixed\n\n[apps/48]\nSize=48\nType=Fixed\n' \
-    > "$T/index.theme"
-  cp "$R/usr/share/icons/breeze/apps/22/kate.svg" "$T/apps/48/kicown.svg"
+    > "$K/index.theme"
+  cp "$R/usr/share/icons/breeze/apps/22/kate.svg" "$K/apps/48/kicown.svg"
   printf '[Icons]\nTheme=kictheme\n' > "$R/etc/xdg/kdeglobals"
-  gtk-update-icon-cache -f -q "$T" || return 1
-  touch -d 2001-01-01 "$T/icon-theme.cache"
+  gtk-update-icon-cache -f -q "$K" || return 1
+  touch -d 2001-01-01 "$K/icon-theme.cache"
   "$BIN" -q --root "$R" $O || return 1
   links=$(grep -c '^link	/usr/share/icons/kictheme/' "$R$S/manifest")
   sleep 0.05
-  touch "$T/icon-theme.cache"
+  touch "$K/icon-theme.cache"
   step "$R" "iconcache: a cache older than its theme directory touched (now used)" any $O
   is "$links $(grep -c '^link	/usr/share/icons/kictheme/' "$R$S/manifest")" "$links 0" \
     "iconcache: ... the links in kictheme's directories go"
-  touch -d 2001-01-01 "$T/icon-theme.cache"
+  touch -d 2001-01-01 "$K/icon-theme.cache"
   step "$R" "iconcache: the cache made older than its directory (no longer used)" any $O
   printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix\n' > "$R/usr/share/applications/kicpix.desktop"
   cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix.png"
   step "$R" "iconcache: an application added, its icon in pixmaps" kept $O
-  gtk-update-icon-cache -f -q "$T"
+  gtk-update-icon-cache -f -q "$K"
   step "$R" "iconcache: the cache made again" any $O
-  cp "$T/apps/48/kicown.svg" "$T/apps/22/kicown.svg"
+  cp "$K/apps/48/kicown.svg" "$K/apps/22/kicown.svg"
   step "$R" "iconcache: an icon added in kictheme (the cache now older)" any $O
-  gtk-update-icon-cache -f -q "$T"
+  gtk-update-icon-cache -f -q "$K"
   printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix2\n' > "$R/usr/share/applications/kicpix2.desktop"
   cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix2.png"
   step "$R" "iconcache: the cache made again, and an application added" any $O
   printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix3\n' > "$R/usr/share/applications/kicpix3.desktop"
   cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix3.png"
   step "$R" "iconcache: an application added, the cache used" kept $O
-  rm "$T/icon-theme.cache"
+  rm "$K/icon-theme.cache"
   step "$R" "iconcache: the cache removed" any $O
   # nobody's hicolor directory gets a cache of their own, then rewrites it
   # in place to list no hilocal32 (a file that stays): no listing and no
   # directory's time moves, only the names the cache lists
-  U=$R/usr/local/share/icons/hicolor
+  L=$R/usr/local/share/icons/hicolor
   rm -rf "$WORK/ucopy"
-  cp -a "$U" "$WORK/ucopy"
+  cp -a "$L" "$WORK/ucopy"
   rm "$WORK/ucopy/32x32/apps/hilocal32.png"
   gtk-update-icon-cache -f -q -t "$WORK/ucopy"
-  gtk-update-icon-cache -f -q -t "$U"
-  chown -R nobody "$U"
+  gtk-update-icon-cache -f -q -t "$L"
+  chown -R nobody "$L"
   step "$R" "iconcache: a user's hicolor directory given a cache" any $O
-  cat "$WORK/ucopy/icon-theme.cache" > "$U/icon-theme.cache"
+  cat "$WORK/ucopy/icon-theme.cache" > "$L/icon-theme.cache"
   step "$R" "iconcache: ... rewritten in place to list one name fewer" any $O
   printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix4\n' > "$R/usr/share/applications/kicpix4.desktop"
   cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix4.png"
