@@ -20,8 +20,12 @@
 #   7  a user with an icon and a menu directory pushes every earlier
 #      change out of the change log in three runs (one run's lines were
 #      not bounded, and one old generation was kept).
-# And a held-out case of rows 3-5's family: a user's theme directory made
-# a link into /proc, whose listing a kept state said was as it was.
+# And the held-out families: a user's tree of every shape the fingerprint's
+# look and the run must get through (a FIFO or a device for a directory,
+# names with a newline, a tab or bytes not UTF-8, an unreadable directory,
+# link loops, links to /dev/zero, huge files, a path past PATH_MAX, the
+# tree gone); a user's theme directory made a link into /proc, whose
+# listing a kept state said was as it was.
 # The user is nobody (setpriv).
 . "$(dirname "$0")/lib.sh"
 
@@ -287,6 +291,50 @@ kic --root "$R"; sleep 0.05; kic --root "$R"; sleep 0.05
 grep -c '/d/d/d/d' "$R$S/fingerprint" > "$WORK/n4"
 grep -q 'nothing to do' "$WORK/out4"
 ok $? "4: a theme directory 61 levels deep, 40 descriptors: the look finds nothing changed ($(cat "$WORK/n4") deep inputs)"
+
+# -- held out: a user's tree that the look and the run must get through ---
+# nobody owns a hicolor directory KDE searches and the applications one
+# of /usr/local.  After a rebuild (a state kept), each shape below: the
+# next run (incremental) exits 0 within a minute, plans as --full, and
+# after it a run has nothing to do (the fingerprint made of that tree reads
+# back: a name cannot forge a line of it)
+shape () { # shape NAME: change $U (hicolor) and $A (applications) so
+  case $1 in
+  fifo) rm -rf "$U/32x32/apps"; mkfifo "$U/32x32/apps" ;;
+  device) rm -rf "$U/32x32/apps"; mknod "$U/32x32/apps" c 1 3 ;;
+  names) mkdir -p "$U/32x32/apps/a
+d	f	1 2 3 4 5	/etc"; cp "$U/32x32/apps/hilocal32.png" "$U/32x32/apps/x
+y.png"; cp "$U/32x32/apps/hilocal32.png" "$U/32x32/apps/$(printf 'b\377c').png"
+    printf '[Desktop Entry]\nType=Application\nName=n\nExec=true\nIcon=x\n' > "$A/$(printf 'n\nl\377').desktop" ;;
+  unreadable) chmod 0 "$U/32x32/apps" "$A" ;;
+  loop) rm -rf "$U/32x32/apps"; ln -s apps "$U/32x32/apps"; ln -s loopb "$U/48x48/apps/loopa.png"
+    ln -s loopa.png "$U/48x48/apps/loopb" ;;
+  specials) mkfifo "$U/48x48/apps/kate.png" "$A/fifo.desktop"; mkdir -p "$R/dev"; mknod "$R/dev/zero" c 1 5
+    ln -s /dev/zero "$U/48x48/apps/hilocal32.png"; ln -s /dev/zero "$A/zero.desktop"; mkfifo "$U/index.theme" ;;
+  huge) truncate -s 4G "$U/48x48/apps/hiboth.png" "$A/huge.desktop" ;;
+  long) n=$(printf "%0251d" 0 | tr 0 a); cp "$U/32x32/apps/hilocal32.png" "$U/32x32/apps/$n.png"
+    p=$(printf "%0200d" 0 | tr 0 d); d=$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p
+    (cd "$U" && mkdir -p "$d") ;;
+  gone) rm -rf "$U" "$A" ;;
+  esac
+}
+for how in fifo device names unreadable loop specials huge long gone; do
+  R=$(fresh "rshape$how")
+  U=$R/usr/local/share/icons/hicolor A=$R/usr/local/share/applications
+  chown -R nobody "$U" "$A"
+  kic --root "$R"
+  sleep 0.05
+  shape $how
+  timeout 60 "$BIN" --root "$R" --dry-run > "$WORK/shape.inc" 2> /dev/null
+  rc=$?
+  timeout 60 "$BIN" --root "$R" --dry-run --full > "$WORK/shape.full" 2> /dev/null
+  timeout 60 "$BIN" -q --root "$R" 2> /dev/null
+  rc2=$?
+  sleep 0.05
+  timeout 60 "$BIN" --root "$R" > "$WORK/shape.out" 2>&1
+  [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$WORK/shape.inc" "$WORK/shape.full" && grep -q 'nothing to do' "$WORK/shape.out"
+  ok $? "a user's tree ($how): the run exits 0 (got $rc, $rc2), plans as --full, and the next has nothing to do"
+done
 
 # -- held out (rows 3-5's family): a kept listing stands on a directory
 # whose time tells no change.  nobody turns a hicolor directory of theirs
