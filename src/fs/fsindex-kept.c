@@ -55,33 +55,67 @@ untimed_magic (unsigned long magic)
   return FALSE;
 }
 
-/* Is REAL, stated as ST, on such a file system (untimed_magic())?  Asked
- * of the file system once per device (a statfs on NFS is a round trip);
- * an answer that cannot be had counts as yes, and is not kept. */
+/* Does a file system of type MAGIC keep a page written through a shared
+ * mapping dirty for good (no write-back ever write-protects it again, so
+ * no later write through the mapping moves the file's times)?  tmpfs and
+ * ramfs; and an overlay, whose upper layer may be one (a live system's). */
 static gboolean
-on_untimed_fs (KicFsIndex *index, const char *real, const struct stat *st)
+unsynced_magic (unsigned long magic)
+{
+  static const unsigned long unsynced[] = { TMPFS_MAGIC, RAMFS_MAGIC, HUGETLBFS_MAGIC, OVERLAYFS_SUPER_MAGIC };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (unsynced); i++)
+    if ((magic & 0xFFFFFFFFUL) == unsynced[i])
+      return TRUE;
+  return FALSE;
+}
+
+/* The type (statfs f_type) of the file system REAL, stated as ST, is on,
+ * into *MAGIC; FALSE when it cannot be had.  Asked once per device (a
+ * statfs on NFS is a round trip). */
+static gboolean
+fs_magic (KicFsIndex *index, const char *real, const struct stat *st, unsigned long *magic)
 {
   guint64 dev = st->st_dev;
   gpointer known;
   struct statfs fs;
-  gboolean untimed;
   int fd;
 
-  if (index->untimed_devs == NULL)
-    index->untimed_devs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  if (g_hash_table_lookup_extended (index->untimed_devs, &dev, NULL, &known))
-    return GPOINTER_TO_INT (known);
+  if (index->fs_magics == NULL)
+    index->fs_magics = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if (g_hash_table_lookup_extended (index->fs_magics, &dev, NULL, &known))
+    {
+      *magic = GPOINTER_TO_SIZE (known);
+      return TRUE;
+    }
   fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
   if (fd < 0 || fstatfs (fd, &fs) != 0)
     {
       if (fd >= 0)
         close (fd);
-      return TRUE;
+      return FALSE;
     }
   close (fd);
-  untimed = untimed_magic ((unsigned long) fs.f_type);
-  g_hash_table_insert (index->untimed_devs, g_memdup2 (&dev, sizeof dev), GINT_TO_POINTER (untimed));
-  return untimed;
+  *magic = (unsigned long) fs.f_type & 0xFFFFFFFFUL;
+  g_hash_table_insert (index->fs_magics, g_memdup2 (&dev, sizeof dev), GSIZE_TO_POINTER (*magic));
+  return TRUE;
+}
+
+/* Can a stamp of REAL, an object of TYPE stated as ST, tell a change?  Not
+ * on a file system whose directories keep no time (untimed_magic()), nor,
+ * for a file others than root may write, on one where a write through a
+ * mapping moves no time (unsynced_magic(); elsewhere the read wrote the
+ * file back first, safeopen.h).  An answer that cannot be had is no. */
+static gboolean
+stamp_can_tell (KicFsIndex *index, KicFsType type, const char *real, const struct stat *st)
+{
+  unsigned long magic;
+
+  if (!fs_magic (index, real, st, &magic))
+    return FALSE;
+  if (untimed_magic (magic))
+    return FALSE;
+  return !(type == KIC_FS_FILE && kic_others_may_write (st) && unsynced_magic (magic));
 }
 
 void
@@ -94,10 +128,10 @@ fsindex_keep_stat (KicFsIndex *index, KicFsType type, const char *real, const st
   stamp = g_new0 (KicFsStamp, 1);
   kic_fs_stamp_of_stat (stamp, type, st);
   stamp->read_ns = read_ns;
-  /* no stamp there tells a change: it proves nothing, and the next run
+  /* a stamp that cannot tell a change proves nothing, and the next run
    * reads it again (a kept listing of /proc would name the processes of
-   * the last run) */
-  if (stamp->exists && on_untimed_fs (index, real, st))
+   * the last run; a user's file on tmpfs, the bytes they had then) */
+  if (stamp->exists && !stamp_can_tell (index, type, real, st))
     stamp->read_ns = KIC_FS_STAMP_PROVES_NOTHING;
   g_hash_table_replace (index->stamps, g_strdup (real), stamp);
 }

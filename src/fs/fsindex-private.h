@@ -58,8 +58,8 @@ struct _KicFsIndex {
                            * user search the directory (fsindex_dir_searchable()) */
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
-  GHashTable *untimed_devs; /* device -> GINT_TO_POINTER (TRUE): its file system
-                             * keeps no directory time (fsindex-kept.c) */
+  GHashTable *fs_magics;  /* device -> GSIZE_TO_POINTER (its statfs f_type)
+                           * (fsindex-kept.c, stamp_can_tell()) */
   GError *incomplete;     /* the first reason the picture is not the disk's:
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */

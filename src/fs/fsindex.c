@@ -134,8 +134,8 @@ kic_fs_index_free (KicFsIndex *index)
   g_hash_table_unref (index->real_paths);
   if (index->searchable != NULL)
     g_hash_table_unref (index->searchable);
-  if (index->untimed_devs != NULL)
-    g_hash_table_unref (index->untimed_devs);
+  if (index->fs_magics != NULL)
+    g_hash_table_unref (index->fs_magics);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
   if (index->mtimes != NULL)
