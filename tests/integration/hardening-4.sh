@@ -24,8 +24,9 @@
 # look and the run must get through (a FIFO or a device for a directory,
 # names with a newline, a tab or bytes not UTF-8, an unreadable directory,
 # link loops, links to /dev/zero, huge files, a path past PATH_MAX, the
-# tree gone); a user's theme directory made a link into /proc, whose
-# listing a kept state said was as it was.
+# tree gone); a user's .desktop file written through a shared mapping
+# (on the disk, on a tmpfs), which moves no time; a user's theme directory
+# made a link into /proc, whose listing a kept state said was as it was.
 # The user is nobody (setpriv).
 . "$(dirname "$0")/lib.sh"
 
@@ -342,40 +343,57 @@ done
 # .desktop file, writes its Icon= (the times move), waits while a run reads
 # it, then writes it again, the times as they were.  The run that read it
 # must have written it back first, or every later run keeps what it read.
-if [ -x /usr/bin/python3 ]; then
-R=$(fresh rmmap)
+# mmap_case WHERE: the scenario, with nobody's applications directory on
+# the disk or on a tmpfs (which never writes a page back: there the stamp
+# of a file others may write proves nothing).  Each run of one case is in
+# one mount namespace (unshare -m), the tmpfs its own.
+cat > "$WORK/mmap.sh" << 'EOS'
+R=$1 BIN=$2 WORK=$3 WHERE=$4
 A=$R/usr/local/share/applications
-H=$R/usr/share/icons/hicolor/48x48/apps
-svg kicmma > "$H/kicmma.svg"
-svg kicmmb > "$H/kicmmb.svg"
-printf '[Desktop Entry]\nType=Application\nName=mm\nExec=true\nIcon=kicmma\n' > "$A/kicmm.desktop"
+if [ "$WHERE" = tmpfs ]; then
+  cp -a "$A" "$WORK/apps.saved" && mount -t tmpfs -o mode=755 tmpfs "$A" && cp -a "$WORK/apps.saved/." "$A" || exit 9
+fi
 chown -R nobody "$A"
-kic --root "$R"
+"$BIN" -q --root "$R"
 sleep 0.05
+rm -f "$WORK/mm.ready" "$WORK/mm.go"
 mkfifo -m 666 "$WORK/mm.ready" "$WORK/mm.go"
 # (the system's python: one under root's home is no program of nobody's)
-as_nobody /usr/bin/python3 -c '
+setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c '
 import mmap, sys
 f = open(sys.argv[1], "r+b"); m = mmap.mmap(f.fileno(), 0); at = m.find(b"kicmma") + 5
 m[at:at + 1] = b"a"                      # the first write: the times move
 open(sys.argv[2], "w").write("ready\n")
 open(sys.argv[3]).read()                 # a run reads the file meanwhile
 m[at:at + 1] = b"b"                      # the second: Icon=kicmmb
-m.flush(); open(sys.argv[2], "w").write("done\n")' "$A/kicmm.desktop" "$WORK/mm.ready" "$WORK/mm.go" &
+open(sys.argv[2], "w").write("done\n")' "$A/kicmm.desktop" "$WORK/mm.ready" "$WORK/mm.go" &
 timeout 60 cat "$WORK/mm.ready" > /dev/null
 sleep 0.05 # (past the racy tick: the run's stamp proves its times)
-kic --root "$R" 2> /dev/null
+"$BIN" -q --root "$R" 2> /dev/null
 timeout 60 sh -c 'echo go > "$1"' sh "$WORK/mm.go"
 timeout 60 cat "$WORK/mm.ready" > /dev/null
 wait
 sleep 0.05
 "$BIN" --root "$R" --dry-run > "$WORK/mm.inc" 2> /dev/null
 "$BIN" --root "$R" --dry-run --full > "$WORK/mm.full" 2> /dev/null
-grep -q 'Icon=kicmmb' "$A/kicmm.desktop" && grep -q kicmmb "$WORK/mm.full" && cmp -s "$WORK/mm.inc" "$WORK/mm.full"
-ok $? "a .desktop file of nobody's written again through a mapping, no time moved: the next run plans as --full ($(grep -c kicmmb "$WORK/mm.full") kicmmb lines)"
-else
-  skip "needs /usr/bin/python3"
-fi
+grep -q 'Icon=kicmmb' "$A/kicmm.desktop"
+EOS
+for where in disk tmpfs; do
+  if [ ! -x /usr/bin/python3 ] || ! unshare -m true 2> /dev/null; then
+    skip "needs /usr/bin/python3 and a mount namespace"
+    continue
+  fi
+  R=$(fresh "rmmap$where")
+  H=$R/usr/share/icons/hicolor/48x48/apps
+  svg kicmma > "$H/kicmma.svg"
+  svg kicmmb > "$H/kicmmb.svg"
+  printf '[Desktop Entry]\nType=Application\nName=mm\nExec=true\nIcon=kicmma\n' > "$R/usr/local/share/applications/kicmm.desktop"
+  rm -rf "$WORK/apps.saved"
+  unshare -m sh "$WORK/mmap.sh" "$R" "$BIN" "$WORK" $where
+  rc=$?
+  [ $rc -eq 0 ] && grep -q kicmmb "$WORK/mm.full" && cmp -s "$WORK/mm.inc" "$WORK/mm.full"
+  ok $? "a .desktop file of nobody's ($where) written again through a mapping, no time moved: the next run plans as --full ($rc; $(grep -c kicmmb "$WORK/mm.full") kicmmb lines)"
+done
 
 # -- held out (rows 3-5's family): a kept listing stands on a directory
 # whose time tells no change.  nobody turns a hicolor directory of theirs
