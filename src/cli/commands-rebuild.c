@@ -539,9 +539,9 @@ rebuild_plan_options (Rebuild *r)
     {
       r->memo.index = r->system->index;
       r->memo.owned = r->owned;
-      /* a KIconThemes that reads GTK's caches: any change in a theme may
-       * end a cache's use, which changes every name's lookup there */
-      popts->memo = r->system->profile->gtk_icon_cache ? NULL : rebuild_load_memo;
+      /* (a KIconThemes that reads GTK's caches: the caches used and
+       * their contents are part of the plan's key, kic_resolver_digest()) */
+      popts->memo = rebuild_load_memo;
       popts->memo_data = &r->memo;
       r->known = rebuild_known_contents (r->old, r->system->index, options->store, r->changed, r->stamps);
       popts->known_contents = r->known;

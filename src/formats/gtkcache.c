@@ -9,12 +9,14 @@
 
 #include "diag.h"
 #include "number.h"
+#include "sha256.h"
 
 #include <string.h>
 
 struct _KicGtkCache {
   GPtrArray *dirs;   /* char*, the directory list */
   GHashTable *names; /* icon name -> GArray of guint16 directory indexes */
+  char digest[KIC_SHA256_HEX_LEN + 1]; /* of the bytes parsed */
 };
 
 typedef struct {
@@ -214,7 +216,19 @@ kic_gtk_cache_parse (const guchar *data, gsize length, GError **error)
       g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "damaged icon cache: %s", r.problem);
       return NULL;
     }
+  {
+    guint8 sum[KIC_SHA256_LEN];
+
+    kic_sha256_of (data, length, sum);
+    kic_sha256_hex (sum, cache->digest);
+  }
   return g_steal_pointer (&cache);
+}
+
+const char *
+kic_gtk_cache_digest (const KicGtkCache *cache)
+{
+  return cache->digest;
 }
 
 guint

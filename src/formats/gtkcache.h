@@ -34,6 +34,10 @@ KicGtkCache *kic_gtk_cache_parse (const guchar *data, gsize length, GError **err
 void kic_gtk_cache_free (KicGtkCache *cache);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KicGtkCache, kic_gtk_cache_free)
 
+/* The SHA-256 of the cache's bytes, in hex: what a plan made with it
+ * stands on (the plan's key, resolver.c).  transfer none */
+const char *kic_gtk_cache_digest (const KicGtkCache *cache);
+
 /* The directory names the cache lists, in its order ("actions/16"). */
 guint kic_gtk_cache_n_dirs (const KicGtkCache *cache);
 const char *kic_gtk_cache_dir (const KicGtkCache *cache, guint i);

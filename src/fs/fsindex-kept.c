@@ -11,8 +11,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +35,90 @@ fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd)
   errno = errsv;
 }
 
+/* Does a file system of type MAGIC (statfs f_type) leave a directory's
+ * times as they were when its names change?  The kernel's own: /proc's
+ * listing changes with every process, and its "self" link with every
+ * reader, while /proc keeps the time it was mounted at; sysfs, cgroups
+ * and the like the same.  A user's link into one (a theme directory made
+ * a link to /proc/self/fd) is what KDE follows too. */
+static gboolean
+untimed_magic (unsigned long magic)
+{
+  static const unsigned long untimed[] = {
+    PROC_SUPER_MAGIC, SYSFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC,
+    SECURITYFS_MAGIC, BPF_FS_MAGIC, PSTOREFS_MAGIC, EFIVARFS_MAGIC, DEVPTS_SUPER_MAGIC, SELINUX_MAGIC,
+    SMACK_MAGIC, BINFMTFS_MAGIC, NSFS_MAGIC, 0x62656570 /* configfs */, 0x65735543 /* fusectl */,
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (untimed); i++)
+    if ((magic & 0xFFFFFFFFUL) == untimed[i])
+      return TRUE;
+  return FALSE;
+}
+
+/* Does a file system of type MAGIC keep a page written through a shared
+ * mapping dirty for good (no write-back ever write-protects it again, so
+ * no later write through the mapping moves the file's times)?  tmpfs and
+ * ramfs; and an overlay, whose upper layer may be one (a live system's). */
+static gboolean
+unsynced_magic (unsigned long magic)
+{
+  static const unsigned long unsynced[] = { TMPFS_MAGIC, RAMFS_MAGIC, HUGETLBFS_MAGIC, OVERLAYFS_SUPER_MAGIC };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (unsynced); i++)
+    if ((magic & 0xFFFFFFFFUL) == unsynced[i])
+      return TRUE;
+  return FALSE;
+}
+
+/* The type (statfs f_type) of the file system REAL, stated as ST, is on,
+ * into *MAGIC; FALSE when it cannot be had.  Asked once per device (a
+ * statfs on NFS is a round trip). */
+static gboolean
+fs_magic (KicFsIndex *index, const char *real, const struct stat *st, unsigned long *magic)
+{
+  guint64 dev = st->st_dev;
+  gpointer known;
+  struct statfs fs;
+  int fd;
+
+  if (index->fs_magics == NULL)
+    index->fs_magics = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if (g_hash_table_lookup_extended (index->fs_magics, &dev, NULL, &known))
+    {
+      *magic = GPOINTER_TO_SIZE (known);
+      return TRUE;
+    }
+  fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
+  if (fd < 0 || fstatfs (fd, &fs) != 0)
+    {
+      if (fd >= 0)
+        close (fd);
+      return FALSE;
+    }
+  close (fd);
+  *magic = (unsigned long) fs.f_type & 0xFFFFFFFFUL;
+  g_hash_table_insert (index->fs_magics, g_memdup2 (&dev, sizeof dev), GSIZE_TO_POINTER (*magic));
+  return TRUE;
+}
+
+/* Can a stamp of REAL, an object of TYPE stated as ST, tell a change?  Not
+ * on a file system whose directories keep no time (untimed_magic()), nor,
+ * for a file others than root may write, on one where a write through a
+ * mapping moves no time (unsynced_magic(); elsewhere the read wrote the
+ * file back first, safeopen.h).  An answer that cannot be had is no. */
+static gboolean
+stamp_can_tell (KicFsIndex *index, KicFsType type, const char *real, const struct stat *st)
+{
+  unsigned long magic;
+
+  if (!fs_magic (index, real, st, &magic))
+    return FALSE;
+  if (untimed_magic (magic))
+    return FALSE;
+  return !(type == KIC_FS_FILE && kic_others_may_write (st) && unsynced_magic (magic));
+}
+
 void
 fsindex_keep_stat (KicFsIndex *index, KicFsType type, const char *real, const struct stat *st, gint64 read_ns)
 {
@@ -43,6 +129,11 @@ fsindex_keep_stat (KicFsIndex *index, KicFsType type, const char *real, const st
   stamp = g_new0 (KicFsStamp, 1);
   kic_fs_stamp_of_stat (stamp, type, st);
   stamp->read_ns = read_ns;
+  /* a stamp that cannot tell a change proves nothing, and the next run
+   * reads it again (a kept listing of /proc would name the processes of
+   * the last run; a user's file on tmpfs, the bytes they had then) */
+  if (stamp->exists && !stamp_can_tell (index, type, real, st))
+    stamp->read_ns = KIC_FS_STAMP_PROVES_NOTHING;
   g_hash_table_replace (index->stamps, g_strdup (real), stamp);
 }
 

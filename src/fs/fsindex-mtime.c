@@ -32,6 +32,12 @@ kic_fs_index_mtime (KicFsIndex *index, const char *path, gint64 *mtime_ns)
   if ((fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE)) < 0)
     return FALSE;
   ok = fstat (fd, &st) == 0;
+  /* a time compared is an input like a file read: a cache older than its
+   * directory is never read, and a touch makes it count, with no listing
+   * changed (issue 39, held out).  Stamped as a listing or a read stamps
+   * it, unless one did already. */
+  if (ok && index->stamps != NULL && !g_hash_table_contains (index->stamps, real))
+    fsindex_keep_stamp (index, S_ISDIR (st.st_mode) ? KIC_FS_DIR : KIC_FS_FILE, real, fd);
   close (fd);
   if (ok)
     *mtime_ns = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;

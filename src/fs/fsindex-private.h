@@ -70,6 +70,8 @@ struct _KicFsIndex {
   GHashTable *hidden_paths; /* paths asked whose walk stopped so (a set) */
   GHashTable *placeholders; /* such a path -> the KicFsDir kic_fs_index_dir()
                              * gives for it (hidden, listing nothing) */
+  GHashTable *fs_magics;  /* device -> GSIZE_TO_POINTER (its statfs f_type)
+                           * (fsindex-kept.c, stamp_can_tell()) */
   GError *incomplete;     /* the first reason the picture is not the disk's:
                            * the root could not be opened, a listing failed
                            * part way (kic_fs_index_complete()) */

@@ -146,6 +146,8 @@ kic_fs_index_free (KicFsIndex *index)
     g_hash_table_unref (index->hidden_paths);
   if (index->placeholders != NULL)
     g_hash_table_unref (index->placeholders);
+  if (index->fs_magics != NULL)
+    g_hash_table_unref (index->fs_magics);
   if (index->stamps != NULL)
     g_hash_table_unref (index->stamps);
   if (index->mtimes != NULL)

@@ -112,6 +112,28 @@ open_again_in_root (int rootfd, const char *path)
  * opened again, and checked to be the file whose type was checked (a
  * window, between the two, in which the name may be replaced by a node:
  * then that node is opened, not read). */
+gboolean
+kic_others_may_write (const struct stat *st)
+{
+  return (st->st_uid != 0 && st->st_uid != geteuid ()) || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
+}
+
+/* A file others may write, open as FD: its dirty pages written back
+ * before it is read.  After the first write to a page of a shared mapping
+ * Linux moves the file's times again only once that page was written back
+ * (write-back write-protects it): a write through a mapping after the read
+ * then moves them, so a stamp taken before the read tells it (issue 39,
+ * held out).  A file with nothing dirty costs no I/O. */
+static void
+settle (int fd, const struct stat *st)
+{
+  int errsv = errno;
+
+  if (kic_others_may_write (st))
+    (void) fdatasync (fd);
+  errno = errsv;
+}
+
 static int
 reopen_closing (int pathfd, struct stat *st, OpenAgain again, int base, const char *where)
 {
@@ -132,6 +154,8 @@ reopen_closing (int pathfd, struct stat *st, OpenAgain again, int base, const ch
         errsv = errno;
     }
   close (pathfd);
+  if (fd >= 0)
+    settle (fd, st);
   errno = errsv;
   return fd;
 }

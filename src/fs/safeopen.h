@@ -22,6 +22,11 @@ int kic_root_open (const char *root);
  * on failure (ELOOP for a refused link). */
 int kic_open_in_root (int rootfd, const char *path, int flags, gboolean no_links);
 
+/* May someone other than root and the run's user write the file stated
+ * as ST (its owner, or its group or everyone by its mode; an ACL that
+ * grants a write shows in the group bits)? */
+gboolean kic_others_may_write (const struct stat *st);
+
 /* Reopen the O_PATH descriptor PATHFD for reading (O_NONBLOCK) when it is
  * a regular file: its type is known before anything is opened, so a
  * device node is never opened (a watchdog reboots a host on open) nor a
@@ -33,7 +38,10 @@ int kic_reopen_regular (int pathfd, struct stat *st);
 /* NAME (one component) in DIRFD as a regular file for reading: an
  * O_PATH | O_NOFOLLOW open, fstat, then kic_reopen_regular() (without
  * /proc: an O_NOFOLLOW open checked to be the same inode).  A link is not
- * a regular file.  -1 and errno as there. */
+ * a regular file.  -1 and errno as there.  A file others may write
+ * (kic_others_may_write()) is written back (fdatasync) before it is
+ * returned: a later write to it through a shared mapping then moves its
+ * times, which a stamp taken from ST tells (safeopen.c). */
 int kic_open_regular_at (int dirfd, const char *name, struct stat *st);
 
 /* PATH inside the root, no link anywhere in it, the same way. */

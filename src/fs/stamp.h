@@ -45,6 +45,11 @@ typedef struct {
                      * (stamp.c: git's racy rule) */
 } KicFsStamp;
 
+/* A read_ns that makes a stamp prove nothing, whatever its times say
+ * ("racy", stamp.c): for an object on a file system that keeps no time
+ * of a change (fsindex-kept.c). */
+#define KIC_FS_STAMP_PROVES_NOTHING 1
+
 /* STAMP of an object of TYPE from ST (NULL: nothing there). */
 void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat *st);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "resolver-private.h"
+#include "gtkcache.h"
 #include "number.h"
 #include "sorted.h"
 
@@ -596,6 +597,12 @@ digest_dirs (KicSha256 *checksum, KicFsIndex *index, const GPtrArray *dirs)
       digest_int (checksum, spec->max_size);
       digest_int (checksum, spec->threshold);
       digest_set (checksum, dir->resource_files, FALSE);
+      /* GTK's cache KDE uses there (theme-gtkcache.c), if any: which
+       * names it lists decides every lookup there, and whether it is
+       * used at all depends on the times of the theme's directories.  A
+       * plan kept stands on neither, so either changing is a change of
+       * the key: every name is planned again */
+      digest_str (checksum, dir->gtk_cache != NULL ? kic_gtk_cache_digest (dir->gtk_cache) : "");
     }
 }
 

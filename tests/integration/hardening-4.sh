@@ -25,6 +25,13 @@
 #   7  a user with an icon and a menu directory pushes every earlier
 #      change out of the change log in three runs (one run's lines were
 #      not bounded, and one old generation was kept).
+# And the held-out families: a user's tree of every shape the fingerprint's
+# look and the run must get through (a FIFO or a device for a directory,
+# names with a newline, a tab or bytes not UTF-8, an unreadable directory,
+# link loops, links to /dev/zero, huge files, a path past PATH_MAX, the
+# tree gone); a user's .desktop file written through a shared mapping
+# (on the disk, on a tmpfs), which moves no time; a user's theme directory
+# made a link into /proc, whose listing a kept state said was as it was.
 # The user is nobody (setpriv).
 . "$(dirname "$0")/lib.sh"
 
@@ -534,5 +541,137 @@ for step in up down; do
   is "$(grep -v '^#' "$R$S/manifest" | md5sum)" "$(grep -v '^#' "$WORK/r4full$S/manifest" | md5sum)" \
     "4: ... the directory went $step past the bound: a kept run plans as --full does"
 done
+
+# -- held out: a user's tree that the look and the run must get through ---
+# nobody owns a hicolor directory KDE searches and the applications one
+# of /usr/local.  After a rebuild (a state kept), each shape below: the
+# next run (incremental) exits 0 within a minute, plans as --full, and
+# after it a run has nothing to do (the fingerprint made of that tree reads
+# back: a name cannot forge a line of it)
+shape () { # shape NAME: change $U (hicolor) and $A (applications) so
+  case $1 in
+  fifo) rm -rf "$U/32x32/apps"; mkfifo "$U/32x32/apps" ;;
+  device) rm -rf "$U/32x32/apps"; mknod "$U/32x32/apps" c 1 3 ;;
+  names) mkdir -p "$U/32x32/apps/a
+d	f	1 2 3 4 5	/etc"; cp "$U/32x32/apps/hilocal32.png" "$U/32x32/apps/x
+y.png"; cp "$U/32x32/apps/hilocal32.png" "$U/32x32/apps/$(printf 'b\377c').png"
+    printf '[Desktop Entry]\nType=Application\nName=n\nExec=true\nIcon=x\n' > "$A/$(printf 'n\nl\377').desktop" ;;
+  unreadable) chmod 0 "$U/32x32/apps" "$A" ;;
+  loop) rm -rf "$U/32x32/apps"; ln -s apps "$U/32x32/apps"; ln -s loopb "$U/48x48/apps/loopa.png"
+    ln -s loopa.png "$U/48x48/apps/loopb" ;;
+  specials) mkfifo "$U/48x48/apps/kate.png" "$A/fifo.desktop"; mkdir -p "$R/dev"; mknod "$R/dev/zero" c 1 5
+    ln -s /dev/zero "$U/48x48/apps/hilocal32.png"; ln -s /dev/zero "$A/zero.desktop"; mkfifo "$U/index.theme" ;;
+  huge) truncate -s 4G "$U/48x48/apps/hiboth.png" "$A/huge.desktop" ;;
+  long) n=$(printf "%0251d" 0 | tr 0 a); cp "$U/32x32/apps/hilocal32.png" "$U/32x32/apps/$n.png"
+    p=$(printf "%0200d" 0 | tr 0 d); d=$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p/$p
+    (cd "$U" && mkdir -p "$d") ;;
+  gone) rm -rf "$U" "$A" ;;
+  esac
+}
+for how in fifo device names unreadable loop specials huge long gone; do
+  R=$(fresh "rshape$how")
+  U=$R/usr/local/share/icons/hicolor A=$R/usr/local/share/applications
+  chown -R nobody "$U" "$A"
+  kic --root "$R"
+  sleep 0.05
+  shape $how
+  timeout 60 "$BIN" --root "$R" --dry-run > "$WORK/shape.inc" 2> /dev/null
+  rc=$?
+  timeout 60 "$BIN" --root "$R" --dry-run --full > "$WORK/shape.full" 2> /dev/null
+  timeout 60 "$BIN" -q --root "$R" 2> /dev/null
+  rc2=$?
+  sleep 0.05
+  timeout 60 "$BIN" --root "$R" > "$WORK/shape.out" 2>&1
+  [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$WORK/shape.inc" "$WORK/shape.full" && grep -q 'nothing to do' "$WORK/shape.out"
+  ok $? "a user's tree ($how): the run exits 0 (got $rc, $rc2), plans as --full, and the next has nothing to do"
+done
+
+# -- held out: a write through a shared mapping moves no time ------------
+# After the first write to a page of a mapping, Linux moves the file's
+# times again only once that page was written back: nobody maps their
+# .desktop file, writes its Icon= (the times move), waits while a run reads
+# it, then writes it again, the times as they were.  The run that read it
+# must have written it back first, or every later run keeps what it read.
+# mmap_case WHERE: the scenario, with nobody's applications directory on
+# the disk or on a tmpfs (which never writes a page back: there the stamp
+# of a file others may write proves nothing).  Each run of one case is in
+# one mount namespace (unshare -m), the tmpfs its own.
+cat > "$WORK/mmap.sh" << 'EOS'
+R=$1 BIN=$2 WORK=$3 WHERE=$4
+A=$R/usr/local/share/applications
+if [ "$WHERE" = tmpfs ]; then
+  cp -a "$A" "$WORK/apps.saved" && mount -t tmpfs -o mode=755 tmpfs "$A" && cp -a "$WORK/apps.saved/." "$A" || exit 9
+fi
+chown -R nobody "$A"
+"$BIN" -q --root "$R"
+sleep 0.05
+rm -f "$WORK/mm.ready" "$WORK/mm.go"
+mkfifo -m 666 "$WORK/mm.ready" "$WORK/mm.go"
+# (the system's python: one under root's home is no program of nobody's)
+setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c '
+import mmap, sys
+f = open(sys.argv[1], "r+b"); m = mmap.mmap(f.fileno(), 0); at = m.find(b"kicmma") + 5
+m[at:at + 1] = b"a"                      # the first write: the times move
+open(sys.argv[2], "w").write("ready\n")
+open(sys.argv[3]).read()                 # a run reads the file meanwhile
+m[at:at + 1] = b"b"                      # the second: Icon=kicmmb
+open(sys.argv[2], "w").write("done\n")' "$A/kicmm.desktop" "$WORK/mm.ready" "$WORK/mm.go" &
+timeout 60 cat "$WORK/mm.ready" > /dev/null
+sleep 0.05 # (past the racy tick: the run's stamp proves its times)
+"$BIN" -q --root "$R" 2> /dev/null
+timeout 60 sh -c 'echo go > "$1"' sh "$WORK/mm.go"
+timeout 60 cat "$WORK/mm.ready" > /dev/null
+wait
+sleep 0.05
+"$BIN" --root "$R" --dry-run > "$WORK/mm.inc" 2> /dev/null
+"$BIN" --root "$R" --dry-run --full > "$WORK/mm.full" 2> /dev/null
+grep -q 'Icon=kicmmb' "$A/kicmm.desktop"
+EOS
+for where in disk tmpfs; do
+  if [ ! -x /usr/bin/python3 ] || ! unshare -m true 2> /dev/null; then
+    skip "needs /usr/bin/python3 and a mount namespace"
+    continue
+  fi
+  R=$(fresh "rmmap$where")
+  H=$R/usr/share/icons/hicolor/48x48/apps
+  svg kicmma > "$H/kicmma.svg"
+  svg kicmmb > "$H/kicmmb.svg"
+  printf '[Desktop Entry]\nType=Application\nName=mm\nExec=true\nIcon=kicmma\n' > "$R/usr/local/share/applications/kicmm.desktop"
+  rm -rf "$WORK/apps.saved"
+  unshare -m sh "$WORK/mmap.sh" "$R" "$BIN" "$WORK" $where
+  rc=$?
+  [ $rc -eq 0 ] && grep -q kicmmb "$WORK/mm.full" && cmp -s "$WORK/mm.inc" "$WORK/mm.full"
+  ok $? "a .desktop file of nobody's ($where) written again through a mapping, no time moved: the next run plans as --full ($rc; $(grep -c kicmmb "$WORK/mm.full") kicmmb lines)"
+done
+
+# -- held out (rows 3-5's family): a kept listing stands on a directory
+# whose time tells no change.  nobody turns a hicolor directory of theirs
+# into a link to /proc/self/fd: the run follows it (as KDE does) into
+# /proc, whose listing changes with every process while its time stays
+# the one it was mounted at.  A run that kept /proc's listing looked for
+# the last run's process there, found no directory, and planned otherwise
+# than --full.  Each run sees a /proc of its own (a mount namespace).
+R=$(fresh rproc)
+mkdir -p "$R/proc"
+printf '#!/bin/sh\nexec unshare -m sh -c %s %s "$@"\n' \
+  "'mount --bind /proc \"\$0\" && exec \"\$@\"'" "'$R/proc'" > "$WORK/kic-proc"
+chmod +x "$WORK/kic-proc"
+if "$WORK/kic-proc" "$BIN" --version > /dev/null 2>&1; then
+  U=$R/usr/local/share/icons/hicolor
+  chown -R nobody "$U"
+  "$WORK/kic-proc" "$BIN" -q --root "$R"
+  rm -rf "$U/32x32/apps"
+  ln -s /proc/self/fd "$U/32x32/apps"
+  "$WORK/kic-proc" "$BIN" -q --root "$R"
+  cp "$R/usr/share/icons/breeze/apps/22/kate.svg" "$R/usr/share/icons/breeze/apps/22/kicnew.svg"
+  printf '[Desktop Entry]\nType=Application\nName=new\nExec=true\nIcon=kicnew\n' > "$R/usr/share/applications/kicnew.desktop"
+  "$WORK/kic-proc" "$BIN" --root "$R" --dry-run > "$WORK/proc.inc" 2> /dev/null
+  "$WORK/kic-proc" "$BIN" --root "$R" --dry-run --full > "$WORK/proc.full" 2> /dev/null
+  [ -s "$WORK/proc.full" ] && cmp -s "$WORK/proc.inc" "$WORK/proc.full"
+  ok $? "a user's hicolor directory made a link to /proc/self/fd: the next run plans as --full ($(wc -l < "$WORK/proc.full") changes)"
+  diff "$WORK/proc.inc" "$WORK/proc.full" | head -n 4 | sed 's/^/# /'
+else
+  skip "needs unshare and a mount namespace"
+fi
 
 tap_done

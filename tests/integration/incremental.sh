@@ -496,6 +496,68 @@ stands_on () { # stands_on ROOT THEMEDIR GEN
   step "$R" "$G: an application added (a state kept: its --json as --full's)" kept --kde="$G"
 }
 
+# ---- GTK's icon-theme.cache, for a KIconThemes that reads it ----------------
+# (--kde-version 6.30.0+iconcache: kiconthemes a8749c1, theme-gtkcache.c)
+# The current theme, kictheme (inheriting hicolor), has a cache: used, the
+# links the plan would put in kictheme's directories are names the cache
+# does not list, which KDE never sees; unused (older than its directory),
+# they are.  A cache is used or not by its time alone: touched, a cache
+# older than its directory, which the run never reads, starts to count.
+# The caches used and what they list are part of the plan's key: a change
+# of either plans every name, any other change keeps the names it does not
+# reach (an application whose icon is in pixmaps).
+gtkcaches () { # gtkcaches ROOT
+  R=$1 K=$1/usr/share/icons/kictheme O="--kde=kf6 --kde-version=6.30.0+iconcache"
+  mkdir -p "$K/apps/22" "$K/apps/48"
+  printf '[Icon Theme]\nName=Kic\nInherits=hicolor\nDirectories=apps/22,apps/48\n\n[apps/22]\nSize=22\nType=Fixed\n\n[apps/48]\nSize=48\nType=Fixed\n' \
+    > "$K/index.theme"
+  cp "$R/usr/share/icons/breeze/apps/22/kate.svg" "$K/apps/48/kicown.svg"
+  printf '[Icons]\nTheme=kictheme\n' > "$R/etc/xdg/kdeglobals"
+  gtk-update-icon-cache -f -q "$K" || return 1
+  touch -d 2001-01-01 "$K/icon-theme.cache"
+  "$BIN" -q --root "$R" $O || return 1
+  links=$(grep -c '^link	/usr/share/icons/kictheme/' "$R$S/manifest")
+  sleep 0.05
+  touch "$K/icon-theme.cache"
+  step "$R" "iconcache: a cache older than its theme directory touched (now used)" any $O
+  is "$links $(grep -c '^link	/usr/share/icons/kictheme/' "$R$S/manifest")" "$links 0" \
+    "iconcache: ... the links in kictheme's directories go"
+  touch -d 2001-01-01 "$K/icon-theme.cache"
+  step "$R" "iconcache: the cache made older than its directory (no longer used)" any $O
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix\n' > "$R/usr/share/applications/kicpix.desktop"
+  cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix.png"
+  step "$R" "iconcache: an application added, its icon in pixmaps" kept $O
+  gtk-update-icon-cache -f -q "$K"
+  step "$R" "iconcache: the cache made again" any $O
+  cp "$K/apps/48/kicown.svg" "$K/apps/22/kicown.svg"
+  step "$R" "iconcache: an icon added in kictheme (the cache now older)" any $O
+  gtk-update-icon-cache -f -q "$K"
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix2\n' > "$R/usr/share/applications/kicpix2.desktop"
+  cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix2.png"
+  step "$R" "iconcache: the cache made again, and an application added" any $O
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix3\n' > "$R/usr/share/applications/kicpix3.desktop"
+  cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix3.png"
+  step "$R" "iconcache: an application added, the cache used" kept $O
+  rm "$K/icon-theme.cache"
+  step "$R" "iconcache: the cache removed" any $O
+  # nobody's hicolor directory gets a cache of their own, then rewrites it
+  # in place to list no hilocal32 (a file that stays): no listing and no
+  # directory's time moves, only the names the cache lists
+  L=$R/usr/local/share/icons/hicolor
+  rm -rf "$WORK/ucopy"
+  cp -a "$L" "$WORK/ucopy"
+  rm "$WORK/ucopy/32x32/apps/hilocal32.png"
+  gtk-update-icon-cache -f -q -t "$WORK/ucopy"
+  gtk-update-icon-cache -f -q -t "$L"
+  chown -R nobody "$L"
+  step "$R" "iconcache: a user's hicolor directory given a cache" any $O
+  cat "$WORK/ucopy/icon-theme.cache" > "$L/icon-theme.cache"
+  step "$R" "iconcache: ... rewritten in place to list one name fewer" any $O
+  printf '[Desktop Entry]\nType=Application\nName=Kic\nExec=true\nIcon=kicpix4\n' > "$R/usr/share/applications/kicpix4.desktop"
+  cp "$R/usr/share/pixmaps/pixpng.png" "$R/usr/share/pixmaps/kicpix4.png"
+  step "$R" "iconcache: an application added, two caches used" kept $O
+}
+
 listings_kept () { # listings_kept ROOT
   R=$1
   grep -a '^[DEL]	' "$R$S/state" > "$WORK/kept.lines"
@@ -510,7 +572,7 @@ T=$(realistic_tree 2>/dev/null) || T=
 n_realistic=0 n_walk=0
 [ -n "$T" ] && n_realistic=1
 [ -n "$T" ] && [ -n "${KIC_STRESS:-}" ] && n_walk=1
-plan $((50 + 5 + 3 + 8 + 7 + 1 + 6 + 1 + 1 + 3 * 18 + 50 * n_realistic + n_walk))
+plan $((50 + 5 + 3 + 8 + 7 + 1 + 6 + 1 + 1 + 3 * 18 + 23 + 50 * n_realistic + n_walk))
 
 fixtures "$WORK/fx" basic
 kinds "$WORK/fx/basic" /usr/share/icons/breeze/apps/22 kate.svg kate.desktop
@@ -528,6 +590,12 @@ for gen in kf5 kf6 kde4; do
 done
 fixtures "$WORK/gu" basic
 given_up "$WORK/gu/basic" /usr/share/icons/breeze/apps/22 kate.svg
+fixtures "$WORK/gc" basic
+if command -v gtk-update-icon-cache > /dev/null; then
+  gtkcaches "$WORK/gc/basic"
+else
+  skip "needs gtk-update-icon-cache" 23
+fi
 fixtures "$WORK/hl" basic
 hardlinks "$WORK/hl/basic" /usr/share/icons/breeze/apps/22 kate.svg
 fixtures "$WORK/rw" basic
