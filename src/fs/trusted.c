@@ -85,6 +85,21 @@ kic_trusted_dir_check_at (int dirfd, const char *host, const char *name, GError 
   return why == NULL;
 }
 
+gboolean
+kic_trusted_dir_stamp (const KicFsStamp *stamp, gboolean *known)
+{
+  struct stat st = { 0 };
+  g_autofree char *why = NULL;
+
+  *known = stamp->type == KIC_FS_DIR && stamp->exists && S_ISDIR (stamp->mode);
+  if (!*known)
+    return FALSE;
+  st.st_mode = stamp->mode;
+  st.st_uid = stamp->uid;
+  why = untrusted_stat (&st, "", run_euid ());
+  return why == NULL;
+}
+
 int
 kic_trusted_dir_open_for (int rootfd, const char *host_root, const char *path, uid_t owner, GError **error)
 {
