@@ -114,3 +114,9 @@ kic_path_is_under (const char *path, const char *dir)
     return TRUE;
   return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
+
+char *
+kic_path_child (const char *dir, const char *name)
+{
+  return dir[0] == '/' && dir[1] == '\0' ? g_strconcat ("/", name, NULL) : g_strconcat (dir, "/", name, NULL);
+}

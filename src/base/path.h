@@ -22,6 +22,11 @@ gboolean kic_path_is_clean (const char *path);
  * and absolute): "../../…/var/lib/kde-icon-cache/…".  transfer full */
 char *kic_relative_link (const char *link, const char *target);
 
+/* DIR (clean and absolute) joined with NAME (one component: no '/'), as
+ * g_build_filename() joins them, without its general splitting (asked of
+ * every entry of a listing a change reached).  transfer full */
+char *kic_path_child (const char *dir, const char *name);
+
 /* Is PATH DIR or below it (both clean and absolute)? */
 gboolean kic_path_is_under (const char *path, const char *dir);
 

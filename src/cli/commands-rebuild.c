@@ -159,6 +159,7 @@ typedef struct {
   const char *prefix; /* host prefix of the root, "" for "/" */
   GHashTable *parents; /* directory -> its trusted descriptor, -1: refused (kic_kept_dirs_new()) */
   char **foreign; /* never planted below: another package manager's (KicSessionDirs) */
+  KicFsIndex *index; /* its stamps answer for the directories it read */
 } RootChecks;
 
 /* The trusted descriptor of the directory DIR (borrowed from RC's cache,
@@ -200,8 +201,9 @@ trusted_dir_fd (RootChecks *rc, const char *dir, gboolean *owned)
 
 /* The planner asks of every candidate directory, and a theme's directories
  * share their parents: each directory is one fstatat below its parent's
- * trusted descriptor (trusted_dir_fd()).  (The writer checks again when it
- * plants: this only keeps the plan from counting on a refusal.) */
+ * trusted descriptor (trusted_dir_fd()), or the stamp this run's index
+ * took of it (trusted.h).  (The writer checks again when it plants: this
+ * only keeps the plan from counting on a refusal.) */
 static gboolean
 root_may_plant (const char *dir, gpointer data)
 {
@@ -209,8 +211,8 @@ root_may_plant (const char *dir, gpointer data)
   g_autofree char *parent = g_path_get_dirname (dir);
   g_autofree char *name = g_path_get_basename (dir);
   g_autofree char *host = g_strconcat (rc->prefix, dir, NULL);
-  gboolean owned;
-  gboolean ok;
+  gboolean owned, ok, known = FALSE;
+  KicFsStamp stamp;
   int pfd;
 
   /* flatpak rewrites its exports as it likes: its directories are read,
@@ -221,7 +223,11 @@ root_may_plant (const char *dir, gpointer data)
   if (strcmp (dir, "/") == 0)
     return kic_trusted_dir_check (rc->rootfd, rc->prefix, dir, NULL);
   pfd = trusted_dir_fd (rc, parent, &owned);
-  ok = pfd >= 0 && kic_trusted_dir_check_at (pfd, host, name, NULL);
+  ok = FALSE;
+  if (pfd >= 0 && kic_fs_index_kept_stamp (rc->index, dir, &stamp))
+    ok = kic_trusted_dir_stamp (&stamp, &known);
+  if (pfd >= 0 && !known)
+    ok = kic_trusted_dir_check_at (pfd, host, name, NULL);
   if (owned)
     close (pfd);
   return ok;
@@ -551,6 +557,7 @@ rebuild_plan_options (Rebuild *r)
   r->checks.rootfd = kic_fs_index_rootfd (r->system->index);
   r->checks.prefix = strcmp (r->root, "/") == 0 ? "" : r->root;
   r->checks.foreign = (char **) r->system->session.foreign->pdata;
+  r->checks.index = r->system->index;
   if (r->checks.rootfd >= 0)
     {
       popts->may_plant = root_may_plant;
@@ -658,7 +665,7 @@ rebuild (const KicCommandOptions *options, gboolean check_only, KicChangeLog **l
   r.fingerprint_setup = fingerprint_settings (options);
   r.root = g_canonicalize_filename (options->system.root ? options->system.root : "/", NULL);
   r.state_path = g_build_filename (options->store, KIC_STATE_FILE, NULL);
-  r.checks = (RootChecks) { -1, "", kic_kept_dirs_new (), NULL };
+  r.checks = (RootChecks) { -1, "", kic_kept_dirs_new (), NULL, NULL };
   r.desktop_read = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, kic_desktop_read_free);
   r.desktop.read = r.desktop_read;
   if (!rebuild_look (&r, &done, error))

@@ -369,20 +369,59 @@ kic_fs_index_seed_unlisted (KicFsIndex *index, const char *real, const KicFsStam
 
 /* The entry of the index for the listing entry E (a link: not followed
  * yet, with the target and real path the listing gives). */
+/* The entry type of E's kind, and the type it is unless a link. */
+static unsigned char
+listing_d_type (const KicFsListingEntry *e, KicFsType *type)
+{
+  unsigned char d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
+
+  *type = d_type == DT_LNK ? KIC_FS_NONE : d_type == DT_REG ? KIC_FS_FILE : d_type == DT_DIR ? KIC_FS_DIR : KIC_FS_OTHER;
+  return d_type;
+}
+
 KicFsEntry *
 fsindex_entry_of_listing (const KicFsListingEntry *e)
 {
   KicFsEntry *entry = g_new0 (KicFsEntry, 1);
+  KicFsType type;
 
-  entry->d_type = e->kind == 'f' ? DT_REG : e->kind == 'd' ? DT_DIR : e->kind == 'l' ? DT_LNK : DT_FIFO;
+  entry->d_type = listing_d_type (e, &type);
   if (entry->d_type != DT_LNK)
     {
       entry->resolved = TRUE;
-      entry->type = entry->d_type == DT_REG ? KIC_FS_FILE : entry->d_type == DT_DIR ? KIC_FS_DIR : KIC_FS_OTHER;
+      entry->type = type;
     }
   entry->target = g_strdup (e->target);
   entry->real = g_strdup (e->real);
   return entry;
+}
+
+gboolean
+fsindex_dir_entry_kind (KicFsDir *dir, const char *name, unsigned char *d_type, KicFsType *type)
+{
+  const KicFsListingEntry *e;
+  const KicFsEntry *entry;
+
+  /* (every name of a directory whose names are not known: fsindex_dir_find()) */
+  if (dir->unlisted)
+    {
+      *d_type = DT_FIFO;
+      *type = KIC_FS_OTHER;
+      return TRUE;
+    }
+  /* (a seeded listing has no table until one is needed: fsindex_dir_entries()) */
+  if (dir->entries == NULL)
+    {
+      if ((e = fsindex_seeded_find (dir, name)) == NULL)
+        return FALSE;
+      *d_type = listing_d_type (e, type);
+      return TRUE;
+    }
+  if ((entry = g_hash_table_lookup (dir->entries, name)) == NULL)
+    return FALSE;
+  *d_type = entry->d_type;
+  *type = entry->type;
+  return TRUE;
 }
 
 /* NAME's entry in the sorted listing DIR was seeded from, or NULL. */

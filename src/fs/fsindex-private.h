@@ -108,6 +108,10 @@ GHashTable *fsindex_dir_entries (KicFsDir *dir);
 /* fsindex-kept.c */
 KicFsEntry *fsindex_entry_of_listing (const KicFsListingEntry *e);
 const KicFsListingEntry *fsindex_seeded_find (const KicFsDir *dir, const char *name);
+/* fsindex-kept.c: is NAME in DIR?  Then *D_TYPE is its entry's type
+ * (DT_LNK for a link) and *TYPE what it is unless a link, as its entry
+ * says: asked of a seeded listing without making its table */
+gboolean fsindex_dir_entry_kind (KicFsDir *dir, const char *name, unsigned char *d_type, KicFsType *type);
 /* fsindex-kept.c */
 void fsindex_keep_stamp (KicFsIndex *index, KicFsType type, const char *real, int fd);
 /* The same from a stat ST (NULL: nothing there) made after READ_NS, what

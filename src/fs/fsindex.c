@@ -473,7 +473,8 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
   g_autofree char *parent = slash == path ? g_strdup ("/") : g_strndup (path, (gsize) (slash - path));
   const char *parent_real = fsindex_real_path_cached (index, parent);
   KicFsDir *dir;
-  KicFsEntry *entry;
+  unsigned char d_type;
+  KicFsType type;
 
   *done = FALSE;
   if (parent_real == NULL || strcmp (parent_real, parent) != 0)
@@ -485,10 +486,9 @@ resolve_below_parent (KicFsIndex *index, const char *path, gboolean *done)
       index->walk_hidden = TRUE;
       return NULL;
     }
-  entry = dir != NULL ? fsindex_dir_find (dir, slash + 1) : NULL;
-  if (entry == NULL)
+  if (dir == NULL || !fsindex_dir_entry_kind (dir, slash + 1, &d_type, &type))
     return NULL;
-  if (entry->d_type == DT_LNK)
+  if (d_type == DT_LNK)
     {
       *done = FALSE;
       return NULL;
@@ -543,7 +543,8 @@ type_of_real (KicFsIndex *index, const char *real)
 {
   g_autofree char *parent = NULL;
   g_autofree char *base = NULL;
-  KicFsEntry *entry;
+  unsigned char d_type;
+  KicFsType type;
   KicFsDir *dir;
 
   if (strcmp (real, "/") == 0)
@@ -551,10 +552,9 @@ type_of_real (KicFsIndex *index, const char *real)
   parent = g_path_get_dirname (real);
   base = g_path_get_basename (real);
   dir = fsindex_get_dir (index, parent);
-  entry = dir ? fsindex_dir_find (dir, base) : NULL;
-  if (entry == NULL || entry->d_type == DT_LNK)
+  if (dir == NULL || !fsindex_dir_entry_kind (dir, base, &d_type, &type) || d_type == DT_LNK)
     return KIC_FS_NONE; /* resolve() never returns a link */
-  return entry->type;
+  return type;
 }
 
 KicFsType

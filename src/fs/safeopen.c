@@ -192,7 +192,8 @@ kic_mkdirs_obstacle (int rootfd, const char *dir)
 
       if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
         continue;
-      g_string_append_printf (path, "/%s", parts[i]);
+      g_string_append_c (path, '/');
+      g_string_append (path, parts[i]);
       if (fstatat (fd, parts[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
         break;
       if (S_ISLNK (st.st_mode))
@@ -235,7 +236,8 @@ kic_mkdirs_in_root (int rootfd, const char *dir, GPtrArray *made)
           errno = EACCES;
           return -1;
         }
-      g_string_append_printf (path, "/%s", parts[i]);
+      g_string_append_c (path, '/');
+      g_string_append (path, parts[i]);
       if (mkdirat (fd, parts[i], 0755) == 0)
         created = TRUE;
       else if (errno != EEXIST)
@@ -278,7 +280,8 @@ kic_walk_step (int dirfd, const char *component, GString *host, int flags, KicDi
 
   if (component[0] == '\0' || strcmp (component, ".") == 0)
     return KIC_WALK_SKIP;
-  g_string_append_printf (host, "/%s", component);
+  g_string_append_c (host, '/');
+  g_string_append (host, component);
   if (strcmp (component, "..") == 0)
     {
       *why = g_strdup_printf ("'%s' is reached through '..'", host->str);

@@ -175,7 +175,10 @@ source_kept_parent (KicSourceDirs *dirs, char **parts, guint last, GString *host
 
   for (guint i = 0; i < last; i++)
     if (parts[i][0] != '\0' && strcmp (parts[i], ".") != 0)
-      g_string_append_printf (parent, "/%s", parts[i]);
+      {
+        g_string_append_c (parent, '/');
+        g_string_append (parent, parts[i]);
+      }
   if (parent->len == 0 || (kept = g_hash_table_lookup (dirs->kept, parent->str)) == NULL)
     return -1;
   g_string_append (host, parent->str);
@@ -210,7 +213,8 @@ source_step (KicSourceDirs *dirs, int dirfd, const char *c, GString *host, GStri
     kept = NULL;
   if (kept != NULL)
     {
-      g_string_append_printf (host, "/%s", c);
+      g_string_append_c (host, '/');
+      g_string_append (host, c);
       if (dirs->recheck && (*why = stat_not_public (&now, host->str)) != NULL)
         {
           *private = S_ISDIR (now.st_mode);
@@ -366,11 +370,13 @@ source_open (KicSourceDirs *dirs, const char *path, struct stat *st, gboolean fo
     {
       if (parts[i][0] == '\0' || strcmp (parts[i], ".") == 0)
         continue;
-      g_string_append_printf (key, "/%s", parts[i]);
+      g_string_append_c (key, '/');
+      g_string_append (key, parts[i]);
       if ((dirfd = source_step (dirs, dirfd, parts[i], host, key, &why, &private)) < 0)
         goto refused;
     }
-  g_string_append_printf (host, "/%s", parts[last]);
+  g_string_append_c (host, '/');
+  g_string_append (host, parts[last]);
   if (strcmp (parts[last], "..") == 0)
     {
       why = g_strdup_printf ("'%s' is reached through '..'", host->str);

@@ -26,6 +26,7 @@
 #define KIC_TRUSTED_H
 
 #include <glib.h>
+#include "stamp.h"
 #include <sys/types.h>
 
 /* Open PATH (absolute, inside the root ROOTFD; as KDE names it, not
@@ -44,6 +45,13 @@ int kic_trusted_dir_open_at (int dirfd, const char *host, const char *name, GErr
  * asked of many directories: the planner's, which the writer asks again
  * on the descriptor it plants in). */
 gboolean kic_trusted_dir_check_at (int dirfd, const char *host, const char *name, GError **error);
+
+/* The same verdict from STAMP, the index's stamp of the directory (one
+ * this run took: a read's, or the fingerprint's look's that seeded it,
+ * fsindex.h), asked of it in a trusted parent: the stat(2) it holds is
+ * the one kic_trusted_dir_check_at() would take.  A stamp of nothing
+ * there (or not a directory) proves nothing: FALSE with *KNOWN unset. */
+gboolean kic_trusted_dir_stamp (const KicFsStamp *stamp, gboolean *known);
 
 /* The same, the descriptor closed: TRUE when PATH is a trusted directory. */
 gboolean kic_trusted_dir_check (int rootfd, const char *host_root, const char *path, GError **error);

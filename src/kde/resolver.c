@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "resolver-private.h"
-#include "gtkcache.h"
-#include "number.h"
-#include "sorted.h"
 
 static void
 call_free (gpointer data)
@@ -532,109 +529,6 @@ kic_resolve_icon_item (KicResolver *resolver, const char *name, int size, gboole
     }
   g_free (lookup.scan_file);
   return lookup.result;
-}
-
-static void
-digest_str (KicSha256 *checksum, const char *s)
-{
-  /* NUL-terminated, so that "ab","c" and "a","bc" differ; NULL as "\1" */
-  if (s == NULL)
-    kic_sha256_update (checksum, "\1", 2);
-  else
-    kic_sha256_update (checksum, s, strlen (s) + 1);
-}
-
-static void
-digest_int (KicSha256 *checksum, gint64 v)
-{
-  char buf[KIC_INT64_DIGITS];
-
-  kic_format_int64 (buf, v);
-  digest_str (checksum, buf);
-}
-
-static void
-digest_set (KicSha256 *checksum, GHashTable *table, gboolean values)
-{
-  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
-  digest_int (checksum, table != NULL ? (gint64) g_hash_table_size (table) : -1);
-  if (table == NULL)
-    return;
-  g_hash_table_iter_init (&iter, table);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (keys, key);
-  g_ptr_array_sort (keys, kic_compare_strings);
-  for (guint i = 0; i < keys->len; i++)
-    {
-      digest_str (checksum, g_ptr_array_index (keys, i));
-      if (values)
-        digest_str (checksum, g_hash_table_lookup (table, g_ptr_array_index (keys, i)));
-    }
-}
-
-static void
-digest_dirs (KicSha256 *checksum, KicFsIndex *index, const GPtrArray *dirs)
-{
-  digest_int (checksum, dirs != NULL ? (gint64) dirs->len : -1);
-  for (guint d = 0; dirs != NULL && d < dirs->len; d++)
-    {
-      const KicThemeDir *dir = g_ptr_array_index (dirs, d);
-      const KicDirSpec *spec = dir->spec;
-      g_autofree char *real = kic_fs_index_realpath (index, dir->path);
-
-      digest_str (checksum, dir->path);
-      digest_str (checksum, real);
-      digest_str (checksum, dir->mirror);
-      digest_str (checksum, spec->name);
-      digest_int (checksum, spec->valid);
-      digest_int (checksum, spec->type);
-      digest_int (checksum, spec->size);
-      digest_int (checksum, spec->scale);
-      digest_int (checksum, spec->min_size);
-      digest_int (checksum, spec->max_size);
-      digest_int (checksum, spec->threshold);
-      digest_set (checksum, dir->resource_files, FALSE);
-      /* GTK's cache KDE uses there (theme-gtkcache.c), if any: which
-       * names it lists decides every lookup there, and whether it is
-       * used at all depends on the times of the theme's directories.  A
-       * plan kept stands on neither, so either changing is a change of
-       * the key: every name is planned again */
-      digest_str (checksum, dir->gtk_cache != NULL ? kic_gtk_cache_digest (dir->gtk_cache) : "");
-    }
-}
-
-void
-kic_resolver_digest (const KicResolver *resolver, KicSha256 *checksum)
-{
-  g_autofree char *profile = kic_profile_id (resolver->profile);
-
-  digest_str (checksum, profile);
-  digest_int (checksum, resolver->themes->len);
-  for (guint t = 0; t < resolver->themes->len; t++)
-    {
-      const KicTheme *theme = g_ptr_array_index (resolver->themes, t);
-
-      digest_str (checksum, theme->desc->name);
-      for (guint e = 0; theme->desc->extensions[e] != NULL; e++)
-        digest_str (checksum, theme->desc->extensions[e]);
-      digest_int (checksum, theme->desc->follows_color_scheme);
-      for (guint g = 0; g < KIC_GROUP_LAST; g++)
-        digest_int (checksum, theme->desc->group_default[g]);
-      digest_int (checksum, theme->guessed_resource);
-      digest_dirs (checksum, resolver->index, theme->dirs);
-      digest_dirs (checksum, resolver->index, theme->scaled_dirs);
-    }
-  for (guint d = 0; resolver->data_dirs != NULL && resolver->data_dirs[d] != NULL; d++)
-    digest_str (checksum, resolver->data_dirs[d]);
-  digest_int (checksum, resolver->data_home_hidden);
-  for (guint s = 0; resolver->user_search_paths != NULL && resolver->user_search_paths[s] != NULL; s++)
-    digest_str (checksum, resolver->user_search_paths[s]);
-  digest_set (checksum, resolver->generic_icons, TRUE);
-  for (guint g = 0; g < KIC_GROUP_LAST; g++)
-    digest_int (checksum, resolver->group_size[g]);
 }
 
 GHashTable *

@@ -178,8 +178,13 @@ GPtrArray *kic_resolver_lookup_stems (KicResolver *resolver, const char *name);
  * each directory with its real path and specification, the data and
  * search directories, the mime generic icons, the group sizes) into
  * CHECKSUM: two resolvers with the same digest answer every lookup alike
- * over the same files (state.h keys what a run learned with it). */
-void kic_resolver_digest (const KicResolver *resolver, KicSha256 *checksum);
+ * over the same files (state.h keys what a run learned with it).  MEMO
+ * (kic_resolver_digest_memo_new(), or NULL) keeps the digest of each
+ * theme and table seen, for the next resolver over the same index while
+ * the index does not change (one plan's resolvers share their themes). */
+void kic_resolver_digest (const KicResolver *resolver, KicSha256 *checksum, GHashTable *memo);
+/* transfer full: g_hash_table_unref() */
+GHashTable *kic_resolver_digest_memo_new (void);
 
 /* The mime/generic-icons name of NAME (a name without extension), or
  * NULL.  transfer none */

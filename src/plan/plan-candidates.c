@@ -7,6 +7,7 @@
 #include "diag.h"
 #include "hash.h"
 #include "manifest.h"
+#include "number.h"
 #include "path.h"
 
 #include <string.h>
@@ -215,7 +216,20 @@ plan_digest_candidates (Planner *p, KicSha256 *checksum)
 
           kic_sha256_update_str (checksum, "\ncandidates");
           for (guint i = 0; i < list->len; i++)
-            kic_sha256_update_str (checksum, g_array_index (list, ThemeCandidate, i).key);
+            {
+              const ThemeCandidate *tc = &g_array_index (list, ThemeCandidate, i);
+              char position[KIC_INT64_DIGITS];
+
+              /* its place among the theme's directories, whose paths the
+               * resolvers' digest holds, and its key when not that path
+               * ("\2" is no key: a key begins with "/") */
+              kic_format_int64 (position, tc->position);
+              kic_sha256_update (checksum, position, strlen (position) + 1);
+              if (strcmp (tc->key, tc->dir->path) == 0)
+                kic_sha256_update (checksum, "\2", 2);
+              else
+                kic_sha256_update (checksum, tc->key, strlen (tc->key) + 1);
+            }
         }
     }
 }

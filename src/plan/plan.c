@@ -284,6 +284,7 @@ plan_key (Planner *p)
   KicSha256 checksum;
   const KicPlanOptions *o = p->options;
   GString *s = g_string_new (NULL);
+  g_autoptr (GHashTable) memo = NULL;
 
   g_string_append_printf (s, "kde-icon-cache plan %s\nper-size-sets=%d\nunthemed-links=%d\nstore=%s\ntargets=",
                           kic_version, o->per_size_sets, o->unthemed_links, o->store);
@@ -299,8 +300,9 @@ plan_key (Planner *p)
   kic_sha256_init (&checksum);
   kic_sha256_update (&checksum, s->str, s->len + 1);
   g_string_free (s, TRUE);
+  memo = kic_resolver_digest_memo_new ();
   for (guint r = 0; r < p->resolvers->len; r++)
-    kic_resolver_digest (g_ptr_array_index (p->resolvers, r), &checksum);
+    kic_resolver_digest (g_ptr_array_index (p->resolvers, r), &checksum, memo);
   plan_digest_candidates (p, &checksum);
   return kic_sha256_dup_hex (&checksum);
 }

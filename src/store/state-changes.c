@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "hash.h"
 #include "manifest.h"
+#include "path.h"
 #include "resolver.h"
 
 #include <stdlib.h>
@@ -53,7 +54,7 @@ kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTa
 static void
 add_entry (GHashTable *e, const char *dir, const char *name)
 {
-  g_hash_table_add (e, g_build_filename (dir, name, NULL));
+  g_hash_table_add (e, kic_path_child (dir, name));
 }
 
 /* Does any directory entry PATH walks through (each component in its
@@ -124,7 +125,7 @@ compare_dir (KicFsIndex *index, const char *dir, const GPtrArray *was, GHashTabl
           j++;
           continue;
         }
-      path = g_build_filename (dir, a->name, NULL);
+      path = kic_path_child (dir, a->name);
       if (order < 0)
         {
           if (!g_hash_table_contains (ours, path))
@@ -193,7 +194,7 @@ changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GP
 
               if (l->target == NULL || (!walks_through (e, l->target) && !walks_through (e, l->real)))
                 continue;
-              path = g_build_filename (key, l->name, NULL);
+              path = kic_path_child (key, l->name);
               if (g_hash_table_contains (e, path))
                 continue;
               kic_fs_index_stat_at (index, key, l->name);

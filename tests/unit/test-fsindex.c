@@ -335,6 +335,19 @@ test_seeded (void)
     g_assert_true (g_hash_table_lookup (listings, "/y") != out_of_order);
     g_assert_cmpuint (((GPtrArray *) g_hash_table_lookup (listings, "/y"))->len, ==, 3);
   }
+  /* a path resolved and stat'ed through the sorted listing, before its
+   * table is made: what each name is, and a name not there */
+  g_assert_cmpint (kic_fs_index_stat (index, "/x/a.png"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/x/b"), ==, KIC_FS_DIR);
+  g_assert_cmpint (kic_fs_index_stat (index, "/x/c.svg"), ==, KIC_FS_FILE);
+  g_assert_cmpint (kic_fs_index_stat (index, "/x/d"), ==, KIC_FS_NONE);
+  {
+    g_autofree char *real = kic_fs_index_realpath (index, "/x/b");
+    g_autofree char *none = kic_fs_index_realpath (index, "/x/d");
+
+    g_assert_cmpstr (real, ==, "/x/b");
+    g_assert_null (none);
+  }
   /* a name looked up: the table is made, and answers the same */
   g_assert_cmpint (kic_fs_index_stat_at (index, "/x", "a.png"), ==, KIC_FS_FILE);
   g_assert_cmpint (kic_fs_index_stat_at (index, "/x", "b"), ==, KIC_FS_DIR);

@@ -167,6 +167,21 @@ test_owner (Fixture *f, G_GNUC_UNUSED gconstpointer data)
     }
 }
 
+/* kic_trusted_dir_stamp() on the stamp of NAME in PFD (a real path's
+ * component, as the index stamps it) gives OK, kic_trusted_dir_check_at()'s
+ * verdict, when it is a directory (KNOWN), and proves nothing otherwise. */
+static void
+check_stamp (int pfd, const char *name, gboolean ok, gboolean known)
+{
+  struct stat st;
+  KicFsStamp stamp;
+  gboolean stamp_known = TRUE;
+
+  kic_fs_stamp_of_stat (&stamp, KIC_FS_DIR, fstatat (pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? &st : NULL);
+  g_assert_cmpint (kic_trusted_dir_stamp (&stamp, &stamp_known), ==, known && ok);
+  g_assert_cmpint (stamp_known, ==, known);
+}
+
 /* kic_trusted_dir_check_at() gives kic_trusted_dir_open_at()'s verdict
  * on one component, without a descriptor: a link, "..", a file, a
  * directory writable by others or owned by another user are refused. */
@@ -206,6 +221,8 @@ test_check_at (Fixture *f, G_GNUC_UNUSED gconstpointer data)
           g_assert_cmpint (ok, ==, round == 0 && i == 0);
           if (!ok)
             g_assert_nonnull (e2);
+          if (i != 3 && i != 4)
+            check_stamp (pfd, names[i], ok, i == 0);
         }
     }
   if (geteuid () == 0)

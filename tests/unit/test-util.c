@@ -173,6 +173,24 @@ test_path_is_under (void)
   g_assert_true (kic_path_is_under ("/", "/"));
 }
 
+/* kic_path_child() is g_build_filename() of a clean absolute directory
+ * and one component */
+static void
+test_path_child (void)
+{
+  static const char *const dirs[] = { "/", "/a", "/a/b", "/usr/share/icons/hicolor/48x48/apps" };
+  static const char *const names[] = { "x", ".x", "x.png", "..." };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+      {
+        g_autofree char *want = g_build_filename (dirs[i], names[j], NULL);
+        g_autofree char *got = kic_path_child (dirs[i], names[j]);
+
+        g_assert_cmpstr (got, ==, want);
+      }
+}
+
 static void
 test_parse_int (void)
 {
@@ -503,6 +521,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/relative-link-random", test_relative_link_random);
   g_test_add_func ("/util/path-is-clean", test_path_is_clean);
   g_test_add_func ("/util/path-is-under", test_path_is_under);
+  g_test_add_func ("/util/path-child", test_path_child);
   g_test_add_func ("/util/parse-int", test_parse_int);
   g_test_add_func ("/util/read-uint", test_read_uint);
   g_test_add_func ("/util/checksum64", test_checksum64);
