@@ -209,13 +209,16 @@ put_listings (GString *out, KicFsIndex *index, const char *store, const GPtrArra
    * fingerprint */
   {
     g_autoptr (GPtrArray) unlisted = kic_fs_index_unlisted (index);
+    /* (3: not known because the run's budget was spent, which the next
+     * run decides again, reading them: not seeded) */
+    const char *why = kic_fs_index_budget_spent (index) ? "\t3\n" : "\t2\n";
 
     for (guint d = 0; d < unlisted->len; d++)
       if (!kic_path_is_under (g_ptr_array_index (unlisted, d), store))
         {
           g_string_append (out, "D");
           put_str (out, g_ptr_array_index (unlisted, d));
-          g_string_append (out, "\t2\n");
+          g_string_append (out, why);
         }
   }
   return TRUE;

@@ -219,10 +219,11 @@ parse_dir (KicState *state, char **f, guint n, GPtrArray **dir)
   gboolean ok = TRUE;
   g_autofree char *path = field (f, n, 1, FALSE, &ok);
 
-  if (ok && n == 3 && path_ok (path) && strcmp (f[2], "2") == 0)
+  if (ok && n == 3 && path_ok (path) && (strcmp (f[2], "2") == 0 || strcmp (f[2], "3") == 0))
     {
       *dir = NULL;
-      g_hash_table_add (state->unlisted, g_steal_pointer (&path));
+      state->spent = state->spent || f[2][0] == '3';
+      g_hash_table_insert (state->unlisted, g_steal_pointer (&path), GINT_TO_POINTER (f[2][0] - '0'));
       return TRUE;
     }
   if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))
