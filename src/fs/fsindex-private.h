@@ -91,9 +91,11 @@ struct _KicFsIndex {
 
 /* The most names of directories users may write that one run reads,
  * summed over the directories it searches (fsindex-budget.c): past it no
- * such directory's names are known.  Four times the bound on one: a
- * theme a user installed under /usr/local is read whole. */
-#define KIC_USER_ENTRIES_RUN 65536
+ * such directory's names are known.  Eight times the bound on one: above
+ * the largest real theme (Papirus, every directory of it together, in
+ * the realistic tree), so that one a user installed under /usr/local is
+ * read whole. */
+#define KIC_USER_ENTRIES_RUN 131072
 /* fsindex-budget.c: the names of DIR, a directory users may write read
  * from disk once the run's budget is spent, are not read nor known (as
  * fsindex_user_dir_full(), without its warning) */

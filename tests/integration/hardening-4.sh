@@ -536,8 +536,8 @@ for step in up down; do
 done
 
 # -- row 4: the run's budget on the names of all users' directories ----
-# nobody owns five hicolor directories of 14 000 names each (each under
-# the bound on one, 16 384; 70 000 in all, past the run's 65 536), one
+# nobody owns nine hicolor directories of 14 600 names each (each under
+# the bound on one, 16 384; 131 400 in all, past the run's 131 072), one
 # of them kicfirst-x.png: one warning names the budget, the run exits 0,
 # plans the rest (kicfirst, which KDE finds in breeze, keeps its links),
 # plants nothing a lookup passing them could meet (hi48 and hiscalable
@@ -545,24 +545,24 @@ done
 # run after a change equals --full
 R=$(fresh r4run)
 H=/usr/local/share/icons/hicolor
-for d in 16x16 22x22 24x24 32x32 48x48; do
+for d in 16x16 22x22 24x24 32x32 48x48 64x64 256x256 scalable symbolic; do
   mkdir -p "$R$H/$d/apps"
-  (cd "$R$H/$d/apps" && junk 1 14000 png)
+  (cd "$R$H/$d/apps" && junk 1 14600 png)
 done
 : > "$R$H/48x48/apps/kicfirst-x.png"
 chown -R nobody "$R$H"
 "$BIN" --root "$R" > "$WORK/out4r" 2>&1
-ok $? "4: five users' directories of 14000 names, past the run's budget of 65536: the run exits 0"
-is "$(grep -c "directories users may write hold more than 65536 names in all ('$R$H/16x16/apps', .*; 5 directories)" "$WORK/out4r"; grep -c "holds more than" "$WORK/out4r")" "1
+ok $? "4: nine users' directories of 14600 names, past the run's budget of 131072: the run exits 0"
+is "$(grep -c "directories users may write hold more than 131072 names in all ('$R$H/16x16/apps', .*; 9 directories)" "$WORK/out4r"; grep -c "holds more than" "$WORK/out4r")" "1
 0" "4: ... one warning names the budget and the directories"
 grep -q "^link	/usr/share/icons/breeze/.*/kicfirst\.svg	" "$R$S/manifest"
 ok $? "4: ... a name KDE finds in breeze keeps its links"
 is "$(grep -c '^link	.*/\(hi48\|hiscalable\)\.' "$R$S/manifest")" 0 \
   "4: ... names KDE finds in hicolor, whose lookups pass the directories, get no link"
-is "$(grep -c kicjunk "$R$S/state"; grep -c "^D	$H/[0-9x]*/apps	3\$" "$R$S/state")" "0
-5" "4: ... the state keeps none of their names, one line for each"
+is "$(grep -c kicjunk "$R$S/state"; grep -c "^D	$H/[0-9a-z]*/apps	3\$" "$R$S/state")" "0
+9" "4: ... the state keeps none of their names, one line for each"
 # kept_then_full ROOT: a kept run, its manifest's sum in kept.md5, then
-# --full on the same root (no copy of 70 000 names)
+# --full on the same root (no copy of 131 400 names)
 kept_then_full () {
   kic --root "$1" 2> /dev/null
   grep -v '^#' "$1$S/manifest" | md5sum > "$WORK/kept.md5"
@@ -575,15 +575,15 @@ for change in "$R/usr/share/icons/hicolor/48x48/apps/kicnew.png" "$R$H/16x16/app
   is "$(cat "$WORK/kept.md5")" "$(grep -v '^#' "$R$S/manifest" | md5sum)" \
     "4: ... after ${change#"$R"} came, a kept run plans as --full does"
 done
-# ... and the sum crossing the budget down (5 000 names go), then up:
+# ... and the sum crossing the budget down (500 names go), then up:
 # every name whose lookup passes them is planned again, and the run below
 # the budget plants in hicolor as a run without the budget would
 for step in down up; do
   sleep 0.05
   if [ $step = down ]; then
-    (cd "$R$H/22x22/apps" && seq 1 5000 | sed 's/^/kicjunk-/; s/$/.png/' | xargs rm -f)
+    (cd "$R$H/22x22/apps" && seq 1 500 | sed 's/^/kicjunk-/; s/$/.png/' | xargs rm -f)
   else
-    (cd "$R$H/22x22/apps" && junk 1 5000 png && chown nobody .)
+    (cd "$R$H/22x22/apps" && junk 1 500 png && chown nobody .)
   fi
   kept_then_full "$R"
   is "$(cat "$WORK/kept.md5")" "$(grep -v '^#' "$R$S/manifest" | md5sum)" \
