@@ -23,7 +23,7 @@
 #            KIC_TREE (a tree to start from instead of the basic fixture:
 #            the realistic tree) on overlays of it; then 40 directories
 #            of 16 000 empty files each (under the bound on one), listed
-#            by the index.theme of a hicolor under /usr/local a user owns
+#            by the index.theme of a breeze under /usr/local a user owns
 #            (the run's budget on users' names)
 #
 # KIC_HOSTILE_ONLY=user runs the "user" rows alone.
@@ -131,15 +131,16 @@ timed () {
   echo "$(((t1 - t0) / 1000000)) $(cat "$W/time")"
 }
 
-# many THEME SUFFIX N: THEME (a theme directory, hicolor under
-# /usr/local) gets in both trees an index.theme listing N more
-# directories u1 ... uN (48 px) beside hicolor's own, and in the tree
+# many THEME SUFFIX N: THEME (a theme directory, breeze under
+# /usr/local, whose index.theme KDE reads before /usr/share's) gets in
+# both trees an index.theme listing N more directories u1 ... uN (48 px)
+# beside breeze's own, and in the tree
 # "with" each of them holds KIC_HOSTILE_MANY_NAMES (16 000: under the
 # bound on one directory) empty files kicjunk-I.SUFFIX
 many () {
   for t in without with; do
     mkdir -p "$W/$t/view$1"
-    { sed "s/^Directories=.*/&$(seq 1 "$3" | sed 's/^/,u/' | tr -d '\n')/" "$BASIC/usr/share/icons/hicolor/index.theme"
+    { sed "s/^Directories=.*/&$(seq 1 "$3" | sed 's/^/,u/' | tr -d '\n')/" "$BASIC/usr/share/icons/breeze/index.theme"
       seq 1 "$3" | sed 's/.*/\n[u&]\nSize=48\nType=Fixed/'; } > "$W/$t/view$1/index.theme"
   done
   for i in $(seq 1 "$3"); do
@@ -196,7 +197,7 @@ fi
 printf '%-34s %18s %18s   %s\n' "user's directory (${KIC_TREE:+on $KIC_TREE, }issue 39 row 4)" "without it" "with it" "ratio (target: 2x)"
 pair "icons: ${KIC_HOSTILE_USER_NAMES:-300000} in hicolor" /usr/local/share/icons/hicolor/48x48/apps png
 pair "menu: ${KIC_HOSTILE_USER_NAMES:-300000} .desktop" /usr/local/share/applications desktop
-pair "many: 40 dirs of ${KIC_HOSTILE_MANY_NAMES:-16000} in hicolor" /usr/local/share/icons/hicolor png 40
+pair "many: 40 x ${KIC_HOSTILE_MANY_NAMES:-16000} in breeze" /usr/local/share/icons/breeze png 40
 if [ -n "${KIC_ANCHOR_BIN:-}" ]; then
   big "$W/anchor" 2000 same
   rebuild "anchor, dirs at 2000: this binary" "$W/anchor"
