@@ -19,11 +19,21 @@
 #include "sorted.h"
 #include <string.h>
 
+/* A directory of theirs the state kept as unknown for the budget, with
+ * how many names it held: counted without reading it. */
+typedef struct {
+  KicFsStamp stamp;
+  guint n;
+} BudgetSeed;
+
 void
 fsindex_user_dir_unknown (KicFsIndex *index, KicFsDir *dir)
 {
   if (dir->unlisted)
     return;
+  /* (how many it held, for the state: a kept run counts it unread) */
+  if (dir->users_write && (dir->entries != NULL || dir->seeded != NULL))
+    dir->n_was = kic_fs_dir_size (dir) + 1;
   g_clear_pointer (&dir->seeded, g_ptr_array_unref);
   g_clear_pointer (&dir->by_hash, g_array_unref);
   if (dir->entries != NULL && dir->entries != index->no_entries)
@@ -37,6 +47,7 @@ void
 kic_fs_index_budget_count (KicFsIndex *index, const char *path)
 {
   g_autofree char *real = NULL;
+  BudgetSeed *seed;
   KicFsDir *dir;
 
   if (index->is_virtual || index->budget_settled || (real = kic_fs_index_realpath (index, path)) == NULL)
@@ -45,15 +56,73 @@ kic_fs_index_budget_count (KicFsIndex *index, const char *path)
     index->budget_counted = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
   if (g_hash_table_contains (index->budget_counted, real))
     return;
-  dir = fsindex_get_dir (index, real);
-  if (dir == NULL || dir->hidden || !dir->users_write)
+  if (index->budget_seeds != NULL && !g_hash_table_contains (index->dirs, real)
+      && (seed = g_hash_table_lookup (index->budget_seeds, real)) != NULL)
+    index->user_names += seed->n;
+  else if ((dir = fsindex_get_dir (index, real)) == NULL || dir->hidden || !dir->users_write)
     return;
   /* one past its bound counts as the bound; one below such a directory,
    * never read, as nothing (a kept run has no more of it either) */
-  index->user_names += !dir->unlisted ? kic_fs_dir_size (dir) : dir->from_disk ? KIC_USER_ENTRIES : 0;
+  else
+    index->user_names += !dir->unlisted ? kic_fs_dir_size (dir)
+                         : dir->n_was > 0 ? dir->n_was - 1
+                         : dir->from_disk ? KIC_USER_ENTRIES : 0;
   g_hash_table_add (index->budget_counted, g_steal_pointer (&real));
   if (index->user_names > KIC_USER_ENTRIES_RUN)
     index->budget_spent = TRUE;
+}
+
+void
+kic_fs_index_budget_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, guint n)
+{
+  BudgetSeed *seed;
+
+  if (index->is_virtual || index->budget_settled)
+    return;
+  if (index->budget_seeds == NULL)
+    index->budget_seeds = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, g_free);
+  seed = g_new0 (BudgetSeed, 1);
+  seed->stamp = *stamp;
+  seed->n = n;
+  g_hash_table_replace (index->budget_seeds, g_strdup (real), seed);
+}
+
+/* The budget spent: each seed counted and not read is the directory it
+ * stood for, unknown, its stamp kept as if it was read now. */
+static void
+seeds_take (KicFsIndex *index)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (index->budget_seeds == NULL)
+    return;
+  g_hash_table_iter_init (&iter, index->budget_seeds);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const BudgetSeed *seed = value;
+      KicFsDir *dir;
+
+      if (g_hash_table_contains (index->dirs, key) || !g_hash_table_contains (index->budget_counted, key))
+        continue;
+      dir = fsindex_fs_dir_new (key);
+      dir->from_disk = TRUE;
+      dir->users_write = TRUE;
+      dir->unlisted = TRUE;
+      dir->n_was = seed->n + 1;
+      index->n_unlisted++;
+      g_hash_table_insert (index->dirs, g_strdup (key), dir);
+      if (index->stamps != NULL)
+        g_hash_table_replace (index->stamps, g_strdup (key), g_memdup2 (&seed->stamp, sizeof seed->stamp));
+    }
+}
+
+gint64
+kic_fs_index_unknown_names (KicFsIndex *index, const char *real)
+{
+  KicFsDir *dir = g_hash_table_lookup (index->dirs, real);
+
+  return dir != NULL && dir->unlisted && dir->users_write && dir->n_was > 0 ? (gint64) dir->n_was - 1 : -1;
 }
 
 /* Is PATH (a real path) DIR or below it? */
@@ -108,6 +177,9 @@ kic_fs_index_budget_settle (KicFsIndex *index)
   if (index->budget_settled)
     return index->budget_spent;
   index->budget_settled = TRUE;
+  if (index->budget_spent)
+    seeds_take (index);
+  g_clear_pointer (&index->budget_seeds, g_hash_table_unref);
   if (!index->budget_spent)
     return FALSE;
   /* every directory users may write (the warning names those counted),

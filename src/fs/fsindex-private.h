@@ -45,6 +45,8 @@ struct _KicFsDir {
                         * (fsindex_user_dir_full()) */
   gboolean users_write; /* someone other than root may write it (its
                          * stamp: owner, group and other bits, ACL) */
+  guint n_was;          /* a directory of theirs made unknown: the names it
+                         * held then, plus one; 0: not counted */
 };
 
 struct _KicFsIndex {
@@ -73,6 +75,10 @@ struct _KicFsIndex {
   guint64 user_names;     /* their names, each directory's at most KIC_USER_ENTRIES */
   gboolean budget_spent;  /* USER_NAMES passed KIC_USER_ENTRIES_RUN */
   gboolean budget_settled; /* kic_fs_index_budget_settle() ran */
+  GHashTable *budget_seeds; /* real path -> BudgetSeed*: directories of
+                             * theirs unknown for the budget when the
+                             * state was made, unchanged since
+                             * (kic_fs_index_budget_seed()) */
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
   GHashTable *hidden_paths; /* paths asked whose walk stopped so (a set) */

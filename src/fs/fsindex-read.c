@@ -234,6 +234,7 @@ fsindex_user_dir_full (KicFsIndex *index, KicFsDir *dir, const char *host)
   if (dir->entries != NULL && dir->entries != index->no_entries)
     g_hash_table_remove_all (dir->entries);
   dir->unlisted = TRUE;
+  dir->n_was = KIC_USER_ENTRIES + 1;
   index->n_unlisted++;
   kic_warning ("'%s' holds more than %u names and users may write it: its names are not read, and no link is "
                "planted that a lookup passing it could meet",

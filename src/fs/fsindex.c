@@ -144,6 +144,8 @@ kic_fs_index_free (KicFsIndex *index)
     g_hash_table_unref (index->searchable);
   if (index->budget_counted != NULL)
     g_hash_table_unref (index->budget_counted);
+  if (index->budget_seeds != NULL)
+    g_hash_table_unref (index->budget_seeds);
   if (index->hidden_paths != NULL)
     g_hash_table_unref (index->hidden_paths);
   if (index->placeholders != NULL)

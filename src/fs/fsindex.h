@@ -193,6 +193,14 @@ void kic_fs_index_budget_count (KicFsIndex *index, const char *path);
 gboolean kic_fs_index_budget_settle (KicFsIndex *index);
 /* Did the sum pass the budget (kic_fs_index_budget_settle())? */
 gboolean kic_fs_index_budget_spent (const KicFsIndex *index);
+/* The directory REAL, of users, was unknown for the budget when a run
+ * read it, holding N names, and its STAMP says it has not changed since:
+ * counted as N without reading it, and, the budget spent, unknown again
+ * (not read at all).  Before the count. */
+void kic_fs_index_budget_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, guint n);
+/* How many names REAL, a directory of users' made unknown, held then;
+ * -1 when not counted (never read: the budget was spent before). */
+gint64 kic_fs_index_unknown_names (KicFsIndex *index, const char *real);
 
 /* The target of a link in directory DIR whose text is TEXT, as a listing
  * keeps it (KicFsListingEntry.target): joined to DIR (an absolute TEXT

@@ -43,9 +43,12 @@ kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTa
     {
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, key);
 
-      /* (one not known for the run's budget is read again: the sum is
-       * over what the directories hold now, fsindex-budget.c) */
-      if (GPOINTER_TO_INT (value) == 2 && stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (changed, key))
+      /* (one not known for the run's budget is counted as it was, or
+       * read again when its count was not kept: fsindex-budget.c) */
+      if (GPOINTER_TO_INT (value) >= 4 && stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists
+          && !g_hash_table_contains (changed, key))
+        kic_fs_index_budget_seed (index, key, stamp, (guint) (GPOINTER_TO_INT (value) - 4));
+      else if (GPOINTER_TO_INT (value) == 2 && stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (changed, key))
         kic_fs_index_seed_unlisted (index, key, stamp);
     }
   kic_debug ("state: %u directories as they were read, %u changed (%u in the state, %u stamps)", n, g_hash_table_size (changed), g_hash_table_size (state->dirs), g_hash_table_size (stamps));
