@@ -9,8 +9,8 @@
  * directories fixed by the disk alone (the planner's: every directory of
  * every theme searched, and the "User" directories), each counted once
  * whatever the order it is asked in, so a kept run, whose unchanged
- * directories come from the state with their names, decides as a full
- * one does.  Once it is spent no further directory users may write is
+ * directories come from the state with their names (or, unknown then,
+ * how many they held), decides as a full one does.  Once it is spent no further directory users may write is
  * read (its stamp says whose it is), so a run reads at most the budget
  * and a directory of their names. */
 #include "fsindex-private.h"
