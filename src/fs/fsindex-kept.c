@@ -344,6 +344,9 @@ kic_fs_index_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp,
             g_hash_table_unref (dir->entries);
           dir->entries = g_hash_table_ref (index->no_entries);
         }
+      /* as read_dir() has it: none of the users' once the budget is spent */
+      else if ((dir->users_write = stamp == NULL || kic_fs_stamp_others_may_write (stamp)) && index->budget_spent)
+        fsindex_user_dir_unknown (index, dir);
     }
   g_hash_table_insert (index->dirs, g_strdup (real), dir);
   if (index->stamps != NULL && stamp != NULL)
@@ -360,6 +363,7 @@ kic_fs_index_seed_unlisted (KicFsIndex *index, const char *real, const KicFsStam
     return;
   dir = fsindex_fs_dir_new (real);
   dir->from_disk = TRUE;
+  dir->users_write = TRUE;
   /* (warned of as when it is read: a kept run says what a full one says) */
   fsindex_user_dir_full (index, dir, host);
   g_hash_table_insert (index->dirs, g_strdup (real), dir);

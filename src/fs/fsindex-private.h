@@ -43,6 +43,10 @@ struct _KicFsDir {
                         * one, or one below such a directory; every name
                         * in it is KIC_FS_OTHER, and ENTRIES is empty
                         * (fsindex_user_dir_full()) */
+  gboolean users_write; /* someone other than root may write it (its
+                         * stamp: owner, group and other bits, ACL) */
+  guint n_was;          /* a directory of theirs made unknown: the names it
+                         * held then, plus one; 0: not counted */
 };
 
 struct _KicFsIndex {
@@ -65,6 +69,16 @@ struct _KicFsIndex {
   GHashTable *searchable; /* real path -> GINT_TO_POINTER (1 or -1): may every
                            * user search the directory (fsindex_dir_searchable()) */
   guint n_unlisted;       /* directories whose names are not known */
+  /* the run's budget on the names of directories users may write
+   * (fsindex-budget.c) */
+  GHashTable *budget_counted; /* real paths counted (a set) */
+  guint64 user_names;     /* their names, each directory's at most KIC_USER_ENTRIES */
+  gboolean budget_spent;  /* USER_NAMES passed KIC_USER_ENTRIES_RUN */
+  gboolean budget_settled; /* kic_fs_index_budget_settle() ran */
+  GHashTable *budget_seeds; /* real path -> BudgetSeed*: directories of
+                             * theirs unknown for the budget when the
+                             * state was made, unchanged since
+                             * (kic_fs_index_budget_seed()) */
   gboolean walk_hidden;   /* the last walk stopped at a directory not every
                            * user may search (resolve()) */
   GHashTable *hidden_paths; /* paths asked whose walk stopped so (a set) */
@@ -83,10 +97,23 @@ struct _KicFsIndex {
  * user installed under /usr/local is read whole (SECURITY.md). */
 #define KIC_USER_ENTRIES 16384
 
-/* fsindex-read.c: may someone other than root (and the user running the
- * tool) write the directory REAL, open as FD (its owner, group or other
- * write bits, an access ACL)?  From the stamp just kept of it, if any. */
-gboolean fsindex_user_writable (KicFsIndex *index, const char *real, int fd);
+/* The most names of directories users may write that one run reads,
+ * summed over the directories it searches (fsindex-budget.c): past it no
+ * such directory's names are known.  Eight times the bound on one: above
+ * the largest real theme (Papirus, every directory of it together, in
+ * the realistic tree), so that one a user installed under /usr/local is
+ * read whole. */
+#define KIC_USER_ENTRIES_RUN 131072
+/* fsindex-budget.c: the names of DIR, a directory users may write read
+ * from disk once the run's budget is spent, are not read nor known (as
+ * fsindex_user_dir_full(), without its warning) */
+void fsindex_user_dir_unknown (KicFsIndex *index, KicFsDir *dir);
+
+/* fsindex-read.c: the stamp of the directory REAL, just opened as FD:
+ * the one kept of it, else OWN made from FD (its fstat(2) and ACL, asked
+ * once for who may search it and who may write it); NULL when FD cannot
+ * be asked. */
+const KicFsStamp *fsindex_dir_stamp (KicFsIndex *index, const char *real, int fd, KicFsStamp *own);
 /* fsindex-read.c: DIR, read from disk, holds more names than the index
  * reads of a directory users may write: its partial listing dropped, it
  * is marked unlisted, with a warning naming HOST once. */

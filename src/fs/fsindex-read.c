@@ -206,20 +206,19 @@ fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp
   return !yes;
 }
 
-gboolean
-fsindex_user_writable (KicFsIndex *index, const char *real, int fd)
+const KicFsStamp *
+fsindex_dir_stamp (KicFsIndex *index, const char *real, int fd, KicFsStamp *own)
 {
   const KicFsStamp *kept = index->stamps != NULL ? g_hash_table_lookup (index->stamps, real) : NULL;
-  KicFsStamp stamp;
   struct stat st;
 
-  if (kept != NULL && kept->exists)
-    return kic_fs_stamp_others_may_write (kept);
+  if (kept != NULL && kept->type == KIC_FS_DIR && kept->exists)
+    return kept;
   if (fstat (fd, &st) != 0)
-    return TRUE; /* not known: counted as users' */
-  kic_fs_stamp_of_stat (&stamp, KIC_FS_DIR, &st);
-  kic_fs_stamp_ask_acl (&stamp, fd, NULL, 0);
-  return kic_fs_stamp_others_may_write (&stamp);
+    return NULL;
+  kic_fs_stamp_of_stat (own, KIC_FS_DIR, &st);
+  kic_fs_stamp_ask_acl (own, fd, NULL, 0);
+  return own;
 }
 
 /* A user who may write a directory sets how many names it holds, and so
@@ -235,6 +234,7 @@ fsindex_user_dir_full (KicFsIndex *index, KicFsDir *dir, const char *host)
   if (dir->entries != NULL && dir->entries != index->no_entries)
     g_hash_table_remove_all (dir->entries);
   dir->unlisted = TRUE;
+  dir->n_was = KIC_USER_ENTRIES + 1;
   index->n_unlisted++;
   kic_warning ("'%s' holds more than %u names and users may write it: its names are not read, and no link is "
                "planted that a lookup passing it could meet",

@@ -142,6 +142,10 @@ kic_fs_index_free (KicFsIndex *index)
   g_hash_table_unref (index->real_paths);
   if (index->searchable != NULL)
     g_hash_table_unref (index->searchable);
+  if (index->budget_counted != NULL)
+    g_hash_table_unref (index->budget_counted);
+  if (index->budget_seeds != NULL)
+    g_hash_table_unref (index->budget_seeds);
   if (index->hidden_paths != NULL)
     g_hash_table_unref (index->hidden_paths);
   if (index->placeholders != NULL)
@@ -250,6 +254,8 @@ read_dir (KicFsIndex *index, const char *real)
   DIR *d;
   int fd;
   guint n = 0;
+  KicFsStamp own = { 0 };
+  const KicFsStamp *stamp;
 
   index->n_dirs_read++;
   /* REAL has no links in it: refuse any that appeared since */
@@ -273,9 +279,18 @@ read_dir (KicFsIndex *index, const char *real)
   dir->from_disk = TRUE;
   /* a directory not every user may search is not listed: what it holds
    * is there for some users and not for others (fsindex_dir_hides()) */
-  if ((dir->hidden = fsindex_dir_hides (index, dir->real, fd, NULL)))
+  stamp = fsindex_dir_stamp (index, dir->real, fd, &own);
+  if ((dir->hidden = fsindex_dir_hides (index, dir->real, fd, stamp)))
     {
       dir->entries = g_hash_table_ref (index->no_entries);
+      closedir (d);
+      return dir;
+    }
+  /* the run's budget on users' names spent: none of theirs read */
+  dir->users_write = stamp == NULL || kic_fs_stamp_others_may_write (stamp);
+  if (dir->users_write && index->budget_spent)
+    {
+      fsindex_user_dir_unknown (index, dir);
       closedir (d);
       return dir;
     }
@@ -287,8 +302,7 @@ read_dir (KicFsIndex *index, const char *real)
 
       if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
         continue;
-      /* who may write it asked only of a directory past the bound */
-      if (++n == KIC_USER_ENTRIES + 1 && fsindex_user_writable (index, dir->real, dirfd (d)))
+      if (++n == KIC_USER_ENTRIES + 1 && dir->users_write)
         {
           fsindex_user_dir_full (index, dir, host);
           break;

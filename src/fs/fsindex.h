@@ -179,6 +179,29 @@ GPtrArray *kic_fs_index_unlisted (KicFsIndex *index);
  * not known? */
 gboolean kic_fs_index_is_unlisted (KicFsIndex *index, const char *real);
 
+/* The run's budget on the names of directories users may write
+ * (fsindex-budget.c): count the directory PATH (read if it was not; once
+ * however often asked) when users may write it; one past the bound on
+ * one counts as the bound.  Every directory the run searches is counted
+ * before any question is asked of them.  Once the sum passes the
+ * budget, no further directory users may write is read. */
+void kic_fs_index_budget_count (KicFsIndex *index, const char *path);
+/* Decide, once: past the budget, every directory users may write, and
+ * every one below it, has names not known (kic_fs_dir_listed()), with
+ * one warning naming the first few counted; TRUE then.  Asked after
+ * every directory is counted and before anything is looked up. */
+gboolean kic_fs_index_budget_settle (KicFsIndex *index);
+/* Did the sum pass the budget (kic_fs_index_budget_settle())? */
+gboolean kic_fs_index_budget_spent (const KicFsIndex *index);
+/* The directory REAL, of users, was unknown for the budget when a run
+ * read it, holding N names, and its STAMP says it has not changed since:
+ * counted as N without reading it, and, the budget spent, unknown again
+ * (not read at all).  Before the count. */
+void kic_fs_index_budget_seed (KicFsIndex *index, const char *real, const KicFsStamp *stamp, guint n);
+/* How many names REAL, a directory of users' made unknown, held then;
+ * -1 when not counted (never read: the budget was spent before). */
+gint64 kic_fs_index_unknown_names (KicFsIndex *index, const char *real);
+
 /* The target of a link in directory DIR whose text is TEXT, as a listing
  * keeps it (KicFsListingEntry.target): joined to DIR (an absolute TEXT
  * starts at the root, as in a chroot) and cleaned.  transfer full */

@@ -340,6 +340,40 @@ theme_position (const GPtrArray *themes, const char *name)
   return -1;
 }
 
+/* The run's budget on the names of directories users may write
+ * (fsindex.h, issue 39 row 4): every directory the run searches (each
+ * theme's of every resolver, and the "User" directories) counted before
+ * anything is looked up, so that whether their names are known is the
+ * disk's answer, not that of the order a run asks them in. */
+void
+plan_count_user_names (Planner *p)
+{
+  KicFsIndex *index = p->system->index;
+
+  for (guint r = 0; r < p->resolvers->len; r++)
+    {
+      KicResolver *resolver = g_ptr_array_index (p->resolvers, r);
+      const GPtrArray *themes = kic_resolver_themes (resolver);
+      g_autoptr (GPtrArray) user = kic_resolver_user_dirs (resolver);
+
+      for (guint t = 0; t < themes->len; t++)
+        {
+          const KicTheme *theme = g_ptr_array_index (themes, t);
+
+          for (guint d = 0; d < theme->dirs->len; d++)
+            {
+              const KicThemeDir *dir = g_ptr_array_index (theme->dirs, d);
+
+              if (dir->resource_files == NULL)
+                kic_fs_index_budget_count (index, dir->mirror ? dir->mirror : dir->path);
+            }
+        }
+      for (guint u = 0; u < user->len; u++)
+        kic_fs_index_budget_count (index, g_ptr_array_index (user, u));
+    }
+  kic_fs_index_budget_settle (index);
+}
+
 /* Has THEME a directory whose names are not known (kic_fs_dir_names_known())? */
 static gboolean
 theme_unlisted (Planner *p, const KicTheme *theme)

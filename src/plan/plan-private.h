@@ -172,6 +172,9 @@ gboolean plan_may_plant_dir (Planner *p, const KicThemeDir *dir);
  * changes plans that no listing tells of. */
 void plan_digest_candidates (Planner *p, KicSha256 *checksum);
 GPtrArray *plan_name_ends (Planner *p, const char *name);
+/* plan-candidates.c: count every directory the run searches against the
+ * budget on users' names, and settle it (kic_fs_index_budget_settle()) */
+void plan_count_user_names (Planner *p);
 const char *plan_theme_forbids (Planner *p, const GPtrArray *ends, const char *name, const KicTheme *theme);
 GPtrArray *plan_plant_candidates (Planner *p, KicResolver *resolver, const KicNamePlan *np, const char *ext,
                                   const KicContent *content, gboolean for_floor);

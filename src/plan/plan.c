@@ -274,6 +274,7 @@ planner_init (Planner *p, KicSystem *system, const KicPlanOptions *options)
         }
     }
   p->verified = g_hash_table_new_full (kic_str_hash, g_str_equal, g_free, NULL);
+  plan_count_user_names (p);
 }
 
 /* What the plan depends on besides the files: the program, the options,

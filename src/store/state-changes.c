@@ -40,11 +40,16 @@ kic_state_seed (KicState *state, KicFsIndex *index, GHashTable *changed, GHashTa
   /* a directory whose names were not known and has not changed: not
    * read again (every name there has the same answer, fsindex.h) */
   g_hash_table_iter_init (&iter, state->unlisted);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  while (g_hash_table_iter_next (&iter, &key, &value))
     {
       const KicFsStamp *stamp = g_hash_table_lookup (stamps, key);
 
-      if (stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (changed, key))
+      /* (one not known for the run's budget is counted as it was, or
+       * read again when its count was not kept: fsindex-budget.c) */
+      if (GPOINTER_TO_INT (value) >= 4 && stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists
+          && !g_hash_table_contains (changed, key))
+        kic_fs_index_budget_seed (index, key, stamp, (guint) (GPOINTER_TO_INT (value) - 4));
+      else if (GPOINTER_TO_INT (value) == 2 && stamp != NULL && stamp->type == KIC_FS_DIR && stamp->exists && !g_hash_table_contains (changed, key))
         kic_fs_index_seed_unlisted (index, key, stamp);
     }
   kic_debug ("state: %u directories as they were read, %u changed (%u in the state, %u stamps)", n, g_hash_table_size (changed), g_hash_table_size (state->dirs), g_hash_table_size (stamps));
@@ -153,6 +158,13 @@ changed_stems (KicState *state, KicFsIndex *index, GHashTable *changed, const GP
   gpointer key, value;
   gboolean more;
 
+  /* the run's budget on users' names spent then and not now, or now and
+   * not then: every name a directory of theirs may hold changed */
+  if (state->spent != kic_fs_index_budget_spent (index))
+    {
+      g_hash_table_unref (stems);
+      return NULL;
+    }
   for (guint i = 0; owned != NULL && i < owned->len; i++)
     g_hash_table_add (ours, g_ptr_array_index (owned, i));
   g_hash_table_iter_init (&iter, changed);
@@ -247,7 +259,8 @@ kic_state_memo (KicState *state, const char *key, KicFsIndex *index, GHashTable 
   if (memo->changed_stems == NULL)
     {
       kic_debug ("state: ignored (an X.xpm.png, an l10n directory or one not every user may search came or went, "
-                 "or a directory crossed the bound on the names read of one users may write): planning every name");
+                 "or a directory crossed the bound on the names read of one users may write, or the run's on those of all): "
+                 "planning every name");
       g_clear_pointer (&memo, kic_plan_memo_free);
     }
   return memo;

@@ -27,7 +27,11 @@ struct _KicState {
   gboolean floor;
   GHashTable *dirs;   /* real path -> GPtrArray of KicFsListingEntry* sorted by name (NULL: none) */
   GHashTable *unlisted; /* real paths of the directories whose names were
-                         * not known (kic_fs_dir_listed(); a set) */
+                         * not known (kic_fs_dir_listed()) -> GINT_TO_POINTER
+                         * (2: past the bound on one, 3: the run's budget
+                         * on users' names was spent, kic_fs_index_budget_spent(),
+                         * 4 + N: the same, and it held N names) */
+  gboolean spent;       /* a 3 among them */
   GHashTable *desktop; /* real path -> KicDesktopRead* (stamp NULL): the M records */
   GHashTable *store_stamps; /* store path -> KicFsStamp*: the F records */
   KicPlanMemo *memo;  /* the records (changed_stems still NULL) */

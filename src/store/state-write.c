@@ -209,13 +209,23 @@ put_listings (GString *out, KicFsIndex *index, const char *store, const GPtrArra
    * fingerprint */
   {
     g_autoptr (GPtrArray) unlisted = kic_fs_index_unlisted (index);
+    /* (3: not known because the run's budget was spent, which the next
+     * run decides again, reading them: not seeded) */
+    const char *why = kic_fs_index_budget_spent (index) ? "\t3\n" : "\t2\n";
 
     for (guint d = 0; d < unlisted->len; d++)
       if (!kic_path_is_under (g_ptr_array_index (unlisted, d), store))
         {
+          gint64 names = kic_fs_index_unknown_names (index, g_ptr_array_index (unlisted, d));
+
           g_string_append (out, "D");
           put_str (out, g_ptr_array_index (unlisted, d));
-          g_string_append (out, "\t2\n");
+          /* (how many names it held, when counted: the next run counts
+           * it so while it is unchanged, and does not read it) */
+          if (why[1] == '3' && names >= 0)
+            g_string_append_printf (out, "\t3\t%" G_GINT64_FORMAT "\n", names);
+          else
+            g_string_append (out, why);
         }
   }
   return TRUE;

@@ -219,10 +219,18 @@ parse_dir (KicState *state, char **f, guint n, GPtrArray **dir)
   gboolean ok = TRUE;
   g_autofree char *path = field (f, n, 1, FALSE, &ok);
 
-  if (ok && n == 3 && path_ok (path) && strcmp (f[2], "2") == 0)
+  guint64 names = 0;
+
+  /* 2: past the bound; 3: the budget spent, with how many names it held
+   * when there were any read (state-private.h) */
+  if (ok && path_ok (path)
+      && ((n == 3 && (strcmp (f[2], "2") == 0 || strcmp (f[2], "3") == 0))
+          || (n == 4 && strcmp (f[2], "3") == 0 && g_ascii_string_to_unsigned (f[3], 10, 0, 1u << 20, &names, NULL))))
     {
       *dir = NULL;
-      g_hash_table_add (state->unlisted, g_steal_pointer (&path));
+      state->spent = state->spent || f[2][0] == '3';
+      g_hash_table_insert (state->unlisted, g_steal_pointer (&path),
+                           GINT_TO_POINTER (n == 4 ? 4 + (int) names : f[2][0] - '0'));
       return TRUE;
     }
   if (!ok || n != 3 || !path_ok (path) || !is_01 (f, n, 2) || g_hash_table_contains (state->dirs, path))

@@ -21,7 +21,10 @@
 #            on the basic fixture without that directory, and the ratio
 #            (issue 39, row 4: within 2x in time and peak RSS); with
 #            KIC_TREE (a tree to start from instead of the basic fixture:
-#            the realistic tree) on overlays of it
+#            the realistic tree) on overlays of it; then 40 directories
+#            of 16 000 empty files each (under the bound on one), listed
+#            by the index.theme of a breeze under /usr/local a user owns
+#            (the run's budget on users' names)
 #
 # KIC_HOSTILE_ONLY=user runs the "user" rows alone.
 #
@@ -128,15 +131,37 @@ timed () {
   echo "$(((t1 - t0) / 1000000)) $(cat "$W/time")"
 }
 
-# pair LABEL DIR SUFFIX: a full rebuild, then a kept one after an icon
+# many THEME SUFFIX N: THEME (a theme directory, breeze under
+# /usr/local, whose index.theme KDE reads before /usr/share's) gets in
+# both trees an index.theme listing N more directories u1 ... uN (48 px)
+# beside breeze's own, and in the tree
+# "with" each of them holds KIC_HOSTILE_MANY_NAMES (16 000: under the
+# bound on one directory) empty files kicjunk-I.SUFFIX
+many () {
+  for t in without with; do
+    mkdir -p "$W/$t/view$1"
+    { sed "s/^Directories=.*/&$(seq 1 "$3" | sed 's/^/,u/' | tr -d '\n')/" "$BASIC/usr/share/icons/breeze/index.theme"
+      seq 1 "$3" | sed 's/.*/\n[u&]\nSize=48\nType=Fixed/'; } > "$W/$t/view$1/index.theme"
+  done
+  for i in $(seq 1 "$3"); do
+    mkdir -p "$W/with/view$1/u$i"
+    (cd "$W/with/view$1/u$i" && seq 1 "${KIC_HOSTILE_MANY_NAMES:-16000}" | sed "s/^/kicjunk-/; s/\$/.$2/" | xargs touch)
+  done
+}
+
+# pair LABEL DIR SUFFIX [N]: a full rebuild, then a kept one after an icon
 # came elsewhere, on the tree without DIR and with DIR holding
 # KIC_HOSTILE_USER_NAMES (300 000) empty files kicjunk-I.SUFFIX that
 # nobody owns
 pair () {
   label=$1
   tree without; tree with
-  mkdir -p "$W/with/view$2"
-  (cd "$W/with/view$2" && seq 1 "${KIC_HOSTILE_USER_NAMES:-300000}" | sed "s/^/kicjunk-/; s/\$/.$3/" | xargs touch)
+  if [ -n "${4:-}" ]; then
+    many "$2" "$3" "$4"
+  else
+    mkdir -p "$W/with/view$2"
+    (cd "$W/with/view$2" && seq 1 "${KIC_HOSTILE_USER_NAMES:-300000}" | sed "s/^/kicjunk-/; s/\$/.$3/" | xargs touch)
+  fi
   chown -R nobody "$W/with/view$2"
   for run in full kept; do
     for t in without with; do
@@ -172,6 +197,7 @@ fi
 printf '%-34s %18s %18s   %s\n' "user's directory (${KIC_TREE:+on $KIC_TREE, }issue 39 row 4)" "without it" "with it" "ratio (target: 2x)"
 pair "icons: ${KIC_HOSTILE_USER_NAMES:-300000} in hicolor" /usr/local/share/icons/hicolor/48x48/apps png
 pair "menu: ${KIC_HOSTILE_USER_NAMES:-300000} .desktop" /usr/local/share/applications desktop
+pair "many: 40 x ${KIC_HOSTILE_MANY_NAMES:-16000} in breeze" /usr/local/share/icons/breeze png 40
 if [ -n "${KIC_ANCHOR_BIN:-}" ]; then
   big "$W/anchor" 2000 same
   rebuild "anchor, dirs at 2000: this binary" "$W/anchor"

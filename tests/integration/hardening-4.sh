@@ -674,4 +674,62 @@ else
   skip "needs unshare and a mount namespace"
 fi
 
+
+# -- row 4: the run's budget on the names of all users' directories ----
+# nobody owns nine hicolor directories of 14 600 names each (each under
+# the bound on one, 16 384; 131 400 in all, past the run's 131 072), one
+# of them kicfirst-x.png: one warning names the budget, the run exits 0,
+# plans the rest (kicfirst, which KDE finds in breeze, keeps its links),
+# plants nothing a lookup passing them could meet (hi48 and hiscalable
+# end in hicolor), keeps none of their names in the state, and a kept
+# run after a change equals --full
+R=$(fresh r4run)
+H=/usr/local/share/icons/hicolor
+for d in 16x16 22x22 24x24 32x32 48x48 64x64 256x256 scalable symbolic; do
+  mkdir -p "$R$H/$d/apps"
+  (cd "$R$H/$d/apps" && junk 1 14600 png)
+done
+: > "$R$H/48x48/apps/kicfirst-x.png"
+chown -R nobody "$R$H"
+"$BIN" --root "$R" > "$WORK/out4r" 2>&1
+ok $? "4: nine users' directories of 14600 names, past the run's budget of 131072: the run exits 0"
+is "$(grep -c "directories users may write hold more than 131072 names in all ('$R$H/16x16/apps', .*; 9 directories)" "$WORK/out4r"; grep -c "holds more than" "$WORK/out4r")" "1
+0" "4: ... one warning names the budget and the directories"
+grep -q "^link	/usr/share/icons/breeze/.*/kicfirst\.svg	" "$R$S/manifest"
+ok $? "4: ... a name KDE finds in breeze keeps its links"
+is "$(grep -c '^link	.*/\(hi48\|hiscalable\)\.' "$R$S/manifest")" 0 \
+  "4: ... names KDE finds in hicolor, whose lookups pass the directories, get no link"
+is "$(grep -c kicjunk "$R$S/state"; grep -c "^D	$H/[0-9a-z]*/apps	3\(	[0-9]*\)\{0,1\}\$" "$R$S/state")" "0
+9" "4: ... the state keeps none of their names, one line for each (with how many it held, when it was read)"
+# kept_then_full ROOT: a kept run, its manifest's sum in kept.md5, then
+# --full on the same root (no copy of 131 400 names)
+kept_then_full () {
+  kic --root "$1" 2> /dev/null
+  grep -v '^#' "$1$S/manifest" | md5sum > "$WORK/kept.md5"
+  kic --root "$1" --full 2> /dev/null
+}
+for change in "$R/usr/share/icons/hicolor/48x48/apps/kicnew.png" "$R$H/16x16/apps/kicjunk-new.png"; do
+  sleep 0.05
+  cp "$R/usr/share/icons/hicolor/48x48/apps/hi48.png" "$change"
+  kept_then_full "$R"
+  is "$(cat "$WORK/kept.md5")" "$(grep -v '^#' "$R$S/manifest" | md5sum)" \
+    "4: ... after ${change#"$R"} came, a kept run plans as --full does"
+done
+# ... and the sum crossing the budget down (500 names go), then up:
+# every name whose lookup passes them is planned again, and the run below
+# the budget plants in hicolor as a run without the budget would
+for step in down up; do
+  sleep 0.05
+  if [ $step = down ]; then
+    (cd "$R$H/22x22/apps" && seq 1 500 | sed 's/^/kicjunk-/; s/$/.png/' | xargs rm -f)
+  else
+    (cd "$R$H/22x22/apps" && junk 1 500 png && chown nobody .)
+  fi
+  kept_then_full "$R"
+  is "$(cat "$WORK/kept.md5")" "$(grep -v '^#' "$R$S/manifest" | md5sum)" \
+    "4: ... the sum went $step past the run's budget: a kept run plans as --full does"
+  is "$(grep -c '^link	.*/\(hi48\|hiscalable\)\.' "$R$S/manifest" | sed 's/^[1-9][0-9]*$/some/')" \
+    "$([ $step = down ] && echo some || echo 0)" "4: ... $step: names KDE finds in hicolor get links only below the budget"
+done
+
 tap_done
