@@ -135,7 +135,6 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
 {
   struct stat st = { 0 };
   gboolean yes = FALSE, acl = FALSE, known;
-  char proc[64];
   int fd;
 
   if (index->rootfd < 0 || strcmp (real, "/") == 0)
@@ -146,10 +145,8 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
   fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
   if (fd >= 0 && fstat (fd, &st) == 0 && mode_searchable (st.st_mode, st.st_uid, FALSE))
     {
-      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
-      yes = getxattr (proc, "system.posix_acl_access", NULL, 0) < 0
-            && (errno == ENODATA || errno == ENOTSUP || errno == EOPNOTSUPP);
-      acl = !yes;
+      acl = kic_fs_dir_has_acl (fd, NULL);
+      yes = !acl;
     }
   if (fd >= 0)
     close (fd);

@@ -81,21 +81,57 @@ granularity_ns (const KicFsStamp *stamp)
   return MAX ((gint64) res.tv_sec * 1000000000 + res.tv_nsec, 1);
 }
 
+/* The answer of a getxattr(2) of the access ACL that returned R: TRUE
+ * when there is one, FALSE when there is none, *KNOWN FALSE when it
+ * failed otherwise */
+static gboolean
+acl_answer (ssize_t r, gboolean *known)
+{
+  *known = r >= 0 || errno == ENODATA || errno == ENOTSUP || errno == EOPNOTSUPP;
+  return r >= 0;
+}
+
+gboolean
+kic_fs_dir_has_acl (int dirfd, const char *name)
+{
+  char proc[64];
+  gboolean known, acl;
+  int fd, errsv = errno;
+
+  /* through the descriptor's magic link (no open; the link followed, a
+   * link at NAME not) */
+  if (name != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/self/fd/%d/%s", dirfd, name);
+
+      acl = acl_answer (lgetxattr (path, "system.posix_acl_access", NULL, 0), &known);
+    }
+  else
+    {
+      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", dirfd);
+      acl = acl_answer (getxattr (proc, "system.posix_acl_access", NULL, 0), &known);
+    }
+  /* without /proc (a chroot that has none mounted, as a package's
+   * scripts may run in), the directory itself, opened for reading */
+  if (!known)
+    {
+      fd = openat (dirfd, name != NULL ? name : ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+      acl = fd < 0 || acl_answer (fgetxattr (fd, "system.posix_acl_access", NULL, 0), &known) || !known;
+      if (fd >= 0)
+        close (fd);
+    }
+  errno = errsv;
+  return acl;
+}
+
 void
 kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name, gint64 read_ns)
 {
-  g_autofree char *proc = NULL;
   int errsv = errno;
 
   if (stamp->type != KIC_FS_DIR || !stamp->exists)
     return;
-  proc = name != NULL ? g_strdup_printf ("/proc/self/fd/%d/%s", dirfd, name)
-                      : g_strdup_printf ("/proc/self/fd/%d", dirfd);
-  /* (the descriptor's own magic link followed, a link at NAME not) */
-  stamp->acl = (name != NULL ? lgetxattr (proc, "system.posix_acl_access", NULL, 0)
-                             : getxattr (proc, "system.posix_acl_access", NULL, 0))
-                 >= 0
-               || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
+  stamp->acl = kic_fs_dir_has_acl (dirfd, name);
   /* A setfacl, chmod or chown sets the change time to the clock's tick:
    * one made after the read gets a change time of the read's tick or
    * later.  A change time older than the read by a whole tick is then one

@@ -61,6 +61,12 @@ void kic_fs_stamp_of_stat (KicFsStamp *stamp, KicFsType type, const struct stat 
  * whether its change time vouches for the answer. */
 void kic_fs_stamp_ask_acl (KicFsStamp *stamp, int dirfd, const char *name, gint64 read_ns);
 
+/* Has the directory NAME in DIRFD (NAME NULL: DIRFD itself, which may be
+ * an O_PATH descriptor) an access ACL?  Asked through /proc/self/fd, else
+ * (no /proc) of the directory opened for reading; TRUE when the answer is
+ * not known. */
+gboolean kic_fs_dir_has_acl (int dirfd, const char *name);
+
 /* The ACL of the directory stamped as STAMP (now) taken from WAS, the
  * fingerprint's state of it, when that holds the change time its ACL
  * answer was vouched for by and STAMP's is the same (any setfacl, chmod

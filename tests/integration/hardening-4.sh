@@ -298,6 +298,22 @@ for how in 0700 0750 acl base; do
     ok $? "1: ... and a rebuild that keeps its state plans as a full one"
   fi
 done
+# ... and a run without /proc (a chroot that has none mounted, as a
+# package's scripts or an LTSP chroot may be) asks a directory's ACL of
+# the directory itself: it takes no directory as hidden, and plans as a
+# run with /proc does
+if command -v unshare > /dev/null; then
+  R=$(fresh rnoproc)
+  "$BIN" --root "$R" --dry-run > "$WORK/withproc" 2>&1
+  unshare --mount --propagation private sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+    "$BIN" --root "$R" --dry-run > "$WORK/noproc" 2>&1
+  grep -q 'plant' "$WORK/withproc" && ! grep -q 'not searchable\|has an access ACL' "$WORK/noproc" &&
+    cmp -s "$WORK/withproc" "$WORK/noproc"
+  ok $? "1: a run without /proc takes no directory as hidden and plans as one with it" ||
+    diff "$WORK/withproc" "$WORK/noproc" | head -n 8 | sed 's/^/# /'
+else
+  skip "needs unshare" 1
+fi
 # what users see does not change: KF5 as nobody (who may not search the
 # 0750 directory) and as a member of its group, before and after
 if [ -x "$ORACLE" ] && command -v setpriv > /dev/null; then
