@@ -301,11 +301,12 @@ done
 # ... and a run without /proc (a chroot that has none mounted, as a
 # package's scripts or an LTSP chroot may be) asks a directory's ACL of
 # the directory itself: it takes no directory as hidden, and plans as a
-# run with /proc does
+# run with /proc does.  Its /proc/self/fd is covered by an empty tmpfs
+# (the rest of /proc stays: AddressSanitizer reads /proc/self/maps)
 if command -v unshare > /dev/null; then
   R=$(fresh rnoproc)
   "$BIN" --root "$R" --dry-run > "$WORK/withproc" 2>&1
-  unshare --mount --propagation private sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+  unshare --mount --propagation private sh -c 'mount -t tmpfs none "/proc/$$/fd" && exec "$@"' sh \
     "$BIN" --root "$R" --dry-run > "$WORK/noproc" 2>&1
   grep -q 'plant' "$WORK/withproc" && ! grep -q 'not searchable\|has an access ACL' "$WORK/noproc" &&
     cmp -s "$WORK/withproc" "$WORK/noproc"
