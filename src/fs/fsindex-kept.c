@@ -116,7 +116,7 @@ stamp_can_tell (KicFsIndex *index, KicFsType type, const char *real, const struc
     return FALSE;
   if (untimed_magic (magic))
     return FALSE;
-  return !(type == KIC_FS_FILE && kic_others_may_write (st) && unsynced_magic (magic));
+  return !(type == KIC_FS_FILE && kic_others_may_write (st->st_uid, st->st_mode) && unsynced_magic (magic));
 }
 
 void

@@ -145,7 +145,8 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
   fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
   if (fd >= 0 && fstat (fd, &st) == 0 && mode_searchable (st.st_mode, st.st_uid, FALSE))
     {
-      acl = kic_fs_dir_has_acl (fd, NULL);
+      acl = fgetxattr (fd, "system.posix_acl_access", NULL, 0) >= 0
+            || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
       yes = !acl;
     }
   if (fd >= 0)
@@ -166,14 +167,11 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
 gboolean
 fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp *stamp)
 {
-  static int euid = -1;
   struct stat st;
   guint32 mode = 0, uid = 0;
   gboolean acl = FALSE, known, yes;
 
-  if (euid < 0)
-    euid = (int) geteuid ();
-  if (index->rootfd < 0 || strcmp (real, "/") == 0 || euid != 0)
+  if (index->rootfd < 0 || strcmp (real, "/") == 0 || kic_run_euid () != 0)
     return FALSE;
   yes = searchable_known (index, real, &known);
   if (known)
@@ -190,8 +188,7 @@ fsindex_dir_hides (KicFsIndex *index, const char *real, int fd, const KicFsStamp
     {
       mode = st.st_mode;
       uid = st.st_uid;
-      acl = fgetxattr (fd, "system.posix_acl_access", NULL, 0) >= 0
-            || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
+      acl = kic_fs_dir_has_acl (fd, NULL);
     }
   else
     return FALSE; /* (nothing there to read) */

@@ -11,6 +11,26 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+uid_t
+kic_run_euid (void)
+{
+  static gsize once = 0;
+  static uid_t euid;
+
+  if (g_once_init_enter (&once))
+    {
+      euid = geteuid ();
+      g_once_init_leave (&once, 1);
+    }
+  return euid;
+}
+
+gboolean
+kic_others_may_write (guint32 uid, guint32 mode)
+{
+  return (uid != 0 && uid != kic_run_euid ()) || (mode & (S_IWGRP | S_IWOTH)) != 0;
+}
+
 int
 kic_root_open (const char *root)
 {
@@ -107,17 +127,6 @@ open_again_in_root (int rootfd, const char *path)
   return kic_open_in_root (rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, TRUE);
 }
 
-/* The O_PATH descriptor PATHFD (closed here) reopened for reading when it
- * is a regular file (kic_reopen_regular()); without /proc, WHERE in BASE
- * opened again, and checked to be the file whose type was checked (a
- * window, between the two, in which the name may be replaced by a node:
- * then that node is opened, not read). */
-gboolean
-kic_others_may_write (const struct stat *st)
-{
-  return (st->st_uid != 0 && st->st_uid != geteuid ()) || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
-}
-
 /* A file others may write, open as FD: its dirty pages written back
  * before it is read.  After the first write to a page of a shared mapping
  * Linux moves the file's times again only once that page was written back
@@ -129,11 +138,16 @@ settle (int fd, const struct stat *st)
 {
   int errsv = errno;
 
-  if (kic_others_may_write (st))
+  if (kic_others_may_write (st->st_uid, st->st_mode))
     (void) fdatasync (fd);
   errno = errsv;
 }
 
+/* The O_PATH descriptor PATHFD (closed here) reopened for reading when it
+ * is a regular file (kic_reopen_regular()); without /proc, WHERE in BASE
+ * opened again, and checked to be the file whose type was checked (a
+ * window, between the two, in which the name may be replaced by a node:
+ * then that node is opened, not read). */
 static int
 reopen_closing (int pathfd, struct stat *st, OpenAgain again, int base, const char *where)
 {

@@ -22,10 +22,15 @@ int kic_root_open (const char *root);
  * on failure (ELOOP for a refused link). */
 int kic_open_in_root (int rootfd, const char *path, int flags, gboolean no_links);
 
-/* May someone other than root and the run's user write the file stated
- * as ST (its owner, or its group or everyone by its mode; an ACL that
- * grants a write shows in the group bits)? */
-gboolean kic_others_may_write (const struct stat *st);
+/* The run's effective uid, asked once (the tool never changes it). */
+uid_t kic_run_euid (void);
+
+/* May someone other than root and the run's user (who trusts their own
+ * tree, as trusted.h does) write what is owned by UID with MODE: its
+ * owner, or its group or everyone by the mode (an ACL that grants a write
+ * shows in the group bits)?  The one rule of the stamps, the index and
+ * the reads. */
+gboolean kic_others_may_write (guint32 uid, guint32 mode);
 
 /* Reopen the O_PATH descriptor PATHFD for reading (O_NONBLOCK) when it is
  * a regular file: its type is known before anything is opened, so a

@@ -3,6 +3,7 @@
  * tell a change apart (stamp.h)
  */
 #include "stamp.h"
+#include "safeopen.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +45,7 @@ kic_fs_stamp_clock (void)
 static gboolean
 others_may_write (const KicFsStamp *stamp)
 {
-  return (stamp->uid != 0 && stamp->uid != geteuid ()) || (stamp->mode & (S_IWGRP | S_IWOTH)) != 0;
+  return kic_others_may_write (stamp->uid, stamp->mode);
 }
 
 gboolean

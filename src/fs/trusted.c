@@ -22,22 +22,6 @@ kic_path_has_dotdot (const char *path)
   return FALSE;
 }
 
-/* The run's effective uid: asked once (the tool never changes it), not
- * once for every directory the planner and the writer check. */
-static uid_t
-run_euid (void)
-{
-  static gsize once = 0;
-  static uid_t euid;
-
-  if (g_once_init_enter (&once))
-    {
-      euid = geteuid ();
-      g_once_init_leave (&once, 1);
-    }
-  return euid;
-}
-
 /* Why the directory stat(2) says ST of (HOST names it) is not trusted, or
  * NULL. */
 static char *
@@ -79,7 +63,7 @@ kic_trusted_dir_check_at (int dirfd, const char *host, const char *name, GError 
   else if (S_ISLNK (st.st_mode))
     why = g_strdup_printf ("'%s' is a symbolic link", host);
   else
-    why = untrusted_stat (&st, host, run_euid ());
+    why = untrusted_stat (&st, host, kic_run_euid ());
   if (why != NULL)
     g_set_error (error, KIC_ERROR, KIC_ERROR_IO, "%s", why);
   return why == NULL;
@@ -96,7 +80,7 @@ kic_trusted_dir_stamp (const KicFsStamp *stamp, gboolean *known)
     return FALSE;
   st.st_mode = stamp->mode;
   st.st_uid = stamp->uid;
-  why = untrusted_stat (&st, "", run_euid ());
+  why = untrusted_stat (&st, "", kic_run_euid ());
   return why == NULL;
 }
 
@@ -137,7 +121,7 @@ refused:
 int
 kic_trusted_dir_open (int rootfd, const char *host_root, const char *path, GError **error)
 {
-  return kic_trusted_dir_open_for (rootfd, host_root, path, run_euid (), error);
+  return kic_trusted_dir_open_for (rootfd, host_root, path, kic_run_euid (), error);
 }
 
 int
@@ -146,7 +130,7 @@ kic_trusted_dir_open_at (int dirfd, const char *host, const char *name, GError *
   g_autofree char *why = NULL;
   g_autofree char *parent = NULL;
   g_autoptr (GString) walked = NULL;
-  uid_t owner = run_euid ();
+  uid_t owner = kic_run_euid ();
   int fd;
 
   if (name[0] == '\0' || strcmp (name, ".") == 0 || strcmp (name, "..") == 0 || strchr (name, '/') != NULL)
