@@ -11,7 +11,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 int
@@ -145,8 +144,7 @@ fsindex_dir_searchable (KicFsIndex *index, const char *real)
   fd = kic_open_in_root (index->rootfd, real, O_PATH, TRUE);
   if (fd >= 0 && fstat (fd, &st) == 0 && mode_searchable (st.st_mode, st.st_uid, FALSE))
     {
-      acl = fgetxattr (fd, "system.posix_acl_access", NULL, 0) >= 0
-            || (errno != ENODATA && errno != ENOTSUP && errno != EOPNOTSUPP);
+      acl = kic_fs_dir_has_acl (fd, NULL);
       yes = !acl;
     }
   if (fd >= 0)
